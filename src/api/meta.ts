@@ -1,0 +1,98 @@
+/** A reference from a dependent to its owner, used by garbage collection. */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  /** At most one owner reference is the controller. */
+  controller?: boolean;
+  /** In foreground deletion, the owner waits for this dependent to be deleted first. */
+  blockOwnerDeletion?: boolean;
+}
+
+/** One entry of `metadata.managedFields`: which manager owns which fields, and how it wrote them. */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: "Apply" | "Update";
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: unknown;
+  subresource?: string;
+}
+
+/** `metadata` of every persisted object (metav1.ObjectMeta). */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: ManagedFieldsEntry[];
+}
+
+/** Any Kubernetes object: type metadata, object metadata, and kind-specific fields. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+}
+
+/** Which resource a request or watch is about: its API version, kind, plural name and scope. */
+export interface ResourceType<T extends KubeObject = KubeObject> {
+  /** `v1` for the core group, otherwise `<group>/<version>`. */
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Lower-case plural resource name used in URLs, e.g. `configmaps`. */
+  readonly plural: string;
+  /** True for namespaced kinds, false for cluster-scoped ones. */
+  readonly namespaced: boolean;
+  /** Phantom field carrying the object type; never set at run time. */
+  readonly __object?: T;
+}
+
+/** The object type a {@link ResourceType} describes. */
+export type ObjectOf<R> = R extends ResourceType<infer T> ? T : never;
+
+/** Creates a {@link ResourceType} descriptor. */
+export function resourceType<T extends KubeObject>(
+  apiVersion: string,
+  kind: string,
+  plural: string,
+  namespaced: boolean,
+): ResourceType<T> {
+  return Object.freeze({ apiVersion, kind, plural, namespaced });
+}
+
+/** The API group of an `apiVersion` (`""` for the core group). */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "" : apiVersion.slice(0, slash);
+}
+
+/** `namespace/name`, or `name` for cluster-scoped objects: the key the queue and caches use. */
+export type ObjectKey = string;
+
+/** The {@link ObjectKey} of an object or of a namespace and name. */
+export function objectKey(namespace: string | undefined, name: string): ObjectKey {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** The {@link ObjectKey} of an object. */
+export function keyOf(obj: KubeObject): ObjectKey {
+  return objectKey(obj.metadata.namespace, obj.metadata.name ?? "");
+}
+
+/** Splits an {@link ObjectKey} into namespace (undefined for cluster-scoped) and name. */
+export function parseKey(key: ObjectKey): { namespace?: string; name: string } {
+  const slash = key.indexOf("/");
+  return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}

@@ -1,0 +1,33 @@
+/**
+ * Hooks a {@link WorkQueue} calls as work moves through it, named after controller-runtime's
+ * `workqueue_*` metrics. The manager binds them to Prometheus; the queue itself depends on no
+ * metrics library. The two gauges sampled on scrape, `workqueue_unfinished_work_seconds` and
+ * `workqueue_longest_running_processor_seconds`, are methods of the queue instead
+ * ({@link WorkQueue.unfinishedWorkSeconds}, {@link WorkQueue.longestRunningProcessorSeconds}).
+ *
+ * @see WorkQueue
+ */
+export interface QueueMetrics {
+  /**
+   * `workqueue_depth`: the number of keys queued and not yet handed out, counting keys held back
+   * because they are being processed. Called with the new value whenever it changes.
+   */
+  depth(keys: number): void;
+  /** `workqueue_adds_total`: a key was queued. Adds that collapse into a queued key do not count. */
+  added(): void;
+  /** `workqueue_queue_duration_seconds`: how long a key waited between being queued and handed out. */
+  queueDuration(seconds: number): void;
+  /** `workqueue_work_duration_seconds`: how long a key was processed, from `get` to `done`. */
+  workDuration(seconds: number): void;
+  /** `workqueue_retries_total`: a key was added with a non-zero delay. */
+  retried(): void;
+}
+
+/** {@link QueueMetrics} that record nothing; the queue's default. */
+export const noopQueueMetrics: QueueMetrics = {
+  depth() {},
+  added() {},
+  queueDuration() {},
+  workDuration() {},
+  retried() {},
+};

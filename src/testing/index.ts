@@ -1,0 +1,35 @@
+/**
+ * @module testing
+ *
+ * Test support that runs against real Kubernetes, not mocks. {@link startCluster} starts a local
+ * control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok as fake
+ * kubelets) built from Go modules once per machine, and returns its kubeconfig and a stop
+ * function. Each run has its own PKI, ports and directory, so several clusters can run at once.
+ *
+ * Not for production clusters: it is the embedded default for tests, demos and benchmarks.
+ *
+ * @example
+ * ```ts
+ * import { startCluster } from "kubeloop/testing";
+ *
+ * const cluster = await startCluster({ nodes: 2 });
+ * try {
+ *   const { stdout } = await cluster.kubectl(["get", "nodes"]);
+ *   console.log(stdout);
+ * } finally {
+ *   await cluster.stop();
+ * }
+ * ```
+ */
+export { type Assets, cacheRoot, ensureAssets, type ProgressReporter } from "./controlplane/assets.ts";
+export {
+  type Cluster,
+  type ClusterComponents,
+  type ClusterOptions,
+  type ComponentName,
+  type KubectlResult,
+  startCluster,
+} from "./controlplane/cluster.ts";
+export { BuildError, StartError, ToolchainError } from "./controlplane/errors.ts";
+export type { KubeconfigDocument } from "./controlplane/kubeconfig.ts";
+export { type ControlPlaneVersions, versions } from "./controlplane/versions.ts";
