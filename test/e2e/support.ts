@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { promisify } from "node:util";
+import pino, { type Logger } from "pino";
+import { Client, loadKubeconfig } from "../../src/client/index.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -103,4 +105,19 @@ export async function eventually<T>(
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
   }
+}
+
+let sharedClient: Client | undefined;
+
+/** A {@link Client} for the run's cluster (admin), shared by the tests of one file; unlimited rate. */
+export async function testClient(): Promise<Client> {
+  sharedClient ??= new Client(await loadKubeconfig({ kubeconfig: kubeconfigPath() }), {
+    qps: Number.POSITIVE_INFINITY,
+  });
+  return sharedClient;
+}
+
+/** A quiet pino logger for managers under test (warnings and errors only, unless LOG_LEVEL says otherwise). */
+export function testLogger(): Logger {
+  return pino({ level: process.env.LOG_LEVEL ?? "warn" });
 }

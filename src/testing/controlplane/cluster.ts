@@ -20,6 +20,8 @@ import {
   createCertificateAuthority,
   createServiceAccountKey,
   issueCertificate,
+  type KeyPair,
+  type LeafRequest,
 } from "./pki.ts";
 import { freePort } from "./ports.ts";
 import { type ComponentProcess, startProcess, stopProcess, waitReady } from "./process.ts";
@@ -79,6 +81,10 @@ export interface Cluster {
   compactEtcd(): Promise<number>;
   /** Writes a kubeconfig for another user (client certificate signed by the cluster CA) and returns its path. */
   userKubeconfig(user: string, groups?: string[]): string;
+  /** The cluster CA's certificate (PEM), which clients of this cluster trust. */
+  readonly caPem: string;
+  /** Issues a certificate signed by the cluster CA, e.g. for a proxy placed in front of the apiserver. */
+  issueCertificate(request: LeafRequest): KeyPair;
   /** Runs the built kubectl against this cluster. */
   kubectl(args: string[], opts?: { input?: string; timeoutMs?: number }): Promise<KubectlResult>;
   /** Stops every component this cluster started (by PID) and removes a temporary run directory. */
@@ -327,6 +333,8 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
       await ready(name);
     },
     compactEtcd: () => compactEtcd(`http://127.0.0.1:${ports.etcdClient}`),
+    caPem: run.ca.certPem,
+    issueCertificate: (request) => issueCertificate(run.ca, request),
     userKubeconfig(user, groups = []) {
       const pair = issueCertificate(run.ca, { commonName: user, organizations: groups, usage: "client" });
       const doc = buildKubeconfig({ name: "kubeloop", server, caPem: run.ca.certPem, ...pair });

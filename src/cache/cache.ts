@@ -1,0 +1,118 @@
+/**
+ * The process-wide informer cache: one informer per kind and scope, shared by every controller,
+ * plus cached reads for reconcilers. Informers requested after the cache started begin watching
+ * at once.
+ */
+import type { KubeObject, ResourceType } from "../api/index.ts";
+import type { Clock } from "../clock/index.ts";
+import type { WatchClient, WatchMetrics } from "../watch/index.ts";
+import { Informer, type InformerOptions, type InformerScope } from "./informer.ts";
+import type { LabelSelectorMatcher } from "./labels.ts";
+import type { Indexer } from "./store.ts";
+
+/** How the cache scopes and tunes the informers it creates. */
+export interface InformerCacheOptions {
+  /** Restrict every informer to this namespace (a namespace-scoped operator). */
+  namespace?: string;
+  /** Per-kind scope overrides, keyed by `apiVersion/kind`, e.g. `{ "v1/Secret": { metadataOnly: true } }`. */
+  byKind?: Record<string, InformerScope>;
+  /** Options applied to every informer (transform, watch tuning). */
+  informer?: Pick<InformerOptions<KubeObject>, "transform" | "watch">;
+  /** Watch health hooks per kind. */
+  metrics?: (type: ResourceType) => WatchMetrics;
+  onError?: (err: unknown, context: string) => void;
+  /** Told when a read starts an informer nobody declared, so unplanned cluster-wide caches are visible. */
+  onLazyInformer?: (type: ResourceType, scope: InformerScope) => void;
+  clock?: Clock;
+}
+
+/** Cached reads of one kind. */
+export interface CacheReader<T extends KubeObject> {
+  get(name: string, namespace?: string): T | undefined;
+  list(opts?: { namespace?: string; labelSelector?: string | LabelSelectorMatcher }): T[];
+  byIndex(index: string, value: string): T[];
+}
+
+/** Shared informers of one process. */
+export class InformerCache {
+  readonly #client: WatchClient;
+  readonly #options: InformerCacheOptions;
+  readonly #informers = new Map<string, Informer<KubeObject>>();
+  #signal: AbortSignal | undefined;
+
+  constructor(client: WatchClient, options: InformerCacheOptions = {}) {
+    this.#client = client;
+    this.#options = options;
+  }
+
+  /** The scope the cache uses for `type` unless told otherwise. */
+  scopeFor(type: ResourceType): InformerScope {
+    return (
+      this.#options.byKind?.[`${type.apiVersion}/${type.kind}`] ?? {
+        namespace: type.namespaced ? this.#options.namespace : undefined,
+      }
+    );
+  }
+
+  /** The shared informer of `type` in `scope` (default {@link InformerCache.scopeFor}), created on first request. */
+  informer<T extends KubeObject>(
+    type: ResourceType<T>,
+    scope: InformerScope = this.scopeFor(type),
+    indexers: Record<string, Indexer<T>> = {},
+  ): Informer<T> {
+    const key = `${type.apiVersion}/${type.kind}?${JSON.stringify(scope)}`;
+    let informer = this.#informers.get(key) as Informer<T> | undefined;
+    if (!informer) {
+      informer = new Informer<T>(this.#client, type, {
+        ...scope,
+        ...(this.#options.informer as Pick<InformerOptions<T>, "transform" | "watch">),
+        metrics: this.#options.metrics?.(type),
+        onError: this.#options.onError,
+        clock: this.#options.clock,
+      });
+      this.#informers.set(key, informer as unknown as Informer<KubeObject>);
+      if (this.#signal) void informer.start(this.#signal);
+    }
+    for (const [name, indexer] of Object.entries(indexers)) informer.addIndexer(name, indexer);
+    return informer;
+  }
+
+  /** Every informer created so far. */
+  informers(): Informer<KubeObject>[] {
+    return [...this.#informers.values()];
+  }
+
+  /** Starts every informer, now and as they are created, until `signal` aborts. */
+  start(signal: AbortSignal): void {
+    this.#signal = signal;
+    for (const informer of this.#informers.values()) void informer.start(signal);
+  }
+
+  /** Resolves once every informer created so far has synced. */
+  async waitForSync(signal?: AbortSignal): Promise<void> {
+    await Promise.all(this.informers().map((i) => i.waitForSync(signal)));
+  }
+
+  /** True when every informer has synced. */
+  get synced(): boolean {
+    return this.informers().every((i) => i.synced);
+  }
+
+  /**
+   * Cached reads of `type`, starting (and waiting for) its informer when none exists yet —
+   * reported through `onLazyInformer`, because such an informer may cache a whole cluster.
+   */
+  async reader<T extends KubeObject>(type: ResourceType<T>, signal?: AbortSignal): Promise<CacheReader<T>> {
+    const scope = this.scopeFor(type);
+    const exists = this.#informers.has(`${type.apiVersion}/${type.kind}?${JSON.stringify(scope)}`);
+    const informer = this.informer(type, scope);
+    if (!exists) this.#options.onLazyInformer?.(type, scope);
+    await informer.waitForSync(signal);
+    const store = informer.store;
+    return {
+      get: (name, namespace) => store.get(type.namespaced && namespace ? `${namespace}/${name}` : name),
+      list: (opts) => store.list(opts),
+      byIndex: (index, value) => store.byIndex(index, value),
+    };
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * @module cache
+ *
+ * Informers and their stores. An {@link Informer} keeps one watch of one kind and scope
+ * (namespace, label/field selectors, optionally metadata only) in a {@link StoreReader} with a
+ * namespace index and user-defined indexes, strips `managedFields` by default, reports a synced
+ * signal, and fans changes out to handlers whose errors never stop it. {@link InformerCache}
+ * shares one informer per kind and scope across every controller of a process and serves the
+ * cached reads reconcilers make. {@link reflect} and {@link createStore} are the stages it is
+ * built from, usable on their own.
+ *
+ * Not a client: writes go through `kubeloop/client`, and a cache read may be slightly stale
+ * (it is as fresh as the watch).
+ *
+ * @example
+ * ```ts
+ * const cache = new InformerCache(client);
+ * const pods = cache.informer(Pod, { namespace: "default", labelSelector: "app=web" });
+ * pods.addHandler({ onAdd: (pod) => console.log("pod", pod.metadata.name) });
+ * cache.start(signal);
+ * await cache.waitForSync(signal);
+ * console.log(pods.store.list().length);
+ * ```
+ */
+export { type CacheReader, InformerCache, type InformerCacheOptions } from "./cache.ts";
+export { Informer, type InformerHandler, type InformerOptions, type InformerScope } from "./informer.ts";
+export {
+  InvalidSelectorError,
+  type LabelSelectorMatcher,
+  parseLabelSelector,
+  selectorFromLabels,
+} from "./labels.ts";
+export {
+  type Change,
+  reflect,
+  stripManagedFields,
+  summarizeManagedFields,
+  type Transform,
+} from "./reflector.ts";
+export { createStore, type Indexer, type StoreReader, type StoreWriter } from "./store.ts";

@@ -1,0 +1,466 @@
+/**
+ * The Kubernetes client: typed REST verbs for any kind over one pooled transport per cluster and
+ * credential, with client-side rate limiting, safe retries, 401 refresh and per-attempt metrics.
+ */
+import type { KubeObject, ResourceType } from "../api/index.ts";
+import { type Clock, systemClock } from "../clock/index.ts";
+import { type ClusterConnection, type LoadConfigOptions, loadConfig } from "./config/index.ts";
+import { Discovery } from "./discovery.ts";
+import { apiErrorFrom } from "./errors.ts";
+import { observe, rateLimit, refreshOn401, retry } from "./internal/interceptors.ts";
+import { type Location, resourcePath } from "./internal/paths.ts";
+import { type ClientMetrics, noopClientMetrics } from "./metrics.ts";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  compose,
+  type Dispatch,
+  Transport,
+  type Verb,
+} from "./transport.ts";
+
+/** Options of a {@link Client}. */
+export interface ClientOptions {
+  /** Average requests per second allowed by the client-side limiter. Default 20 (controller-runtime's). `Infinity` disables it. */
+  qps?: number;
+  /** Burst allowed by the limiter. Default 30. */
+  burst?: number;
+  /** Field manager recorded in `managedFields` for writes. Default `kubeloop`. */
+  fieldManager?: string;
+  /** Default request timeout. Default 60 s. */
+  timeoutMs?: number;
+  /** Observes every attempt (for `rest_client_*` metrics). */
+  metrics?: ClientMetrics;
+  /** Called with each `Warning` header the apiserver sends (deprecations, unknown fields). */
+  onWarning?: (warning: string, request: ApiRequest) => void;
+  clock?: Clock;
+  userAgent?: string;
+}
+
+/** Options shared by the single-object verbs. */
+export interface ObjectOptions {
+  /** Namespace of a namespaced object; default: the object's own, else the connection's default. */
+  namespace?: string;
+  signal?: AbortSignal;
+}
+
+/** Options of writes. */
+export interface WriteOptions extends ObjectOptions {
+  /** Override the client's field manager for this write. */
+  fieldManager?: string;
+  /** Validate and return the result without persisting it (`dryRun=All`). */
+  dryRun?: boolean;
+  /** How the server treats unknown or duplicate fields. */
+  fieldValidation?: "Ignore" | "Warn" | "Strict";
+}
+
+/** Options of a list. */
+export interface ListOptions {
+  /** Namespace to list in; absent lists across all namespaces. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size; `list` follows `continue` until the end. Default 500. */
+  limit?: number;
+  /** `resourceVersion` to list at (`"0"`: any, from the watch cache). */
+  resourceVersion?: string;
+  resourceVersionMatch?: "NotOlderThan" | "Exact";
+  /** Return only metadata (`PartialObjectMetadata`), which is much smaller for large objects. */
+  metadataOnly?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A list answer: the items plus the collection's resourceVersion (the point to watch from). */
+export interface ObjectList<T> {
+  items: T[];
+  resourceVersion: string;
+  /** Present when more pages remain (only from {@link Client.listPage}). */
+  continue?: string;
+}
+
+/** Patch formats. `strategic` works for built-in kinds only; custom resources use `merge` or `json`. */
+export type PatchType = "merge" | "json" | "strategic";
+
+const patchContentTypes: Record<PatchType, string> = {
+  merge: "application/merge-patch+json",
+  json: "application/json-patch+json",
+  strategic: "application/strategic-merge-patch+json",
+};
+
+/** Options of a delete. */
+export interface DeleteOptions extends ObjectOptions {
+  /** `Background` (default for most kinds), `Foreground` or `Orphan`. Jobs orphan their pods unless told. */
+  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  /** Delete only if the object still has this uid and/or resourceVersion. */
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+  dryRun?: boolean;
+}
+
+/** Options of a server-side apply. */
+export interface ApplyOptions extends ObjectOptions {
+  /** Field manager owning the applied fields. Default: the client's. */
+  fieldManager?: string;
+  /** Take ownership of fields other managers own instead of failing with a conflict. */
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+/** Options of a watch request (the streaming part is in `kubeloop/watch`). */
+export interface WatchRequestOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: "NotOlderThan";
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+  /** Stream only metadata (`PartialObjectMetadata`). */
+  metadataOnly?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Writes to the `status` subresource: only `.status` is taken from the body; spec and metadata are ignored. */
+export interface StatusWriter {
+  get<T extends KubeObject>(type: ResourceType<T>, name: string, opts?: ObjectOptions): Promise<T>;
+  update<T extends KubeObject>(type: ResourceType<T>, obj: T, opts?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject>(
+    type: ResourceType<T>,
+    name: string,
+    patch: unknown,
+    opts: WriteOptions & { type: PatchType },
+  ): Promise<T>;
+  apply<T extends KubeObject>(
+    type: ResourceType<T>,
+    obj: Partial<T> & KubeObject,
+    opts?: ApplyOptions,
+  ): Promise<T>;
+}
+
+/**
+ * A client for one cluster and user.
+ *
+ * @example
+ * ```ts
+ * const client = await Client.load();              // KUBECONFIG, or in-cluster
+ * const cm = await client.get(ConfigMap, "settings", { namespace: "default" });
+ * await client.apply(ConfigMap, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", namespace: "default" }, data: { a: "1" } },
+ *   { fieldManager: "my-operator", force: true });
+ * ```
+ */
+export class Client {
+  /** The connection this client talks over. */
+  readonly connection: ClusterConnection;
+  /** Kind-to-resource mapping, cached. */
+  readonly discovery: Discovery;
+  /** The status subresource. */
+  readonly status: StatusWriter;
+  readonly #transport: Transport;
+  readonly #dispatch: Dispatch;
+  readonly #options: ClientOptions;
+
+  constructor(connection: ClusterConnection, options: ClientOptions = {}) {
+    this.connection = connection;
+    this.#options = options;
+    const clock = options.clock ?? systemClock;
+    this.#transport = new Transport(connection, {
+      userAgent: options.userAgent,
+      timeoutMs: options.timeoutMs,
+    });
+    this.#dispatch = compose(
+      this.#transport.dispatch,
+      retry({ clock, server: connection.server }),
+      rateLimit(clock, options.qps ?? 20, options.burst ?? 30),
+      observe(clock, options.metrics ?? noopClientMetrics),
+      refreshOn401(connection.credentials),
+    );
+    this.discovery = new Discovery(this.#dispatch, clock);
+    this.status = this.#statusWriter();
+  }
+
+  /** Loads the configuration (`loadConfig`: in-cluster or kubeconfig) and creates a client. */
+  static async load(config: LoadConfigOptions = {}, options: ClientOptions = {}): Promise<Client> {
+    return new Client(await loadConfig(config), options);
+  }
+
+  /** The field manager this client's writes are recorded under (`managedFields`). */
+  get fieldManager(): string {
+    return this.#options.fieldManager ?? "kubeloop";
+  }
+
+  /** The namespace used when none is given: the kubeconfig context's, or the pod's. */
+  get defaultNamespace(): string {
+    return this.connection.namespace;
+  }
+
+  /** Reads one object. */
+  get<T extends KubeObject>(type: ResourceType<T>, name: string, opts: ObjectOptions = {}): Promise<T> {
+    return this.#object(type, "GET", "get", { name, namespace: this.#ns(type, opts.namespace) }, opts.signal);
+  }
+
+  /** Lists every object (following `continue` pages); items carry `apiVersion` and `kind`. */
+  async list<T extends KubeObject>(type: ResourceType<T>, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    const items: T[] = [];
+    let page: ObjectList<T> | undefined;
+    do {
+      page = await this.listPage(type, { ...opts, continue: page?.continue });
+      items.push(...page.items);
+    } while (page.continue);
+    return { items, resourceVersion: page.resourceVersion };
+  }
+
+  /** Lists one page; pass the previous page's `continue` to get the next. */
+  async listPage<T extends KubeObject>(
+    type: ResourceType<T>,
+    opts: ListOptions & { continue?: string } = {},
+  ): Promise<ObjectList<T>> {
+    const body = await this.#send<{
+      items?: T[];
+      metadata?: { resourceVersion?: string; continue?: string };
+    }>({
+      method: "GET",
+      verb: "list",
+      path: resourcePath(type, { namespace: opts.namespace }),
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit: opts.limit ?? 500,
+        continue: opts.continue,
+        resourceVersion: opts.continue ? undefined : opts.resourceVersion,
+        resourceVersionMatch: opts.continue ? undefined : opts.resourceVersionMatch,
+      },
+      headers: opts.metadataOnly ? { accept: metadataAccept("PartialObjectMetadataList") } : undefined,
+      signal: opts.signal,
+    });
+    // Items of a list (and metadata-only items) come without the kind's type metadata; restore it.
+    const items = (body.items ?? []).map((item) => ({
+      ...item,
+      apiVersion: type.apiVersion,
+      kind: type.kind,
+    }));
+    return {
+      items,
+      resourceVersion: body.metadata?.resourceVersion ?? "",
+      continue: body.metadata?.continue || undefined,
+    };
+  }
+
+  /** Creates an object. */
+  create<T extends KubeObject>(type: ResourceType<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
+    const at = { namespace: this.#ns(type, opts.namespace ?? obj.metadata.namespace) };
+    return this.#object(type, "POST", "create", at, opts.signal, obj, this.#writeQuery(opts));
+  }
+
+  /** Replaces an object; its `metadata.resourceVersion` makes this fail with a conflict if it changed meanwhile. */
+  update<T extends KubeObject>(type: ResourceType<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
+    return this.#object(
+      type,
+      "PUT",
+      "update",
+      this.#at(type, obj, opts),
+      opts.signal,
+      obj,
+      this.#writeQuery(opts),
+    );
+  }
+
+  /** Patches an object (`merge`, `json`, or for built-in kinds `strategic`). */
+  patch<T extends KubeObject>(
+    type: ResourceType<T>,
+    name: string,
+    patch: unknown,
+    opts: WriteOptions & { type: PatchType },
+  ): Promise<T> {
+    const at = { name, namespace: this.#ns(type, opts.namespace) };
+    return this.#object(
+      type,
+      "PATCH",
+      "patch",
+      at,
+      opts.signal,
+      patch,
+      this.#writeQuery(opts),
+      patchContentTypes[opts.type],
+    );
+  }
+
+  /** Server-side apply: makes the fields in `obj` owned by the field manager and merges them in. */
+  apply<T extends KubeObject>(
+    type: ResourceType<T>,
+    obj: Partial<T> & KubeObject,
+    opts: ApplyOptions = {},
+  ): Promise<T> {
+    return this.#applyAt(type, obj, opts);
+  }
+
+  /** Deletes an object; resolves with its last state when the server returns it, or `undefined`. */
+  async delete<T extends KubeObject>(
+    type: ResourceType<T>,
+    name: string,
+    opts: DeleteOptions = {},
+  ): Promise<T | undefined> {
+    const body = await this.#send<T & { kind?: string }>({
+      method: "DELETE",
+      verb: "delete",
+      path: resourcePath(type, { name, namespace: this.#ns(type, opts.namespace) }),
+      query: { dryRun: opts.dryRun ? "All" : undefined },
+      body: {
+        apiVersion: "v1",
+        kind: "DeleteOptions",
+        propagationPolicy: opts.propagationPolicy,
+        preconditions: opts.preconditions,
+        gracePeriodSeconds: opts.gracePeriodSeconds,
+      },
+      signal: opts.signal,
+    });
+    return body.kind === "Status" ? undefined : body;
+  }
+
+  /** Opens a watch stream (newline-delimited JSON events). Use `kubeloop/watch` for resume and relist. */
+  async watchStream(type: ResourceType, opts: WatchRequestOptions = {}): Promise<ApiResponse> {
+    const request: ApiRequest = {
+      method: "GET",
+      verb: "watch",
+      path: resourcePath(type, { namespace: opts.namespace }),
+      query: {
+        watch: 1,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        resourceVersion: opts.resourceVersion,
+        resourceVersionMatch: opts.resourceVersionMatch,
+        allowWatchBookmarks: opts.allowWatchBookmarks,
+        sendInitialEvents: opts.sendInitialEvents,
+        timeoutSeconds: opts.timeoutSeconds,
+      },
+      stream: true,
+      headers: opts.metadataOnly ? { accept: metadataAccept("PartialObjectMetadata") } : undefined,
+      signal: opts.signal,
+    };
+    const res = await this.#dispatch(request);
+    if (res.status >= 400) throw apiErrorFrom(res.status, await readBody(res), request);
+    return res;
+  }
+
+  /** Sends a raw request and returns the parsed JSON body, throwing the typed error on failure. */
+  request<T = unknown>(request: ApiRequest): Promise<T> {
+    return this.#send<T>(request);
+  }
+
+  /** Closes the connection pools after in-flight requests finish. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  #ns(type: ResourceType, namespace: string | undefined): string | undefined {
+    return type.namespaced ? (namespace ?? this.connection.namespace) : undefined;
+  }
+
+  #at(type: ResourceType, obj: KubeObject, opts: ObjectOptions, subresource?: string): Location {
+    return {
+      name: obj.metadata.name,
+      namespace: this.#ns(type, opts.namespace ?? obj.metadata.namespace),
+      subresource,
+    };
+  }
+
+  #writeQuery(opts: WriteOptions): ApiRequest["query"] {
+    return {
+      fieldManager: opts.fieldManager ?? this.fieldManager,
+      dryRun: opts.dryRun ? "All" : undefined,
+      fieldValidation: opts.fieldValidation,
+    };
+  }
+
+  #applyAt<T extends KubeObject>(
+    type: ResourceType<T>,
+    obj: KubeObject,
+    opts: ApplyOptions,
+    subresource?: string,
+  ): Promise<T> {
+    const body = { ...obj, apiVersion: type.apiVersion, kind: type.kind };
+    const query = { ...this.#writeQuery(opts), force: opts.force ? true : undefined };
+    const at = this.#at(type, obj, opts, subresource);
+    return this.#object(type, "PATCH", "patch", at, opts.signal, body, query, "application/apply-patch+yaml");
+  }
+
+  async #object<T extends KubeObject>(
+    type: ResourceType<T>,
+    method: ApiRequest["method"],
+    verb: Verb,
+    at: Location,
+    signal: AbortSignal | undefined,
+    body?: unknown,
+    query?: ApiRequest["query"],
+    contentType?: string,
+  ): Promise<T> {
+    const path = resourcePath(type, at);
+    const result = await this.#send<T>({ method, verb, path, body, query, contentType, signal });
+    return { ...result, apiVersion: result.apiVersion ?? type.apiVersion, kind: result.kind ?? type.kind };
+  }
+
+  async #send<T>(request: ApiRequest): Promise<T> {
+    const res = await this.#dispatch(request);
+    this.#reportWarnings(res, request);
+    const body = await readBody(res);
+    if (res.status >= 400) throw apiErrorFrom(res.status, body, request);
+    return body as T;
+  }
+
+  #reportWarnings(res: ApiResponse, request: ApiRequest): void {
+    const header = res.headers.warning;
+    if (!header || !this.#options.onWarning) return;
+    for (const line of Array.isArray(header) ? header : [header]) {
+      this.#options.onWarning(line.replace(/^\d{3} \S+ "?|"$/g, ""), request);
+    }
+  }
+
+  #statusWriter(): StatusWriter {
+    return {
+      get: (type, name, opts = {}) =>
+        this.#object(
+          type,
+          "GET",
+          "get",
+          { name, namespace: this.#ns(type, opts.namespace), subresource: "status" },
+          opts.signal,
+        ),
+      update: (type, obj, opts = {}) =>
+        this.#object(
+          type,
+          "PUT",
+          "update",
+          this.#at(type, obj, opts, "status"),
+          opts.signal,
+          obj,
+          this.#writeQuery(opts),
+        ),
+      patch: (type, name, patch, opts) =>
+        this.#object(
+          type,
+          "PATCH",
+          "patch",
+          { name, namespace: this.#ns(type, opts.namespace), subresource: "status" },
+          opts.signal,
+          patch,
+          this.#writeQuery(opts),
+          patchContentTypes[opts.type],
+        ),
+      apply: (type, obj, opts = {}) => this.#applyAt(type, obj, opts, "status"),
+    };
+  }
+}
+
+function metadataAccept(as: string): string {
+  return `application/json;as=${as};g=meta.k8s.io;v=v1,application/json;q=0.9`;
+}
+
+async function readBody(res: ApiResponse): Promise<unknown> {
+  const text = await res.body.text();
+  if (!text) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,216 @@
+import { KubeloopError } from "../errors/index.ts";
+
+/** One field-level cause of an `Invalid` (422) answer, as the apiserver reports it. */
+export interface StatusCause {
+  /** Machine-readable reason, e.g. `FieldValueRequired`, `FieldValueInvalid`. */
+  reason?: string;
+  message?: string;
+  /** JSON path of the field, e.g. `spec.count`. */
+  field?: string;
+}
+
+/** The parts of a `metav1.Status` failure body the error classes keep. */
+export interface StatusDetails {
+  /** HTTP status code. */
+  code: number;
+  /** `reason` of the Status, e.g. `NotFound`, `Conflict`, `Invalid`, `Expired`. */
+  reason: string;
+  message: string;
+  /** Name, group and kind of the object the failure is about, when the server said. */
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: StatusCause[];
+    retryAfterSeconds?: number;
+  };
+}
+
+/** What was being asked when the apiserver answered with a failure. */
+export interface RequestSummary {
+  method: string;
+  path: string;
+}
+
+/**
+ * A failure answered by the apiserver. Subclasses name the common cases; match with
+ * `instanceof` or on `code`. `status` carries the server's Status fields.
+ */
+export class ApiError extends KubeloopError {
+  /** HTTP status code. */
+  readonly statusCode: number;
+  /** The server's `reason`, e.g. `NotFound`. */
+  readonly reason: string;
+  /** The full Status details. */
+  readonly status: StatusDetails;
+  /** The request that failed. */
+  readonly request: RequestSummary;
+
+  constructor(code: string, status: StatusDetails, request: RequestSummary, hint = "") {
+    super(
+      code,
+      `${request.method} ${request.path}: ${status.message || status.reason} (${status.code} ${status.reason})${hint}`,
+    );
+    this.statusCode = status.code;
+    this.reason = status.reason;
+    this.status = status;
+    this.request = request;
+  }
+}
+
+/** 404: the object (or the resource type) does not exist. Code `KL_NOT_FOUND`. */
+export class NotFoundError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_NOT_FOUND", status, request);
+  }
+}
+
+/** 409 `Conflict`: the object changed since it was read (stale resourceVersion). Re-read and retry. Code `KL_CONFLICT`. */
+export class ConflictError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_CONFLICT", status, request, "; re-read the object and apply the change to the fresh copy");
+  }
+}
+
+/** 409 `AlreadyExists`: create of a name that is taken. Code `KL_ALREADY_EXISTS`. */
+export class AlreadyExistsError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_ALREADY_EXISTS", status, request);
+  }
+}
+
+/** 401: the credentials were not accepted. Code `KL_UNAUTHORIZED`. */
+export class UnauthorizedError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super(
+      "KL_UNAUTHORIZED",
+      status,
+      request,
+      "; check the kubeconfig's user (token, certificate or exec plugin)",
+    );
+  }
+}
+
+/** 403: RBAC (or admission) denied the request. Code `KL_FORBIDDEN`. */
+export class ForbiddenError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super(
+      "KL_FORBIDDEN",
+      status,
+      request,
+      "; grant this verb and resource to the operator's ServiceAccount (`kubeloop generate` derives the Role from the controllers)",
+    );
+  }
+}
+
+/** 422 `Invalid` (or 400 `BadRequest`): the object failed validation. `causes` lists each field at fault. Code `KL_INVALID`. */
+export class InvalidError extends ApiError {
+  /** One entry per field the server rejected. */
+  readonly causes: StatusCause[];
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_INVALID", status, request);
+    this.causes = status.details?.causes ?? [];
+  }
+}
+
+/** 410 `Expired`/`Gone`: a resourceVersion or continue token is too old; list again from scratch. Code `KL_EXPIRED`. */
+export class ExpiredError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_EXPIRED", status, request);
+  }
+}
+
+/** 429: the server (or its flow control) asks to slow down; `retryAfterSeconds` says how long. Code `KL_TOO_MANY_REQUESTS`. */
+export class TooManyRequestsError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_TOO_MANY_REQUESTS", status, request);
+  }
+}
+
+/** 504/408 `Timeout` (including "Too large resource version"): the server gave up waiting. Code `KL_TIMEOUT`. */
+export class ServerTimeoutError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_TIMEOUT", status, request);
+  }
+  /** True when the server does not yet know the requested resourceVersion (relist with none). */
+  get resourceVersionTooLarge(): boolean {
+    return (
+      this.status.details?.causes?.some((c) => c.reason === "ResourceVersionTooLarge") === true ||
+      /too large resource version/i.test(this.status.message)
+    );
+  }
+}
+
+/** Any other 5xx. Code `KL_SERVER_ERROR`. */
+export class ServerError extends ApiError {
+  constructor(status: StatusDetails, request: RequestSummary) {
+    super("KL_SERVER_ERROR", status, request);
+  }
+}
+
+/** The apiserver could not be reached at all (refused, reset, DNS, TLS). Code `KL_UNREACHABLE`. */
+export class UnreachableError extends KubeloopError {
+  constructor(server: string, cause: unknown) {
+    const detail =
+      cause instanceof Error ? ((cause as NodeJS.ErrnoException).code ?? cause.message) : String(cause);
+    super(
+      "KL_UNREACHABLE",
+      `cannot reach the API server at ${server} (${detail}). Is the cluster running and is KUBECONFIG pointing at it? ` +
+        "For the local control plane: `kubeloop cluster status`.",
+      { cause },
+    );
+  }
+}
+
+/** The apiserver does not serve the requested kind: usually its CRD is not installed. Code `KL_KIND_NOT_FOUND`. */
+export class KindNotFoundError extends KubeloopError {
+  constructor(apiVersion: string, kind: string) {
+    super(
+      "KL_KIND_NOT_FOUND",
+      `the API server does not serve ${kind} in ${apiVersion}. If it is a custom resource, install its CRD ` +
+        "(`kubeloop generate` writes it; `kubectl apply -f` it) and check the group and version.",
+    );
+  }
+}
+
+type ErrorClass = new (status: StatusDetails, request: RequestSummary) => ApiError;
+
+const byReason: Record<string, ErrorClass> = {
+  NotFound: NotFoundError,
+  Conflict: ConflictError,
+  AlreadyExists: AlreadyExistsError,
+  Unauthorized: UnauthorizedError,
+  Forbidden: ForbiddenError,
+  Invalid: InvalidError,
+  BadRequest: InvalidError,
+  Expired: ExpiredError,
+  Gone: ExpiredError,
+  TooManyRequests: TooManyRequestsError,
+  Timeout: ServerTimeoutError,
+};
+
+const byCode: Record<number, ErrorClass> = {
+  400: InvalidError,
+  401: UnauthorizedError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  408: ServerTimeoutError,
+  409: ConflictError,
+  410: ExpiredError,
+  422: InvalidError,
+  429: TooManyRequestsError,
+  504: ServerTimeoutError,
+};
+
+/** Turns a failure answer (status code plus parsed body, ideally a metav1.Status) into the matching error. */
+export function apiErrorFrom(code: number, body: unknown, request: RequestSummary): ApiError {
+  const s = (typeof body === "object" && body !== null ? body : {}) as Partial<StatusDetails>;
+  const status: StatusDetails = {
+    code: typeof s.code === "number" ? s.code : code,
+    reason: typeof s.reason === "string" && s.reason ? s.reason : `HTTP${code}`,
+    message: typeof s.message === "string" ? s.message : typeof body === "string" ? body.slice(0, 500) : "",
+    details: s.details,
+  };
+  const Class = byReason[status.reason] ?? byCode[code] ?? (code >= 500 ? ServerError : undefined);
+  return Class ? new Class(status, request) : new ApiError("KL_API_ERROR", status, request);
+}

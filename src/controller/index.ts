@@ -1,0 +1,50 @@
+/**
+ * @module controller
+ *
+ * Level-triggered controllers. A controller watches its primary kind and the kinds it owns or
+ * depends on, turns every change into a key in a work queue, and runs a {@link Reconciler} for
+ * each key: one async function that reads the current state and converges it. Errors back off
+ * per key, {@link TerminalError}s stop retrying, {@link Action.requeueAfter} polls, and a
+ * periodic resync (10 h by default) re-queues everything so a missed event is still repaired.
+ * The {@link ControllerBuilder} (`controller(manager).for(...).owns(...).watches(...)`) is sugar
+ * over {@link Controller} and {@link informerSource}.
+ *
+ * Not a scheduler of arbitrary jobs, and not edge-triggered: a reconcile never learns which
+ * event happened, only why its key was queued (`ctx.triggers`), for logs and metrics.
+ *
+ * @example
+ * ```ts
+ * controller(manager)
+ *   .for(Widget)
+ *   .owns(ConfigMap)
+ *   .reconcile(async (req, ctx) => {
+ *     const widget = ctx.object;
+ *     if (!widget) return; // deleted: owned children are garbage-collected
+ *     await ctx.client.apply(ConfigMap, desiredConfigMap(widget), { fieldManager: "widgets", force: true });
+ *   });
+ * ```
+ */
+export { Action, TerminalError } from "./action.ts";
+export {
+  type ControllerBuilder,
+  type ControllerDeclaration,
+  type ControllerHost,
+  controller,
+  type WatchOptions,
+} from "./builder.ts";
+export { Controller, type ControllerDeps, type ControllerOptions } from "./controller.ts";
+export { type ControllerMetrics, noopControllerMetrics, type ReconcileResult } from "./metrics.ts";
+export {
+  and,
+  annotationsChanged,
+  generationChanged,
+  labelsChanged,
+  lifecycleChanged,
+  not,
+  or,
+  type Predicate,
+  passes,
+  predicate,
+} from "./predicate.ts";
+export type { ReconcileContext, Reconciler, Request } from "./reconciler.ts";
+export { controllerOf, type Enqueue, informerSource, type MapFn, type Source, self } from "./source.ts";

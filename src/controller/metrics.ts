@@ -1,0 +1,33 @@
+import { noopQueueMetrics, type QueueMetrics } from "../queue/index.ts";
+
+/** Outcome labels of `controller_runtime_reconcile_total`. */
+export type ReconcileResult = "success" | "error" | "requeue" | "requeue_after";
+
+/** Hooks a controller calls; the manager binds them to controller-runtime's metric names. */
+export interface ControllerMetrics {
+  /** `controller_runtime_reconcile_total` and `controller_runtime_reconcile_time_seconds`. */
+  reconciled(result: ReconcileResult, seconds: number): void;
+  /** `controller_runtime_reconcile_errors_total`, and `..._terminal_reconcile_errors_total` when terminal. */
+  failed(terminal: boolean): void;
+  /** `controller_runtime_active_workers`. */
+  activeWorkers(count: number): void;
+  /** `controller_runtime_max_concurrent_reconciles`. */
+  maxConcurrent(count: number): void;
+  /** Why keys were queued: `kubeloop_reconcile_triggers_total{trigger}`. */
+  triggered(reason: string): void;
+  /** An owned object changed or deleted by another actor was repaired: `drift_repairs_total{kind,manager}`. */
+  driftRepaired(kind: string, manager: string): void;
+  /** The `workqueue_*` metrics of this controller's queue. */
+  readonly queue: QueueMetrics;
+}
+
+/** Metrics hooks that record nothing. */
+export const noopControllerMetrics: ControllerMetrics = {
+  reconciled() {},
+  failed() {},
+  activeWorkers() {},
+  maxConcurrent() {},
+  triggered() {},
+  driftRepaired() {},
+  queue: noopQueueMetrics,
+};

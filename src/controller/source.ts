@@ -1,0 +1,63 @@
+/**
+ * Sources connect an informer to a controller's queue: they turn each change of a watched object
+ * into the keys to reconcile (through a {@link MapFn}) and filter events with predicates. Every
+ * key is queued with a reason such as `owned:ConfigMap:delete`, so a reconcile can say why it ran.
+ */
+import { type KubeObject, keyOf, type ObjectKey, objectKey, type ResourceType } from "../api/index.ts";
+import type { Informer } from "../cache/index.ts";
+import { type Predicate, passes } from "./predicate.ts";
+
+/** Maps a changed object to the keys of the objects to reconcile. */
+export type MapFn<T extends KubeObject = KubeObject> = (obj: T) => readonly ObjectKey[];
+
+/** Queues a key with a reason. */
+export type Enqueue = (key: ObjectKey, reason: string) => void;
+
+/** A stream of keys into a controller's queue. */
+export interface Source {
+  /** Begins feeding `enqueue`; returns a function that stops it. */
+  start(enqueue: Enqueue): () => void;
+}
+
+/** The object's own key: what `for(kind)` uses. */
+export const self: MapFn = (obj) => [keyOf(obj)];
+
+/**
+ * The key of the object's controller, when that controller is of `owner`'s kind: what
+ * `owns(kind)` uses. Objects without a matching controller reference map to nothing.
+ */
+export function controllerOf(owner: ResourceType): MapFn {
+  const group = owner.apiVersion.includes("/") ? owner.apiVersion.split("/")[0] : "";
+  return (obj) => {
+    const ref = obj.metadata.ownerReferences?.find((r) => r.controller === true);
+    if (!ref || ref.kind !== owner.kind) return [];
+    const refGroup = ref.apiVersion.includes("/") ? ref.apiVersion.split("/")[0] : "";
+    if (refGroup !== group) return [];
+    return [objectKey(owner.namespaced ? obj.metadata.namespace : undefined, ref.name)];
+  };
+}
+
+/**
+ * A source on an informer. Updates map both the old and the new object, so a child moving from
+ * one owner to another wakes both.
+ */
+export function informerSource<T extends KubeObject>(
+  informer: Informer<T>,
+  map: MapFn<T>,
+  predicates: readonly Predicate<T>[],
+  label: string,
+): Source {
+  return {
+    start(enqueue) {
+      const push = (event: string, objs: T[]) => {
+        const keys = new Set(objs.flatMap((o) => map(o)));
+        for (const key of keys) enqueue(key, `${label}:${informer.type.kind}:${event}`);
+      };
+      return informer.addHandler({
+        onAdd: (obj) => passes(predicates, "create", obj) && push("create", [obj]),
+        onUpdate: (old, obj) => passes(predicates, "update", obj, old) && push("update", [old, obj]),
+        onDelete: (obj) => passes(predicates, "delete", obj) && push("delete", [obj]),
+      });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * @module election
+ *
+ * Leader election on a coordination.k8s.io/v1 Lease, so that of several replicas of an operator
+ * exactly one reconciles at a time. {@link LeaderElector} follows client-go's `LeaderElector`
+ * with controller-runtime's defaults (lease 15 s, renew deadline 10 s, retry 2 s): candidates
+ * judge a holder's lease expired by their own clock since they last saw its record change
+ * (never by its `renewTime`, so clock skew does not matter); every write is an
+ * optimistic-concurrency update; a leader that cannot renew within the deadline stops leading
+ * at once (its leading signal aborts), and on shutdown it releases the Lease so a successor
+ * takes over within one retry period. {@link ElectionMetrics} hooks mirror
+ * `leader_election_master_status`.
+ *
+ * It is not a lock for mutual exclusion of individual writes (a leader may still overlap a
+ * successor by clock-rate drift; make reconciles idempotent), not a way to shard work among
+ * replicas, and it does not implement the alpha coordinated election (`LeaseCandidate`).
+ *
+ * @example
+ * ```ts
+ * import { Client, LeaderElector } from "kubeloop";
+ *
+ * const client = await Client.load();
+ * const elector = new LeaderElector({
+ *   client,
+ *   name: "my-operator-lock",
+ *   namespace: "my-operator-system",
+ *   identity: `${process.env.POD_NAME}_${process.env.POD_UID}`,
+ *   onStartedLeading: (signal) => startControllers(signal), // stop when `signal` aborts
+ *   onNewLeader: (who) => console.log(`leader is ${who}`),
+ * });
+ * const shutdown = new AbortController();
+ * process.once("SIGTERM", () => shutdown.abort());
+ * await elector.run(shutdown.signal); // campaigns, leads, releases the Lease on SIGTERM
+ * ```
+ */
+export { LeaderElector } from "./elector.ts";
+export * from "./errors.ts";
+export { type LeaseRecord, microTime, readLeaseRecord } from "./lease.ts";
+export * from "./metrics.ts";
+export {
+  defaultElectionTimings,
+  defaultIdentity,
+  type ElectionPhase,
+  type ElectionTimings,
+  type LeaderElectorOptions,
+  type LeaseClient,
+  retryJitterFactor,
+} from "./options.ts";

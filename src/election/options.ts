@@ -1,0 +1,130 @@
+/** Options of a {@link LeaderElector}: the Lease, the candidate, the timings and the callbacks. */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Lease, LeaseObject } from "../api/index.ts";
+import type { ObjectOptions, WriteOptions } from "../client/index.ts";
+import type { Clock } from "../clock/index.ts";
+import { InvalidElectionConfigError } from "./errors.ts";
+import type { ElectionMetrics } from "./metrics.ts";
+
+/**
+ * The client methods the elector uses; a {@link Client} satisfies it. Failures must be the
+ * client's typed errors (`NotFoundError`, `ConflictError`, `AlreadyExistsError`, ...).
+ */
+export interface LeaseClient {
+  /** Reads the Lease; rejects with `NotFoundError` when it does not exist. */
+  get(type: typeof Lease, name: string, opts: ObjectOptions): Promise<LeaseObject>;
+  /** Creates the Lease; rejects with `AlreadyExistsError` when another candidate created it first. */
+  create(type: typeof Lease, obj: LeaseObject, opts: WriteOptions): Promise<LeaseObject>;
+  /** Replaces the Lease; rejects with `ConflictError` when its resourceVersion is stale. */
+  update(type: typeof Lease, obj: LeaseObject, opts: WriteOptions): Promise<LeaseObject>;
+}
+
+/** The three durations of an election, in milliseconds. */
+export interface ElectionTimings {
+  /** How long candidates wait, after last seeing the record change, before taking over. Whole seconds. */
+  leaseDurationMs: number;
+  /** How long the leader keeps leading without a successful renew. */
+  renewDeadlineMs: number;
+  /** How often candidates try to acquire and the leader renews. */
+  retryPeriodMs: number;
+}
+
+/** controller-runtime's defaults: lease 15 s, renew deadline 10 s, retry every 2 s. */
+export const defaultElectionTimings: Readonly<ElectionTimings> = Object.freeze({
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
+});
+
+/** client-go's jitter factor; `renewDeadline` must exceed `retryPeriod` times this. */
+export const retryJitterFactor = 1.2;
+
+/** Where in an election an error happened, as passed to {@link LeaderElectorOptions.onError}. */
+export type ElectionPhase = "acquire" | "renew" | "release" | "callback";
+
+/** Options of a {@link LeaderElector}. Durations not given take {@link defaultElectionTimings}. */
+export interface LeaderElectorOptions extends Partial<ElectionTimings> {
+  /** Reads and writes the Lease; usually the manager's {@link Client}. */
+  client: LeaseClient;
+  /** Name of the Lease. Required; every replica of one operator uses the same. */
+  name: string;
+  /** Namespace of the Lease. Default: the client's default namespace (the pod's, in a cluster). */
+  namespace?: string;
+  /** This candidate's identity, unique among the candidates. Default {@link defaultIdentity}(). */
+  identity?: string;
+  /** Give the Lease up when the run signal aborts, so a successor takes over at once. Default true. */
+  releaseOnCancel?: boolean;
+  /** Source of time. Default {@link systemClock}. */
+  clock?: Clock;
+  /** Instrumentation hooks. Default {@link noopElectionMetrics}. */
+  metrics?: ElectionMetrics;
+  /**
+   * Called on becoming leader. `signal` aborts the moment leadership ends (lost, or shutdown);
+   * stop the guarded work then. When it returns a promise, the elector waits for it to settle
+   * before it releases the Lease or tries to acquire again, so two terms never overlap.
+   */
+  onStartedLeading?: (signal: AbortSignal) => void | Promise<void>;
+  /** Called the moment leadership ends, right after the leading signal aborts. */
+  onStoppedLeading?: () => void;
+  /** Called when a holder other than the last one reported is observed (this candidate included). */
+  onNewLeader?: (identity: string) => void;
+  /** Called with each failed API call (it is retried) and each exception a callback throws. */
+  onError?: (error: unknown, phase: ElectionPhase) => void;
+}
+
+/**
+ * controller-runtime's default identity: the host name, `_`, and a random suffix. In a pod,
+ * pass the pod's name and UID instead.
+ */
+export function defaultIdentity(): string {
+  return `${hostname()}_${randomBytes(8).toString("hex")}`;
+}
+
+/** Fills in default timings and throws {@link InvalidElectionConfigError} when they break client-go's rules. */
+export function resolveTimings(options: Partial<ElectionTimings>): ElectionTimings {
+  const timings = {
+    leaseDurationMs: options.leaseDurationMs ?? defaultElectionTimings.leaseDurationMs,
+    renewDeadlineMs: options.renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs,
+    retryPeriodMs: options.retryPeriodMs ?? defaultElectionTimings.retryPeriodMs,
+  };
+  for (const [option, value] of Object.entries(timings)) requirePositive(option, value);
+  const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = timings;
+  if (leaseDurationMs % 1000 !== 0) {
+    invalid(
+      "leaseDurationMs",
+      `is ${leaseDurationMs}`,
+      "The Lease stores whole seconds; pass a multiple of 1000.",
+    );
+  }
+  if (leaseDurationMs <= renewDeadlineMs) {
+    invalid(
+      "leaseDurationMs",
+      `(${leaseDurationMs}) is not greater than renewDeadlineMs (${renewDeadlineMs})`,
+      "A leader must give up before others may take over; raise leaseDurationMs or lower renewDeadlineMs.",
+    );
+  }
+  if (renewDeadlineMs <= retryJitterFactor * retryPeriodMs) {
+    invalid(
+      "renewDeadlineMs",
+      `(${renewDeadlineMs}) is not greater than ${retryJitterFactor} × retryPeriodMs (${retryPeriodMs})`,
+      "A leader must get several renew attempts before its deadline; lower retryPeriodMs.",
+    );
+  }
+  return timings;
+}
+
+/** Throws {@link InvalidElectionConfigError} unless `value` is a non-empty string. */
+export function requireText(option: string, value: string | undefined): string {
+  if (typeof value === "string" && value.length > 0) return value;
+  return invalid(option, "is empty", `Pass a non-empty ${option}.`);
+}
+
+function requirePositive(option: string, value: number): void {
+  if (Number.isFinite(value) && value > 0) return;
+  invalid(option, `is ${value}`, "Pass a finite number of milliseconds above zero.");
+}
+
+function invalid(option: string, problem: string, fix: string): never {
+  throw new InvalidElectionConfigError(option, problem, fix);
+}

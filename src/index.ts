@@ -1,0 +1,27 @@
+/**
+ * @module kubeloop
+ *
+ * Kubernetes operators in TypeScript. The root entry holds the common path — the manager, the
+ * controller builder, reconciler types and actions, the client and its errors, object types and
+ * built-in kinds, conditions, and `defineKind`. Everything else has its own subpath
+ * (`kubeloop/cache`, `kubeloop/watch`, `kubeloop/queue`, `kubeloop/testing`, ...).
+ *
+ * @example
+ * ```ts
+ * import { ConfigMap, controller, defineKind, Manager, runManager } from "kubeloop";
+ * import { z } from "zod";
+ *
+ * const Widget = defineKind({ group: "example.com", version: "v1", kind: "Widget", scope: "Namespaced",
+ *   spec: z.object({ message: z.string() }) });
+ * const manager = await Manager.create({ name: "widgets" });
+ * controller(manager).for(Widget).owns(ConfigMap).reconcile(async (req, ctx) => {
+ *   // read ctx.object, converge the ConfigMap, report conditions
+ * });
+ * await runManager(manager);
+ * ```
+ */
+export * from "./api/index.ts";
+export * from "./client/index.ts";
+export * from "./controller/index.ts";
+export { KubeloopError } from "./errors/index.ts";
+export * from "./manager/index.ts";

@@ -1,0 +1,108 @@
+/**
+ * Owned children, converged level-triggered: {@link ensureChild} makes a child match its desired
+ * state (server-side apply, controller reference set), writes nothing when it already does, and
+ * reports a repair as drift when someone else changed or deleted it.
+ */
+import { type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
+import type { ReconcileContext } from "../controller/index.ts";
+import { type Drift, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
+import { AlreadyOwnedError } from "./errors.ts";
+import { controllerOf, setControllerReference } from "./owners.ts";
+
+/** What {@link ensureChild} did. */
+export type EnsureResult = "created" | "updated" | "unchanged";
+
+/** Options of {@link ensureChild}. */
+export interface EnsureChildOptions<C extends KubeObject> {
+  /**
+   * Whether the stored child already is as desired. Default {@link containsDesired}: every field
+   * set in `desired` has the same value in `actual` (fields the server adds are ignored).
+   */
+  matches?: (desired: C, actual: C) => boolean;
+}
+
+/** The parts of a reconcile context {@link ensureChild} uses. */
+export type ChildContext = Pick<ReconcileContext<KubeObject>, "client" | "cache" | "recorder" | "metrics">;
+
+/** True when every value set in `desired` equals the one at the same path in `actual`. */
+export function containsDesired(desired: unknown, actual: unknown): boolean {
+  if (desired === null || typeof desired !== "object") return desired === actual;
+  if (actual === null || typeof actual !== "object") return false;
+  if (Array.isArray(desired)) {
+    return (
+      Array.isArray(actual) &&
+      desired.length === actual.length &&
+      desired.every((d, i) => containsDesired(d, actual[i]))
+    );
+  }
+  return Object.entries(desired).every(
+    ([key, value]) => value === undefined || containsDesired(value, (actual as Record<string, unknown>)[key]),
+  );
+}
+
+const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
+  const { metadata, ...body } = desired;
+  const { labels, annotations, ownerReferences } = metadata;
+  return (
+    containsDesired(body, actual) &&
+    containsDesired({ labels, annotations, ownerReferences }, actual.metadata)
+  );
+};
+
+/**
+ * Makes the child `desired` (owned by `owner`) exist as desired. Reads the child from the cache
+ * (declare it with `owns()`), applies it with the client's field manager when it is missing or
+ * differs, and reports drift — a Warning event naming who changed it and
+ * `drift_repairs_total{kind,manager}` — when the difference was made by someone else. Refuses to
+ * adopt a child controlled by another object ({@link AlreadyOwnedError}). Does nothing while the
+ * owner is being deleted.
+ */
+export async function ensureChild<C extends KubeObject>(
+  ctx: ChildContext,
+  owner: KubeObject,
+  type: ResourceType<C>,
+  desired: C,
+  opts: EnsureChildOptions<C> = {},
+): Promise<EnsureResult> {
+  if (owner.metadata.deletionTimestamp) return "unchanged";
+  setControllerReference(owner, desired, type.namespaced);
+  const informer = ctx.cache.informer(type);
+  const key = objectKey(
+    type.namespaced ? desired.metadata.namespace : undefined,
+    desired.metadata.name ?? "",
+  );
+  const actual = informer.store.get(key);
+  const own = ctx.client.fieldManager;
+  if (!actual) {
+    await ctx.client.apply(type, desired, { force: true });
+    const lastState = informer.tombstone(key);
+    if (lastState) report(ctx, owner, desired, "deleted", lastForeignWriter(lastState, own));
+    return "created";
+  }
+  const controller = controllerOf(actual);
+  if (controller && controller.uid !== owner.metadata.uid) {
+    throw new AlreadyOwnedError(`${type.kind} ${key}`, controller);
+  }
+  if ((opts.matches ?? defaultMatches)(desired, actual)) return "unchanged";
+  await ctx.client.apply(type, desired, { force: true });
+  const writer = lastForeignWriter(actual, own);
+  if (writer && wroteAfterUs(actual, writer, own)) report(ctx, owner, actual, "modified", writer);
+  return "updated";
+}
+
+/** True when `writer`'s last write is not older than this controller's own last write. */
+function wroteAfterUs(obj: KubeObject, writer: Writer, own: string): boolean {
+  const ours = (obj.metadata.managedFields ?? []).filter((e) => e.manager === own).map((e) => e.time ?? "");
+  const latestOurs = ours.sort().at(-1) ?? "";
+  return (writer.time ?? "") >= latestOurs;
+}
+
+function report(
+  ctx: ChildContext,
+  owner: KubeObject,
+  child: KubeObject,
+  drift: Drift,
+  writer: Writer | undefined,
+): void {
+  reportDrift({ recorder: ctx.recorder, metrics: ctx.metrics }, owner, child, drift, writer);
+}

@@ -1,0 +1,28 @@
+/**
+ * @module manager
+ *
+ * Runs controllers. A {@link Manager} owns what its controllers share — one client, one informer
+ * cache (one informer per kind and scope), one event recorder, one Prometheus registry — waits
+ * for the caches to sync before reconciling, serves `/healthz`, `/readyz` and `/metrics` (with
+ * controller-runtime's metric names), elects a leader on a Lease when asked, logs with pino
+ * (`controller`, `namespace`, `name`, `reconcileID` on every reconcile line), and shuts down
+ * gracefully on SIGTERM/SIGINT ({@link runManager}).
+ *
+ * Not a deployment tool: `kubeloop generate` writes the manifests that run a manager in a cluster.
+ *
+ * @example
+ * ```ts
+ * const manager = await Manager.create({ name: "widgets", leaderElection: {} });
+ * controller(manager).for(Widget).owns(ConfigMap).reconcile(reconcileWidget);
+ * await runManager(manager);
+ * ```
+ */
+export {
+  type LeaderElectionOptions,
+  type Listen,
+  Manager,
+  type ManagerOptions,
+  runManager,
+} from "./manager.ts";
+export { ManagerMetrics } from "./metrics.ts";
+export { type Check, type EndpointsOptions, serveEndpoints } from "./server.ts";

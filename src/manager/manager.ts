@@ -1,0 +1,306 @@
+/**
+ * The manager: one client, one informer cache, one event recorder and one metrics registry
+ * shared by every controller of a process; health and metrics endpoints; optional leader
+ * election; graceful shutdown.
+ */
+import pino, { type Logger } from "pino";
+import type { KubeObject } from "../api/index.ts";
+import { InformerCache, type InformerCacheOptions } from "../cache/index.ts";
+import { Client, type ClientOptions, type LoadConfigOptions } from "../client/index.ts";
+import { type Clock, systemClock } from "../clock/index.ts";
+import type { Controller, ControllerDeps, ControllerHost } from "../controller/index.ts";
+import { type ElectionTimings, LeaderElector, LeadershipLostError } from "../election/index.ts";
+import { EventRecorder } from "../events/index.ts";
+import { ManagerMetrics } from "./metrics.ts";
+import { type Check, serveEndpoints } from "./server.ts";
+
+/** Where an HTTP endpoint listens; `port: 0` picks a free port. */
+export interface Listen {
+  host?: string;
+  port: number;
+}
+
+/** Leader election settings (client-go semantics; controller-runtime's 15/10/2 s defaults). */
+export interface LeaderElectionOptions extends Partial<ElectionTimings> {
+  /** Lease name. Default: the manager's name. */
+  name?: string;
+  /** Lease namespace. Default: the client's default namespace (the pod's). */
+  namespace?: string;
+  /** Candidate identity. Default: `$POD_NAME_$POD_UID` when set, else host name and a random suffix. */
+  identity?: string;
+  /** Give the Lease up on shutdown so a successor takes over at once. Default true. */
+  releaseOnCancel?: boolean;
+}
+
+/** Options of {@link Manager.create}. */
+export interface ManagerOptions {
+  /** The operator's name: field manager of its writes, reporting controller of its events, default Lease name. */
+  name: string;
+  /** A ready client; default: one loaded from `config` (in-cluster or kubeconfig). */
+  client?: Client;
+  config?: LoadConfigOptions;
+  /** Client tuning (qps, burst, timeouts) when the manager creates the client. */
+  clientOptions?: ClientOptions;
+  /** Watch and cache only this namespace (a namespace-scoped operator). */
+  namespace?: string;
+  /** Cache tuning: per-kind scopes, transforms, watch timing. */
+  cache?: Pick<InformerCacheOptions, "byKind" | "informer">;
+  /** `/metrics` endpoint. Default port 8080; `false` disables it. */
+  metrics?: Listen | false;
+  /** `/healthz` and `/readyz`. Default port 8081; `false` disables them. */
+  health?: Listen | false;
+  /** Leader election; off unless given. */
+  leaderElection?: LeaderElectionOptions | false;
+  /** How long in-flight reconciles may finish at shutdown. Default 30 s. */
+  gracefulShutdownMs?: number;
+  logger?: Logger;
+  clock?: Clock;
+}
+
+/** Runs controllers. Build controllers with `controller(manager)` before calling {@link Manager.start}. */
+export class Manager implements ControllerHost {
+  readonly name: string;
+  readonly client: Client;
+  readonly cache: InformerCache;
+  readonly logger: Logger;
+  readonly recorder: EventRecorder;
+  readonly metrics: ManagerMetrics;
+  readonly #options: ManagerOptions;
+  readonly #clock: Clock;
+  readonly #controllers: Controller<KubeObject>[] = [];
+  readonly #elector: LeaderElector | undefined;
+  #ready = false;
+  #onLeadershipLost: (err: LeadershipLostError) => void = () => {};
+  #ports: { metrics?: number; health?: number } = {};
+
+  private constructor(options: ManagerOptions, client: Client, logger: Logger, metrics: ManagerMetrics) {
+    this.name = options.name;
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.client = client;
+    this.logger = logger;
+    this.metrics = metrics;
+    this.cache = new InformerCache(client, {
+      ...options.cache,
+      namespace: options.namespace,
+      clock: this.#clock,
+      metrics: (type) => metrics.watch(type),
+      onError: (err, context) => logger.warn({ err }, context),
+      onLazyInformer: (type, scope) =>
+        logger.warn(
+          { kind: type.kind, namespace: scope.namespace ?? "(all)" },
+          "a cached read started an informer nobody declared; declare it with watches()/owns() or expect this kind to be cached",
+        ),
+    });
+    this.recorder = new EventRecorder(client, {
+      reportingController: options.name,
+      reportingInstance: process.env.POD_NAME ?? undefined,
+      logger,
+      clock: this.#clock,
+    });
+    this.#elector = this.#makeElector();
+  }
+
+  /** Creates a manager, loading the client configuration when no client is given. */
+  static async create(options: ManagerOptions): Promise<Manager> {
+    const logger = options.logger ?? pino({ name: options.name, level: process.env.LOG_LEVEL ?? "info" });
+    const metrics = new ManagerMetrics(options.clock ?? systemClock);
+    const client =
+      options.client ??
+      (await Client.load(options.config, {
+        fieldManager: options.name,
+        ...options.clientOptions,
+        metrics: metrics.client("apiserver"),
+        onWarning: (warning) => logger.warn({ warning }, "apiserver warning"),
+      }));
+    return new Manager(options, client, logger, metrics);
+  }
+
+  /** Ports the endpoints listen on, once started (useful with `port: 0`). */
+  get ports(): { metrics?: number; health?: number } {
+    return this.#ports;
+  }
+
+  /** True once caches have synced and controllers run (or while standing by for leadership). */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** True while this manager holds the leader Lease (always true without leader election). */
+  isLeader(): boolean {
+    return this.#elector?.isLeader() ?? true;
+  }
+
+  /** Controllers registered so far. */
+  get controllers(): readonly Controller<KubeObject>[] {
+    return this.#controllers;
+  }
+
+  controllerDeps(name: string): ControllerDeps {
+    return {
+      client: this.client,
+      cache: this.cache,
+      logger: this.logger,
+      recorder: this.recorder,
+      metrics: this.metrics.controller(name),
+      clock: this.#clock,
+    };
+  }
+
+  register(controller: Controller<KubeObject>): void {
+    if (this.#controllers.some((c) => c.name === controller.name)) {
+      throw new TypeError(
+        `a controller named "${controller.name}" is already registered; name controllers uniquely with .named()`,
+      );
+    }
+    this.#controllers.push(controller);
+    this.metrics.trackQueue(controller.name, controller.queue);
+  }
+
+  /**
+   * Runs until `signal` aborts: serves endpoints, (with leader election, once leading) starts the
+   * caches, waits for them to sync, then runs every controller. Shuts down gracefully: stops
+   * taking work, lets reconciles finish, closes watches, flushes events, releases the Lease.
+   * Rejects with `LeadershipLostError` when leadership is lost, so the process can exit.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    const servers = await this.#serve();
+    this.logger.info(
+      { controllers: this.#controllers.map((c) => c.name), ...this.#ports },
+      "manager starting",
+    );
+    let lost: LeadershipLostError | undefined;
+    try {
+      if (this.#elector) {
+        this.#ready = true;
+        // Like controller-runtime, a manager that loses leadership stops instead of competing
+        // again with caches it already tore down; the process exits and restarts clean.
+        const election = new AbortController();
+        const stopElection = () => election.abort();
+        signal.addEventListener("abort", stopElection, { once: true });
+        this.#onLeadershipLost = (err) => {
+          if (signal.aborted) return;
+          lost = err;
+          election.abort();
+        };
+        await this.#elector.run(election.signal);
+        signal.removeEventListener("abort", stopElection);
+      } else {
+        await this.#runControllers(signal);
+      }
+    } finally {
+      await this.recorder.close(AbortSignal.timeout(5000)).catch(() => {});
+      for (const server of servers) server.close();
+      this.logger.info("manager stopped");
+    }
+    if (lost) throw lost;
+  }
+
+  async #runControllers(signal: AbortSignal): Promise<void> {
+    const stopCaches = new AbortController();
+    const stop = () => stopCaches.abort();
+    this.cache.start(stopCaches.signal);
+    try {
+      await this.cache.waitForSync(signal);
+      if (signal.aborted) return;
+      this.#ready = true;
+      this.logger.info("caches synced; controllers running");
+      await Promise.all(this.#controllers.map((c) => c.run(signal)));
+    } finally {
+      stop();
+    }
+  }
+
+  #makeElector(): LeaderElector | undefined {
+    const election = this.#options.leaderElection;
+    if (!election) return undefined;
+    const podIdentity =
+      process.env.POD_NAME && process.env.POD_UID
+        ? `${process.env.POD_NAME}_${process.env.POD_UID}`
+        : undefined;
+    return new LeaderElector({
+      ...election,
+      client: this.client,
+      name: election.name ?? this.name,
+      identity: election.identity ?? podIdentity,
+      clock: this.#clock,
+      metrics: {
+        masterStatus: (name, value) => this.metrics.leader.set({ name }, value),
+        leaderTransition: () => {},
+      },
+      onStartedLeading: (leading) => {
+        this.logger.info("became leader");
+        return this.#runControllers(leading);
+      },
+      onStoppedLeading: () => {
+        this.logger.warn("stopped leading");
+        this.#onLeadershipLost(
+          new LeadershipLostError(election.name ?? this.name, "this manager stopped leading"),
+        );
+      },
+      onNewLeader: (identity) => this.logger.info({ leader: identity }, "new leader observed"),
+      onError: (err, phase) => this.logger.warn({ err, phase }, "leader election"),
+    });
+  }
+
+  async #serve() {
+    const servers = [];
+    const { metrics = { port: 8080 }, health = { port: 8081 } } = this.#options;
+    const healthChecks = {
+      healthz: { ping: () => true },
+      readyz: { "informers-synced": (() => this.#ready) as Check },
+    };
+    if (
+      health &&
+      metrics &&
+      health.port === metrics.port &&
+      health.port !== 0 &&
+      health.host === metrics.host
+    ) {
+      const { server, port } = await serveEndpoints(health.host ?? "0.0.0.0", health.port, {
+        health: healthChecks,
+        metrics: this.metrics.registry,
+      });
+      this.#ports = { metrics: port, health: port };
+      return [server];
+    }
+    if (metrics) {
+      const { server, port } = await serveEndpoints(metrics.host ?? "0.0.0.0", metrics.port, {
+        metrics: this.metrics.registry,
+      });
+      servers.push(server);
+      this.#ports.metrics = port;
+    }
+    if (health) {
+      const { server, port } = await serveEndpoints(health.host ?? "0.0.0.0", health.port, {
+        health: healthChecks,
+      });
+      servers.push(server);
+      this.#ports.health = port;
+    }
+    return servers;
+  }
+}
+
+/**
+ * Starts `manager` and stops it gracefully on SIGTERM or SIGINT; sets a non-zero exit code when
+ * it fails or loses leadership.
+ */
+export async function runManager(manager: Manager): Promise<void> {
+  const controller = new AbortController();
+  const stop = (sig: NodeJS.Signals) => {
+    manager.logger.info({ signal: sig }, "shutting down");
+    controller.abort();
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  try {
+    await manager.start(controller.signal);
+  } catch (err) {
+    manager.logger.error({ err }, "manager failed");
+    process.exitCode = 1;
+  } finally {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * The manager's Prometheus metrics, named as controller-runtime and client-go name them so
+ * existing dashboards and alerts work, plus watch health. One registry per manager; the hooks
+ * the client, watches, queues and controllers call are bound here.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ResourceType } from "../api/index.ts";
+import type { ClientMetrics } from "../client/index.ts";
+import type { Clock } from "../clock/index.ts";
+import type { ControllerMetrics } from "../controller/index.ts";
+import type { WorkQueue } from "../queue/index.ts";
+import type { WatchMetrics } from "../watch/index.ts";
+
+const reconcileBuckets = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
+  1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
+const queueBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000];
+
+/** All metrics of one manager. */
+export class ManagerMetrics {
+  /** The registry `/metrics` serves. */
+  readonly registry = new Registry();
+  readonly #queues = new Map<string, WorkQueue>();
+  readonly #lastEvent = new Map<string, number>();
+  readonly #clock: Clock;
+
+  readonly #reconcileTotal = this.#counter(
+    "controller_runtime_reconcile_total",
+    "Total number of reconciliations per controller",
+    ["controller", "result"],
+  );
+  readonly #reconcileErrors = this.#counter(
+    "controller_runtime_reconcile_errors_total",
+    "Total number of reconciliation errors per controller",
+    ["controller"],
+  );
+  readonly #terminalErrors = this.#counter(
+    "controller_runtime_terminal_reconcile_errors_total",
+    "Total number of terminal reconciliation errors per controller",
+    ["controller"],
+  );
+  readonly #reconcileTime = new Histogram({
+    name: "controller_runtime_reconcile_time_seconds",
+    help: "Length of time per reconciliation per controller",
+    labelNames: ["controller"],
+    buckets: reconcileBuckets,
+    registers: [this.registry],
+  });
+  readonly #maxConcurrent = this.#gauge(
+    "controller_runtime_max_concurrent_reconciles",
+    "Maximum number of concurrent reconciles per controller",
+    ["controller"],
+  );
+  readonly #activeWorkers = this.#gauge(
+    "controller_runtime_active_workers",
+    "Number of currently used workers per controller",
+    ["controller"],
+  );
+  readonly #triggers = this.#counter(
+    "kubeloop_reconcile_triggers_total",
+    "Why keys were queued, per controller",
+    ["controller", "trigger"],
+  );
+  readonly #depth = this.#gauge("workqueue_depth", "Current depth of workqueue", ["name", "controller"]);
+  readonly #adds = this.#counter("workqueue_adds_total", "Total number of adds handled by workqueue", [
+    "name",
+    "controller",
+  ]);
+  readonly #queueDuration = new Histogram({
+    name: "workqueue_queue_duration_seconds",
+    help: "How long in seconds an item stays in workqueue before being requested",
+    labelNames: ["name", "controller"],
+    buckets: queueBuckets,
+    registers: [this.registry],
+  });
+  readonly #workDuration = new Histogram({
+    name: "workqueue_work_duration_seconds",
+    help: "How long in seconds processing an item from workqueue takes",
+    labelNames: ["name", "controller"],
+    buckets: queueBuckets,
+    registers: [this.registry],
+  });
+  readonly #retries = this.#counter(
+    "workqueue_retries_total",
+    "Total number of retries handled by workqueue",
+    ["name", "controller"],
+  );
+  readonly #requests = this.#counter(
+    "rest_client_requests_total",
+    "Number of HTTP requests, partitioned by status code, method, and host",
+    ["code", "method", "host"],
+  );
+  readonly #requestDuration = new Histogram({
+    name: "rest_client_request_duration_seconds",
+    help: "Request latency in seconds, broken down by verb and host",
+    labelNames: ["verb", "host"],
+    buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+    registers: [this.registry],
+  });
+  readonly #watchEvents = this.#counter(
+    "kubeloop_watch_events_total",
+    "Watch events received, per kind and event type",
+    ["kind", "type"],
+  );
+  readonly #relists = this.#counter(
+    "kubeloop_watch_relists_total",
+    "Full lists made by watches, per kind and reason",
+    ["kind", "reason"],
+  );
+  readonly #reconnects = this.#counter(
+    "kubeloop_watch_reconnects_total",
+    "Watch reconnects from the last resourceVersion, per kind and reason",
+    ["kind", "reason"],
+  );
+  /** `leader_election_master_status{name}`: 1 while this process leads. */
+  readonly leader = this.#gauge(
+    "leader_election_master_status",
+    "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master",
+    ["name"],
+  );
+  /** `drift_repairs_total{kind,manager}`: outputs repaired after someone else changed or deleted them. */
+  readonly driftRepairs = this.#counter(
+    "drift_repairs_total",
+    "Owned objects repaired after another actor changed or deleted them",
+    ["kind", "manager"],
+  );
+
+  constructor(clock: Clock, options: { processMetrics?: boolean } = {}) {
+    this.#clock = clock;
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.#queueGauges();
+    new Gauge({
+      name: "kubeloop_watch_seconds_since_last_event",
+      help: "Seconds since the watch of a kind last received anything (event or bookmark)",
+      labelNames: ["kind"],
+      registers: [this.registry],
+      collect: () => this.#collectLastEvents(),
+    });
+  }
+
+  #counter(name: string, help: string, labelNames: string[]) {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  #gauge(name: string, help: string, labelNames: string[]) {
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  #queueGauges(): void {
+    const queues = this.#queues;
+    new Gauge({
+      name: "workqueue_unfinished_work_seconds",
+      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration",
+      labelNames: ["name", "controller"],
+      registers: [this.registry],
+      collect() {
+        for (const [name, q] of queues) this.set({ name, controller: name }, q.unfinishedWorkSeconds());
+      },
+    });
+    new Gauge({
+      name: "workqueue_longest_running_processor_seconds",
+      help: "How many seconds has the longest running processor for workqueue been running",
+      labelNames: ["name", "controller"],
+      registers: [this.registry],
+      collect() {
+        for (const [name, q] of queues)
+          this.set({ name, controller: name }, q.longestRunningProcessorSeconds());
+      },
+    });
+  }
+
+  #collectLastEvents(): void {
+    const gauge = this.registry.getSingleMetric("kubeloop_watch_seconds_since_last_event") as Gauge;
+    for (const [kind, at] of this.#lastEvent) gauge.set({ kind }, (this.#clock.now() - at) / 1000);
+  }
+
+  /** Hooks for one controller. */
+  controller(name: string): ControllerMetrics {
+    const labels = { controller: name };
+    const queueLabels = { name, controller: name };
+    return {
+      reconciled: (result, seconds) => {
+        this.#reconcileTotal.inc({ ...labels, result });
+        this.#reconcileTime.observe(labels, seconds);
+      },
+      failed: (terminal) => (terminal ? this.#terminalErrors : this.#reconcileErrors).inc(labels),
+      activeWorkers: (n) => this.#activeWorkers.set(labels, n),
+      maxConcurrent: (n) => this.#maxConcurrent.set(labels, n),
+      triggered: (trigger) => this.#triggers.inc({ ...labels, trigger }),
+      driftRepaired: (kind, manager) => this.driftRepairs.inc({ kind, manager }),
+      queue: {
+        depth: (n) => this.#depth.set(queueLabels, n),
+        added: () => this.#adds.inc(queueLabels),
+        queueDuration: (s) => this.#queueDuration.observe(queueLabels, s),
+        workDuration: (s) => this.#workDuration.observe(queueLabels, s),
+        retried: () => this.#retries.inc(queueLabels),
+      },
+    };
+  }
+
+  /** Makes a controller's queue visible to the unfinished-work gauges. */
+  trackQueue(name: string, queue: WorkQueue): void {
+    this.#queues.set(name, queue);
+  }
+
+  /** Hooks for the client. */
+  client(host: string): ClientMetrics {
+    return {
+      request: ({ code, method, verb, seconds }) => {
+        this.#requests.inc({ code, method, host });
+        this.#requestDuration.observe({ verb: verb.toUpperCase(), host }, seconds);
+      },
+    };
+  }
+
+  /** Hooks for the watch of one kind. */
+  watch(type: ResourceType): WatchMetrics {
+    const kind = type.kind;
+    return {
+      event: (t) => {
+        this.#watchEvents.inc({ kind, type: t });
+        this.#lastEvent.set(kind, this.#clock.now());
+      },
+      relist: (reason) => this.#relists.inc({ kind, reason }),
+      reconnect: (reason) => this.#reconnects.inc({ kind, reason }),
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import { KubeloopError } from "../errors/index.ts";
+
+/**
+ * A kind's schema cannot become a Kubernetes CRD schema: the apiserver would reject it, or it uses
+ * a zod construct with no structural equivalent. Code `KL_SCHEMA`. The message names the kind, the
+ * JSON path inside the object (`.spec.ports[*].name`), the cause and the fix.
+ */
+export class SchemaError extends KubeloopError {
+  /** The kind whose schema is at fault (`LoadTest`), or `""` when converting a bare schema. */
+  readonly kindName: string;
+  /** Where in the object the fault is, e.g. `.spec.template.items[*]`. */
+  readonly path: string;
+
+  constructor(kindName: string, path: string, cause: string, fix: string) {
+    super("KL_SCHEMA", `${kindName ? `kind ${kindName}, ` : ""}${path || "."}: ${cause}. Fix: ${fix}`);
+    this.kindName = kindName;
+    this.path = path;
+  }
+}
+
+/**
+ * The options given to `defineKind` (names, versions, printer columns, CEL rules) are invalid.
+ * Code `KL_SCHEMA_KIND`.
+ */
+export class KindDefinitionError extends KubeloopError {
+  /** The kind being defined. */
+  readonly kindName: string;
+
+  constructor(kindName: string, cause: string, fix: string) {
+    super("KL_SCHEMA_KIND", `defineKind(${kindName || "?"}): ${cause}. Fix: ${fix}`);
+    this.kindName = kindName;
+  }
+}
+
+/**
+ * An object's spec does not satisfy its kind's zod schema (thrown by `parseSpec`).
+ * Code `KL_SCHEMA_INVALID`.
+ */
+export class SpecValidationError extends KubeloopError {
+  /** The kind whose spec failed validation. */
+  readonly kindName: string;
+  /** One line per problem: `path: message`. */
+  readonly issues: readonly string[];
+
+  constructor(kindName: string, issues: readonly string[], cause: unknown) {
+    super(
+      "KL_SCHEMA_INVALID",
+      `${kindName} spec is invalid:\n  ${issues.join("\n  ")}\n` +
+        "Fix the object, or relax the schema if the value should be allowed; a CRD generated from the same " +
+        "schema makes the apiserver reject such objects before they reach the reconciler.",
+      { cause },
+    );
+    this.kindName = kindName;
+    this.issues = issues;
+  }
+}
+
+/** A permission request or RBAC option cannot produce valid, least-privilege RBAC. Code `KL_SCHEMA_RBAC`. */
+export class RbacError extends KubeloopError {
+  constructor(cause: string, fix: string) {
+    super("KL_SCHEMA_RBAC", `RBAC: ${cause}. Fix: ${fix}`);
+  }
+}

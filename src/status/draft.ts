@@ -1,0 +1,148 @@
+import type { Clock } from "../clock/index.ts";
+import type { ConditionSet, StatusSubject, StoredStatus } from "./condition-set.ts";
+import { type Condition, removeCondition, setCondition } from "./conditions.ts";
+import { sameConditions, type Transition, transitionsBetween } from "./diff.ts";
+import { InvalidConditionError } from "./errors.ts";
+import { RECONCILING, STALLED } from "./kstatus.ts";
+import { type ConditionReport, dependentStates } from "./rollup.ts";
+import { validateReason } from "./validation.ts";
+
+/**
+ * The status fields the conditions engine owns, ready to send: as a JSON merge patch on the
+ * `/status` subresource, `{ status }` replaces the conditions list (conditions of types the set does
+ * not own are included unchanged); for server-side apply, keep only the entries whose type is in
+ * the set's `types`.
+ */
+export interface ConditionsStatus<P extends string = string> {
+  conditions: Condition[];
+  /** `metadata.generation` of the object the status was computed from (absent when it had none). */
+  observedGeneration?: number;
+  /** Present when the kind declares a phase function. */
+  phase?: P;
+}
+
+/** What {@link StatusDraft.finish} returns. */
+export interface StatusUpdate<P extends string = string> {
+  /** The new status fields. */
+  readonly status: ConditionsStatus<P>;
+  /** Whether `status` differs from the stored status in any field it carries; write only when true. */
+  readonly changed: boolean;
+  /** Status changes of the set's conditions against the stored status, for events and metrics. */
+  readonly transitions: readonly Transition[];
+}
+
+/** One reconcile's view of an object's conditions, started by {@link ConditionSet.begin}. */
+export interface StatusDraft<D extends string = string, P extends string = string> {
+  /** Reports a dependent condition, stamped with the object's generation (SetStatusCondition semantics). */
+  set(type: D, report: ConditionReport): this;
+  /**
+   * Declares that the controller cannot make progress without outside help (an invalid spec, a
+   * permanent failure): the summary becomes False with this reason and `Stalled=True` replaces
+   * `Reconciling`. Holds for this reconcile only; declare it again while it stays true.
+   */
+  stalled(reason: string, message?: string): this;
+  /** Computes the new status. Does not change the draft, so it may be called again. */
+  finish(): StatusUpdate<P>;
+}
+
+/** Starts a {@link StatusDraft} for `set` from `obj`'s stored status. */
+export function startDraft<D extends string, P extends string>(
+  set: ConditionSet<D, P>,
+  obj: StatusSubject,
+  clock: Clock,
+): StatusDraft<D, P> {
+  return new Draft(set, obj, clock);
+}
+
+class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
+  readonly #set: ConditionSet<D, P>;
+  readonly #stored: StoredStatus;
+  readonly #generation: number | undefined;
+  readonly #clock: Clock;
+  readonly #conditions: Condition[];
+  #stall: { reason: string; message: string } | undefined;
+
+  constructor(set: ConditionSet<D, P>, obj: StatusSubject, clock: Clock) {
+    this.#set = set;
+    this.#stored = obj.status ?? {};
+    this.#generation = obj.metadata.generation;
+    this.#clock = clock;
+    this.#conditions = copy(this.#stored.conditions ?? []);
+  }
+
+  set(type: D, report: ConditionReport): this {
+    this.#assertDependent(type);
+    this.#write(this.#conditions, type, report);
+    return this;
+  }
+
+  stalled(reason: string, message = ""): this {
+    validateReason(reason);
+    this.#stall = { reason, message };
+    return this;
+  }
+
+  finish(): StatusUpdate<P> {
+    const conditions = copy(this.#conditions);
+    const summary = this.#summary(conditions);
+    this.#write(conditions, this.#set.summary, summary);
+    this.#writeKstatus(conditions, summary);
+    const status = this.#status(conditions);
+    const stored = this.#stored.conditions ?? [];
+    return {
+      status,
+      changed: this.#differs(status),
+      transitions: transitionsBetween(stored, conditions, this.#set.types),
+    };
+  }
+
+  #assertDependent(type: string): void {
+    const declared: readonly string[] = this.#set.dependents.map((d) => d.type);
+    if (declared.includes(type)) return;
+    throw new InvalidConditionError(
+      "type",
+      type,
+      `a draft reports the set's dependents (${declared.join(", ")}); the set computes the rest`,
+      JSON.stringify(declared[0]),
+    );
+  }
+
+  #summary(conditions: readonly Condition[]): ConditionReport {
+    if (this.#stall) return { status: "False", ...this.#stall };
+    return this.#set.rollUp(dependentStates(this.#set.dependents, conditions, this.#generation));
+  }
+
+  #writeKstatus(conditions: Condition[], summary: ConditionReport): void {
+    if (summary.status === "True") {
+      removeCondition(conditions, RECONCILING);
+      removeCondition(conditions, STALLED);
+      return;
+    }
+    const [present, absent] = this.#stall ? [STALLED, RECONCILING] : [RECONCILING, STALLED];
+    const { reason, message } = this.#stall ?? summary;
+    this.#write(conditions, present, { status: "True", reason, message });
+    removeCondition(conditions, absent);
+  }
+
+  #write(conditions: Condition[], type: string, report: ConditionReport): void {
+    setCondition(conditions, { ...report, type, observedGeneration: this.#generation }, this.#clock);
+  }
+
+  #status(conditions: Condition[]): ConditionsStatus<P> {
+    const status: ConditionsStatus<P> = { conditions };
+    if (this.#generation !== undefined) status.observedGeneration = this.#generation;
+    if (this.#set.phase) status.phase = this.#set.phase(conditions);
+    return status;
+  }
+
+  #differs(status: ConditionsStatus<P>): boolean {
+    if (!sameConditions(this.#stored.conditions ?? [], status.conditions)) return true;
+    if ("observedGeneration" in status && status.observedGeneration !== this.#stored.observedGeneration)
+      return true;
+    return "phase" in status && status.phase !== this.#stored.phase;
+  }
+}
+
+function copy(conditions: readonly Condition[]): Condition[] {
+  return conditions.map((c) => ({ ...c }));
+}

@@ -1,0 +1,83 @@
+/**
+ * @module status
+ *
+ * The conditions engine: `metav1.Condition` values with apimachinery's `meta.SetStatusCondition`
+ * semantics ({@link setCondition}, {@link removeCondition}, {@link findCondition}, {@link isTrue}
+ * ...), validation against the apiserver's rules, condition sets declared per kind
+ * ({@link defineConditionSet}) that roll dependents up into a summary (`Ready`, `Succeeded` or
+ * `Completed`) and keep kstatus's `Reconciling` / `Stalled` and `observedGeneration` consistent, and
+ * {@link kstatus} to read any object the way Flux, Helm 4 and kpt do.
+ *
+ * Everything here is pure: it computes the next status and reports whether it changed and which
+ * conditions transitioned. It does not talk to the apiserver (the status writer sends the result),
+ * keep history, record events or metrics (the caller does that from the transitions), or own
+ * conditions of other controllers (they are passed through untouched). Time comes from an injected
+ * `Clock`; every time is RFC 3339 at second precision, as the apiserver stores it.
+ *
+ * @example
+ * ```ts
+ * const Ready = defineConditionSet({
+ *   summary: "Ready",
+ *   dependents: { Available: "normal-true", Degraded: "normal-false" },
+ * });
+ * const status = Ready.begin(obj);
+ * status.set("Available", { status: "True", reason: "MinimumReplicasAvailable", message: "3/3 ready" });
+ * status.set("Degraded", { status: "False", reason: "AllReplicasHealthy" });
+ * const next = status.finish(); // next.status.conditions holds Ready=True, no Reconciling
+ * if (next.changed) await client.patchStatus(Kind, obj, { status: next.status });
+ * kstatus({ ...obj, status: next.status }).status; // "Current"
+ * ```
+ */
+export {
+  type ConditionSet,
+  type ConditionSetOptions,
+  type DependentCondition,
+  defineConditionSet,
+  type PhaseFunction,
+  type StatusSubject,
+  type StoredStatus,
+  type SummaryType,
+} from "./condition-set.ts";
+export {
+  type Condition,
+  type ConditionInput,
+  type ConditionStatus,
+  findCondition,
+  isFalse,
+  isPresentAndEqual,
+  isTrue,
+  isUnknown,
+  removeCondition,
+  setCondition,
+} from "./conditions.ts";
+export type { Transition } from "./diff.ts";
+export type { ConditionsStatus, StatusDraft, StatusUpdate } from "./draft.ts";
+export { InvalidConditionError } from "./errors.ts";
+export {
+  type KStatus,
+  type KStatusResult,
+  type KStatusSubject,
+  kstatus,
+  LATEST_GENERATION_NOT_OBSERVED,
+  RECONCILING,
+  STALLED,
+} from "./kstatus.ts";
+export {
+  ALL_NORMAL_REASON,
+  type ConditionReport,
+  type DependentState,
+  defaultRollUp,
+  type Health,
+  NOT_REPORTED_REASON,
+  type Polarity,
+  type RollUp,
+} from "./rollup.ts";
+export {
+  MAX_MESSAGE_LENGTH,
+  MAX_REASON_LENGTH,
+  MAX_TYPE_LENGTH,
+  TRUNCATION_MARKER,
+  truncateMessage,
+  validateConditionType,
+  validateReason,
+} from "./validation.ts";

@@ -1,0 +1,262 @@
+/**
+ * The watcher state machine: list (or stream the initial state), then watch from that
+ * resourceVersion with bookmarks and a randomised timeout; resume from the last resourceVersion
+ * seen after a clean close or network error (backing off, never hot-looping); list again on
+ * 410 Expired or a too-large resourceVersion; reconnect when a watch goes silent.
+ */
+import type { KubeObject, ResourceType } from "../api/index.ts";
+import {
+  type ApiResponse,
+  apiErrorFrom,
+  ExpiredError,
+  InvalidError,
+  type ListOptions,
+  type ObjectList,
+  ServerTimeoutError,
+  type WatchRequestOptions,
+} from "../client/index.ts";
+import { type Clock, systemClock } from "../clock/index.ts";
+import { Backoff } from "./backoff.ts";
+import { WatchClosedEarlyError, WatchInactiveError } from "./errors.ts";
+import type { RestartReason, WatchEvent, WatchMetrics } from "./events.ts";
+import { decodeLines, type RawWatchEvent } from "./lines.ts";
+
+/** The two client calls a watcher needs (a `Client` satisfies it). */
+export interface WatchClient {
+  listPage<T extends KubeObject>(
+    type: ResourceType<T>,
+    opts: ListOptions & { continue?: string },
+  ): Promise<ObjectList<T>>;
+  watchStream(type: ResourceType, opts: WatchRequestOptions): Promise<ApiResponse>;
+}
+
+/** Options of {@link watch}. */
+export interface WatcherOptions {
+  /** Watch one namespace; absent watches all. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Receive only metadata (`PartialObjectMetadata`), tagged with the watched kind. */
+  metadataOnly?: boolean;
+  /** Page size of initial lists. Default 500. */
+  pageSize?: number;
+  /**
+   * How to get the initial state: `streaming` (`sendInitialEvents`, falling back to `list` when
+   * the server refuses it), or `list`. Default `streaming`.
+   */
+  initialState?: "streaming" | "list";
+  /** Reconnect when nothing (not even a bookmark) arrives for this long. Default 180 s. */
+  inactivityMs?: number;
+  /** Server-side watch timeout, drawn per connection. Default uniform in 300–600 s, as client-go. */
+  timeoutSeconds?: () => number;
+  /** First and maximum retry delay. Default 800 ms and 30 s. */
+  backoff?: { initialMs: number; maxMs: number };
+  metrics?: WatchMetrics;
+  clock?: Clock;
+  random?: () => number;
+  signal?: AbortSignal;
+}
+
+const initialEventsEnd = "k8s.io/initial-events-end";
+
+/** The initial-state stream ended before the server said the state was complete. */
+class IncompleteInitialState extends Error {}
+
+/**
+ * Watches a kind for as long as the signal allows, surviving expiry, disconnects and silence.
+ * Yields `init`/`initApply`/`initDone` for every (re)list and `apply`/`delete` for changes.
+ *
+ * @example
+ * ```ts
+ * for await (const event of watch(client, ConfigMap, { namespace: "default", signal })) {
+ *   if (event.type === "apply") console.log("changed", event.object.metadata.name);
+ * }
+ * ```
+ */
+export async function* watch<T extends KubeObject>(
+  client: WatchClient,
+  type: ResourceType<T>,
+  options: WatcherOptions = {},
+): AsyncGenerator<WatchEvent<T>> {
+  const clock = options.clock ?? systemClock;
+  const backoff = new Backoff(options.backoff?.initialMs, options.backoff?.maxMs, options.random);
+  const metrics = options.metrics ?? {};
+  const session = new Session(client, type, options, clock, metrics);
+  let streaming = (options.initialState ?? "streaming") === "streaming";
+  let resourceVersion: string | undefined;
+  let reason: RestartReason = "start";
+  let expiries = 0;
+  const advance = (rv: string) => {
+    resourceVersion = rv;
+  };
+
+  while (!options.signal?.aborted) {
+    try {
+      if (resourceVersion === undefined && !streaming) {
+        metrics.relist?.(reason);
+        resourceVersion = yield* session.list();
+        reason = "start";
+      } else {
+        if (resourceVersion === undefined) metrics.relist?.(reason);
+        else if (reason !== "start") metrics.reconnect?.(reason);
+        yield* session.stream(resourceVersion, advance);
+        reason = "closed";
+      }
+      backoff.reset();
+      expiries = 0;
+    } catch (err) {
+      if (options.signal?.aborted) return;
+      if (resourceVersion === undefined && streaming && err instanceof InvalidError) {
+        streaming = false; // The server refuses sendInitialEvents: list, then watch.
+        continue;
+      }
+      reason = classify(err);
+      if (reason === "expired" || reason === "too-large-resource-version") {
+        resourceVersion = undefined;
+        if (expiries++ === 0) continue; // Relist at once; back off only if it keeps expiring.
+      }
+      const delay = backoff.next();
+      metrics.retry?.(err, delay);
+      await clock.sleep(delay, options.signal).catch(() => {});
+    }
+  }
+}
+
+function classify(err: unknown): RestartReason {
+  if (err instanceof ExpiredError) return "expired";
+  if (err instanceof ServerTimeoutError && err.resourceVersionTooLarge) return "too-large-resource-version";
+  if (err instanceof WatchInactiveError) return "inactive";
+  if (err instanceof IncompleteInitialState || err instanceof WatchClosedEarlyError) return "closed";
+  return "error";
+}
+
+/** One watcher's requests: list pages and watch streams. */
+class Session<T extends KubeObject> {
+  readonly #client: WatchClient;
+  readonly #type: ResourceType<T>;
+  readonly #options: WatcherOptions;
+  readonly #clock: Clock;
+  readonly #metrics: WatchMetrics;
+
+  constructor(
+    client: WatchClient,
+    type: ResourceType<T>,
+    options: WatcherOptions,
+    clock: Clock,
+    metrics: WatchMetrics,
+  ) {
+    this.#client = client;
+    this.#type = type;
+    this.#options = options;
+    this.#clock = clock;
+    this.#metrics = metrics;
+  }
+
+  /** A complete paged list; returns the list's resourceVersion. */
+  async *list(): AsyncGenerator<WatchEvent<T>, string> {
+    const { namespace, labelSelector, fieldSelector, metadataOnly, pageSize = 500, signal } = this.#options;
+    yield { type: "init" };
+    let page: ObjectList<T> | undefined;
+    do {
+      page = await this.#client.listPage(this.#type, {
+        namespace,
+        labelSelector,
+        fieldSelector,
+        metadataOnly,
+        limit: pageSize,
+        continue: page?.continue,
+        signal,
+      });
+      for (const object of page.items) yield { type: "initApply", object };
+    } while (page.continue);
+    yield { type: "initDone" };
+    return page.resourceVersion;
+  }
+
+  /**
+   * Streams a watch from `resourceVersion`, or — without one — the current state first
+   * (`sendInitialEvents`, bracketed by init … initDone). Reports every consistent resume point
+   * through `advance`, and returns when the server closes the stream cleanly.
+   */
+  async *stream(
+    resourceVersion: string | undefined,
+    advance: (rv: string) => void,
+  ): AsyncGenerator<WatchEvent<T>> {
+    const res = await this.#open(resourceVersion);
+    let synced = resourceVersion !== undefined;
+    if (!synced) yield { type: "init" };
+    let received = 0;
+    for await (const raw of this.#lines(res)) {
+      received++;
+      this.#metrics.event?.(raw.type);
+      yield* this.#translate(raw, !synced);
+      if (
+        !synced &&
+        raw.type === "BOOKMARK" &&
+        raw.object.metadata?.annotations?.[initialEventsEnd] === "true"
+      ) {
+        synced = true;
+        yield { type: "initDone" };
+      }
+      const rv = raw.object.metadata?.resourceVersion;
+      if (rv && synced) advance(rv);
+    }
+    if (!synced) throw new IncompleteInitialState("the initial-state stream ended early");
+    if (received === 0) throw new WatchClosedEarlyError();
+  }
+
+  #open(resourceVersion: string | undefined): Promise<ApiResponse> {
+    const { namespace, labelSelector, fieldSelector, metadataOnly, signal } = this.#options;
+    const initial = resourceVersion === undefined;
+    const random = this.#options.random ?? Math.random;
+    return this.#client.watchStream(this.#type, {
+      namespace,
+      labelSelector,
+      fieldSelector,
+      metadataOnly,
+      resourceVersion: resourceVersion ?? "",
+      resourceVersionMatch: initial ? "NotOlderThan" : undefined,
+      sendInitialEvents: initial ? true : undefined,
+      allowWatchBookmarks: true,
+      timeoutSeconds: Math.round(this.#options.timeoutSeconds?.() ?? 300 + random() * 300),
+      signal,
+    });
+  }
+
+  *#translate(raw: RawWatchEvent, initializing: boolean): Generator<WatchEvent<T>> {
+    if (raw.type === "ERROR") {
+      throw apiErrorFrom(Number(raw.object.code) || 500, raw.object, {
+        method: "WATCH",
+        path: this.#type.plural,
+      });
+    }
+    if (raw.type === "BOOKMARK") return;
+    const object = this.#object(raw.object as unknown as T);
+    if (raw.type === "DELETED") yield { type: "delete", object };
+    else yield { type: initializing ? "initApply" : "apply", object };
+  }
+
+  /** Metadata-only objects arrive as PartialObjectMetadata; tag them with the watched kind. */
+  #object(object: T): T {
+    if (!this.#options.metadataOnly) return object;
+    return { ...object, apiVersion: this.#type.apiVersion, kind: this.#type.kind };
+  }
+
+  /** The stream's events, aborting it when nothing arrives for `inactivityMs` (time spent by the consumer excluded). */
+  async *#lines(res: ApiResponse): AsyncGenerator<RawWatchEvent> {
+    const inactivityMs = this.#options.inactivityMs ?? 180_000;
+    const arm = () =>
+      this.#clock.setTimer(inactivityMs, () => res.body.destroy(new WatchInactiveError(inactivityMs)));
+    let timer = arm();
+    try {
+      for await (const raw of decodeLines(res.body)) {
+        timer.cancel();
+        yield raw;
+        timer = arm();
+      }
+    } finally {
+      timer.cancel();
+      res.body.destroy();
+    }
+  }
+}
