@@ -32,4 +32,31 @@ export {
 } from "./controlplane/cluster.ts";
 export { BuildError, StartError, ToolchainError } from "./controlplane/errors.ts";
 export type { KubeconfigDocument } from "./controlplane/kubeconfig.ts";
+export type { KeyPair, LeafRequest } from "./controlplane/pki.ts";
 export { type ControlPlaneVersions, versions } from "./controlplane/versions.ts";
+export {
+  type EventSelector,
+  type Fault,
+  type FaultProxy,
+  type KubeconfigSource,
+  type Match,
+  mutatingVerbs,
+  type OneOrMany,
+  type ProxyCluster,
+  type ProxyClusterOptions,
+  type ProxyCommonOptions,
+  ProxyConfigError,
+  type ProxyOptions,
+  ProxyRuleError,
+  type ProxyServing,
+  type ProxyUpstreamOptions,
+  type RequestCounts,
+  type RequestRecord,
+  type RuleHandle,
+  startProxy,
+  type UpstreamCredentials,
+  upstreamFromKubeconfig,
+  type Verb,
+  type WatchEventStats,
+  type WatchEventType,
+} from "./proxy/index.ts";
