@@ -1,10 +1,12 @@
 /**
  * @module kubeloop
  *
- * Kubernetes operators in TypeScript. The root entry holds the common path — the manager, the
- * controller builder, reconciler types and actions, the client and its errors, object types and
- * built-in kinds, conditions, and `defineKind`. Everything else has its own subpath
- * (`kubeloop/cache`, `kubeloop/watch`, `kubeloop/queue`, `kubeloop/testing`, ...).
+ * Kubernetes operators in TypeScript. The root entry holds what writing an operator needs — the
+ * manager and `defineOperator`, the controller builder, reconciler types and actions, the client
+ * and its errors, object types and built-in kinds, `defineKind` (and `z`, the zod it is built on),
+ * conditions and the status writer, finalizers and owned children. The machinery has its own
+ * subpaths (`kubeloop/cache`, `kubeloop/watch`, `kubeloop/queue`, `kubeloop/events`,
+ * `kubeloop/election`, `kubeloop/testing`, ...).
  *
  * @example
  * ```ts
@@ -20,8 +22,13 @@
  * await runManager(manager);
  * ```
  */
+export { z } from "zod";
 export * from "./api/index.ts";
 export * from "./client/index.ts";
 export * from "./controller/index.ts";
 export { KubeloopError } from "./errors/index.ts";
+export * from "./lifecycle/index.ts";
 export * from "./manager/index.ts";
+export * from "./operator/index.ts";
+export * from "./schema/index.ts";
+export * from "./status/index.ts";

@@ -5,12 +5,17 @@
 import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
 import { clusterCommand } from "./cluster.ts";
+import { initCommand } from "./init.ts";
+import { generateCommand, runCommand } from "./operator.ts";
 
 /** Builds the command tree. */
 export function program(): Command {
   return new Command("kubeloop")
     .description("Kubernetes operators in TypeScript: scaffold, generate, run, and a local control plane")
     .showHelpAfterError()
+    .addCommand(initCommand())
+    .addCommand(generateCommand())
+    .addCommand(runCommand())
     .addCommand(clusterCommand());
 }
 

@@ -7,7 +7,7 @@ import type { InformerCache, InformerScope } from "../cache/index.ts";
 import { Controller, type ControllerDeps, type ControllerOptions } from "./controller.ts";
 import type { Predicate } from "./predicate.ts";
 import type { Reconciler } from "./reconciler.ts";
-import { controllerOf, informerSource, type MapFn, type Source, self } from "./source.ts";
+import { informerSource, type MapFn, mapToOwner, type Source, self } from "./source.ts";
 
 /** Where controllers run: the manager implements it. */
 export interface ControllerHost {
@@ -91,7 +91,7 @@ export class ControllerBuilder<T extends KubeObject> {
 
   /**
    * A kind this controller creates and controls. Equivalent to
-   * `watches(type, controllerOf(primary))`: a change of an object whose controller reference
+   * `watches(type, mapToOwner(primary))`: a change of an object whose controller reference
    * points at a primary object queues that primary object.
    */
   owns<C extends KubeObject>(type: ResourceType<C>, opts: WatchOptions<C> = {}): this {
@@ -99,7 +99,7 @@ export class ControllerBuilder<T extends KubeObject> {
     this.#host.cache.informer(type, opts.scope).retainWriters();
     this.#sources.push({
       type,
-      map: controllerOf(primary.type),
+      map: mapToOwner(primary.type),
       predicates: (opts.predicates ?? []) as Predicate[],
       label: "owned",
       scope: opts.scope,

@@ -47,4 +47,4 @@ export {
   predicate,
 } from "./predicate.ts";
 export type { ReconcileContext, Reconciler, Request } from "./reconciler.ts";
-export { controllerOf, type Enqueue, informerSource, type MapFn, type Source, self } from "./source.ts";
+export { type Enqueue, informerSource, type MapFn, mapToOwner, type Source, self } from "./source.ts";

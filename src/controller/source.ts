@@ -26,7 +26,7 @@ export const self: MapFn = (obj) => [keyOf(obj)];
  * The key of the object's controller, when that controller is of `owner`'s kind: what
  * `owns(kind)` uses. Objects without a matching controller reference map to nothing.
  */
-export function controllerOf(owner: ResourceType): MapFn {
+export function mapToOwner(owner: ResourceType): MapFn {
   const group = owner.apiVersion.includes("/") ? owner.apiVersion.split("/")[0] : "";
   return (obj) => {
     const ref = obj.metadata.ownerReferences?.find((r) => r.controller === true);

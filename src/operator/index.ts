@@ -1,0 +1,31 @@
+/**
+ * @module operator
+ *
+ * An operator declared once with {@link defineOperator} — name, kinds, and a `setup` that builds
+ * its controllers — from which kubeloop runs it ({@link runOperator}, `kubeloop run`) and derives
+ * its deployment ({@link manifestsOf}, `kubeloop generate`): CRDs from the kinds' schemas, RBAC
+ * from what the controllers declare they watch and own, a hardened Deployment.
+ *
+ * Not a place for reconcile logic: that lives in the controllers `setup` builds.
+ *
+ * @example
+ * ```ts
+ * // src/operator.ts of an operator project
+ * export default defineOperator({
+ *   name: "widgets",
+ *   kinds: [Widget],
+ *   setup: (manager) => void controller(manager).for(Widget).owns(ConfigMap).reconcile(reconcileWidget),
+ * });
+ * ```
+ */
+export { loadOperator, OperatorLoadError } from "./load.ts";
+export {
+  declarationsOf,
+  defineOperator,
+  manifestsOf,
+  type Operator,
+  type OperatorDefinition,
+  permissionsOf,
+  type RunOptions,
+  runOperator,
+} from "./operator.ts";

@@ -1,0 +1,58 @@
+/**
+ * The __KIND__ reconciler: level-triggered. It reads the current __KIND__, makes its ConfigMap hold
+ * the message (repairing it if someone edits or deletes it), and reports what it observed as
+ * conditions. It never asks what event happened.
+ */
+import {
+  ConfigMap,
+  type ConfigMapObject,
+  ensureChild,
+  type ReconcileContext,
+  type Request,
+  recordTransitions,
+  type StatusUpdate,
+  updateStatus,
+} from "kubeloop";
+import { __KIND__, __KIND__Conditions, type __KIND__Object } from "./kinds.ts";
+
+function desiredConfigMap(obj: __KIND__Object): ConfigMapObject {
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: `${obj.metadata.name}-message`, namespace: obj.metadata.namespace },
+    data: { message: obj.spec.message },
+  };
+}
+
+/** Converges one __KIND__. */
+export async function reconcile__KIND__(
+  _request: Request,
+  ctx: ReconcileContext<__KIND__Object>,
+): Promise<undefined> {
+  const obj = ctx.object;
+  if (!obj) return; // Deleted: the ConfigMap it owned is garbage-collected.
+  const desired = desiredConfigMap(obj);
+  await ensureChild(ctx, obj, ConfigMap, desired);
+  const stored = (await ctx.cache.reader(ConfigMap)).get(desired.metadata.name ?? "", obj.metadata.namespace);
+  let update: StatusUpdate | undefined;
+  await updateStatus(ctx.client, __KIND__, obj, (fresh) => {
+    const draft = __KIND__Conditions.begin(fresh);
+    draft.set(
+      "ConfigMapReady",
+      stored?.data?.message === fresh.spec.message
+        ? {
+            status: "True",
+            reason: "MessagePublished",
+            message: `ConfigMap ${desired.metadata.name} holds the message`,
+          }
+        : {
+            status: "False",
+            reason: "Publishing",
+            message: `waiting for ConfigMap ${desired.metadata.name}`,
+          },
+    );
+    update = draft.finish();
+    return { ...update.status, configMapName: desired.metadata.name };
+  });
+  if (update) recordTransitions(ctx.recorder, obj, update.transitions, __KIND__Conditions);
+}

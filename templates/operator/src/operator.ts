@@ -1,0 +1,15 @@
+/**
+ * The operator: its name, the kinds it serves and its controllers. `npm start` runs it against
+ * the current kubeconfig; `npm run generate` derives its CRDs, RBAC and Deployment from it.
+ */
+import { ConfigMap, controller, defineOperator } from "kubeloop";
+import { reconcile__KIND__ } from "./controller.ts";
+import { __KIND__ } from "./kinds.ts";
+
+export default defineOperator({
+  name: "__NAME__",
+  kinds: [__KIND__],
+  setup(manager) {
+    controller(manager).for(__KIND__).owns(ConfigMap).reconcile(reconcile__KIND__);
+  },
+});

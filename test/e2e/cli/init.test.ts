@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const checkout = resolve(fileURLToPath(import.meta.url), "../../../..");
+const cli = join(checkout, "bin", "kubeloop.js");
+
+/** The environment of a fresh shell: no cluster of this run, and not inside this test runner. */
+function freshEnv(): NodeJS.ProcessEnv {
+  const { NODE_TEST_CONTEXT: _, KUBECONFIG: __, ...env } = process.env;
+  return env;
+}
+
+async function sh(cmd: string, args: string[], cwd: string, timeout = 600_000) {
+  try {
+    return await run(cmd, args, { cwd, timeout, maxBuffer: 64 << 20, env: freshEnv() });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(
+      `${cmd} ${args.join(" ")} failed in ${cwd}: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`,
+    );
+  }
+}
+
+test("kubeloop init scaffolds a project that installs against this checkout and passes its own tests", {
+  timeout: 900_000,
+}, async (t) => {
+  assert.ok(
+    existsSync(join(checkout, "dist", "cli", "main.js")),
+    "the checkout is built (npm ci runs `prepare`)",
+  );
+  const dir = join(mkdtempSync(join(tmpdir(), "kubeloop-init-")), "hello-operator");
+  t.after(() => rmSync(resolve(dir, ".."), { recursive: true, force: true }));
+
+  const init = await sh(
+    process.execPath,
+    [cli, "init", dir, "--kind", "Hello", "--kubeloop", `file:${checkout}`],
+    checkout,
+  );
+  assert.match(init.stdout, /Created 7 files/);
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    name: string;
+    dependencies: Record<string, string>;
+  };
+  assert.equal(manifest.name, "hello-operator");
+  assert.equal(manifest.dependencies.kubeloop, `file:${checkout}`);
+  assert.match(readFileSync(join(dir, "src", "kinds.ts"), "utf8"), /kind: "Hello"/);
+
+  await sh("npm", ["install", "--no-audit", "--no-fund"], dir);
+  await sh("npm", ["run", "typecheck"], dir);
+  const tested = await sh("npm", ["test"], dir);
+  assert.match(tested.stdout, /# pass 2/);
+  assert.match(tested.stdout, /# fail 0/);
+
+  const generated = await sh("npx", ["kubeloop", "generate"], dir);
+  assert.match(generated.stdout, /config\/crds\.yaml/);
+  const crds = readFileSync(join(dir, "config", "crds.yaml"), "utf8");
+  assert.match(crds, /name: hellos\.hello-operator\.example\.com/);
+  assert.match(readFileSync(join(dir, "config", "rbac.yaml"), "utf8"), /hellos\/status/);
+});
+
+test("kubeloop init refuses a non-empty directory and invalid names with one clear message", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "kubeloop-init-"));
+  const busy = await run(process.execPath, [cli, "init", checkout], { cwd: dir }).catch(
+    (e: { stderr: string; code: number }) => e,
+  );
+  assert.equal((busy as { code: number }).code, 1);
+  assert.match((busy as { stderr: string }).stderr, /is not empty; pick a new directory/);
+  const bad = await run(process.execPath, [cli, "init", join(dir, "x"), "--kind", "not-pascal"], {
+    cwd: dir,
+  }).catch((e: { stderr: string }) => e);
+  assert.match((bad as { stderr: string }).stderr, /invalid kind "not-pascal": use PascalCase/);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("every kubeloop command has --help", async () => {
+  for (const command of [
+    [],
+    ["init"],
+    ["generate"],
+    ["run"],
+    ["cluster"],
+    ["cluster", "up"],
+    ["cluster", "down"],
+    ["cluster", "status"],
+  ]) {
+    const { stdout } = await run(process.execPath, [cli, ...command, "--help"], { cwd: checkout });
+    assert.match(stdout, /^Usage: kubeloop/m, `kubeloop ${command.join(" ")} --help`);
+  }
+});
