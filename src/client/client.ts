@@ -411,7 +411,8 @@ export class Client {
     const header = res.headers.warning;
     if (!header || !this.#options.onWarning) return;
     for (const line of Array.isArray(header) ? header : [header]) {
-      this.#options.onWarning(line.replace(/^\d{3} \S+ "?|"$/g, ""), request);
+      // The text is a quoted-string: `299 - "unknown field \"spec.x\""`; drop code, agent, quotes and escapes.
+      this.#options.onWarning(line.replace(/^\d{3} \S+ "?|"$/g, "").replace(/\\(.)/g, "$1"), request);
     }
   }
 

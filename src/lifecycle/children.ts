@@ -7,7 +7,7 @@ import { type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
 import type { ReconcileContext } from "../controller/index.ts";
 import { type Drift, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
 import { AlreadyOwnedError } from "./errors.ts";
-import { controllerOf, setControllerReference } from "./owners.ts";
+import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
 
 /** What {@link ensureChild} did. */
 export type EnsureResult = "created" | "updated" | "unchanged";
@@ -75,8 +75,11 @@ export async function ensureChild<C extends KubeObject>(
   const own = ctx.client.fieldManager;
   if (!actual) {
     await ctx.client.apply(type, desired, { force: true });
+    // Only a child this owner controlled was "deleted behind its back"; the last state of a child of
+    // an earlier owner with the same name (deleted and created again) is no drift.
     const lastState = informer.tombstone(key);
-    if (lastState) report(ctx, owner, desired, "deleted", lastForeignWriter(lastState, own));
+    if (lastState && isControlledBy(lastState, owner))
+      report(ctx, owner, desired, "deleted", lastForeignWriter(lastState, own));
     return "created";
   }
   const controller = controllerOf(actual);

@@ -38,7 +38,10 @@ export interface FinalizerClient {
   ): Promise<T>;
 }
 
-const qualified = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[A-Za-z0-9][-A-Za-z0-9_.]*$/;
+// A qualified name as the apiserver validates it: a DNS subdomain prefix (at most 253 characters),
+// a slash, and a name part of at most 63 characters starting and ending with an alphanumeric.
+const qualified =
+  /^(?=[^/]{1,253}\/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/(?=[^/]{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 /**
  * Runs `handle` for `object` with a finalizer guarding its cleanup (see the module notes for

@@ -88,6 +88,7 @@ export async function* watch<T extends KubeObject>(
   let expiries = 0;
   const advance = (rv: string) => {
     resourceVersion = rv;
+    expiries = 0; // Progress since the last relist: a later expiry relists at once again.
   };
 
   while (!options.signal?.aborted) {
