@@ -6,7 +6,7 @@
  * Filters keep only files whose path contains one of them.
  */
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startCluster } from "../src/testing/index.ts";
@@ -18,13 +18,14 @@ function testFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".test.ts"))
     .map((f) => join(dir, f))
-    .filter((f) => filters.length === 0 || filters.some((x) => relative(root, f).includes(x)))
+    .filter((f) => filters.length === 0 || filters.some((x) => relative(join(root, ".."), f).includes(x)))
     .sort();
 }
 
 function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const concurrency = process.env.KUBELOOP_TEST_CONCURRENCY ?? "2";
   const args = [
+    "--conditions=kubeloop-source",
     "--import",
     "tsx",
     "--test",
@@ -32,12 +33,26 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
     `--test-concurrency=${concurrency}`,
     ...files,
   ];
-  const child = spawn(process.execPath, args, { stdio: "inherit", env });
+  // Processes the tests spawn (operator fixtures) resolve `kubeloop` to the sources as well.
+  const nodeOptions = [env.NODE_OPTIONS, "--conditions=kubeloop-source"].filter(Boolean).join(" ");
+  const child = spawn(process.execPath, args, { stdio: "inherit", env: { ...env, NODE_OPTIONS: nodeOptions } });
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
+/** Test files of a tier: `test/<tier>/**` plus, for e2e, each reference operator's `operators/<name>/test/**`. */
+function tierFiles(): string[] {
+  const operators = join(root, "..", "operators");
+  const operatorTests =
+    tier === "e2e" && existsSync(operators)
+      ? readdirSync(operators).flatMap((name) =>
+          existsSync(join(operators, name, "test")) ? testFiles(join(operators, name, "test")) : [],
+        )
+      : [];
+  return [...testFiles(join(root, tier)), ...operatorTests];
+}
+
 async function main(): Promise<number> {
-  const files = testFiles(join(root, tier));
+  const files = tierFiles();
   if (files.length === 0) {
     console.error(`no ${tier} test files match ${filters.join(", ") || "(all)"}`);
     return 1;

@@ -13,7 +13,7 @@ const cli = join(checkout, "bin", "kubeloop.js");
 
 /** The environment of a fresh shell: no cluster of this run, and not inside this test runner. */
 function freshEnv(): NodeJS.ProcessEnv {
-  const { NODE_TEST_CONTEXT: _, KUBECONFIG: __, ...env } = process.env;
+  const { NODE_TEST_CONTEXT: _, KUBECONFIG: __, NODE_OPTIONS: ___, ...env } = process.env;
   return env;
 }
 
