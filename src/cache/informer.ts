@@ -92,7 +92,7 @@ export class Informer<T extends KubeObject> {
 
   /** Resolves once the first list has been stored (or when `signal` aborts). */
   waitForSync(signal?: AbortSignal): Promise<void> {
-    if (this.#synced) return Promise.resolve();
+    if (this.#synced || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       this.#syncedWaiters.push(resolve);
       signal?.addEventListener("abort", () => resolve(), { once: true });

@@ -82,8 +82,17 @@ export class Discovery {
 
   async #fetch(path: string): Promise<GroupDiscovery[]> {
     const res = await this.#dispatch({ method: "GET", path, verb: "get", headers: { accept } });
-    const body = (await res.body.json()) as { items?: GroupDiscovery[] };
-    if (res.status >= 400) throw apiErrorFrom(res.status, body, { method: "GET", path });
-    return body.items ?? [];
+    const text = await res.body.text();
+    if (res.status >= 400) throw apiErrorFrom(res.status, failureBody(text), { method: "GET", path });
+    return (JSON.parse(text) as { items?: GroupDiscovery[] }).items ?? [];
+  }
+}
+
+/** A failure's body: its Status when it is JSON, else the text (a proxy's error page). */
+function failureBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }

@@ -89,6 +89,7 @@ export async function* watch<T extends KubeObject>(
   const advance = (rv: string) => {
     resourceVersion = rv;
     expiries = 0; // Progress since the last relist: a later expiry relists at once again.
+    backoff.reset(); // The stream works: losing it later is a first failure, not one more in a row.
   };
 
   while (!options.signal?.aborted) {

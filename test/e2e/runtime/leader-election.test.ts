@@ -1,0 +1,236 @@
+/**
+ * Two operator processes (fixtures/operator.ts) campaign for one Lease while widgets keep being
+ * created. Only the leader reconciles, the two never reconcile at the same time, a killed leader
+ * is replaced within the lease duration plus a few seconds, and a leader shut down with SIGTERM
+ * hands over at once because it releases the Lease.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { type TestContext, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
+import { eventually, kubeconfigPath, testClient, testNamespace } from "../support.ts";
+import { onCleanup } from "../watch/support.ts";
+
+const script = join(fileURLToPath(import.meta.url), "../fixtures/operator.ts");
+const leaseDurationMs = 15_000;
+const retryPeriodMs = 2_000;
+const now = () => performance.timeOrigin + performance.now();
+
+/** One line the operator printed. */
+interface OperatorEvent {
+  event: string;
+  identity: string;
+  at: number;
+  key?: string;
+  leader?: string;
+  code?: number;
+}
+
+/** A running operator process and what it printed so far. */
+class Operator {
+  readonly events: OperatorEvent[] = [];
+  readonly exited: Promise<number | string>;
+  readonly #child: ChildProcess;
+
+  constructor(
+    readonly identity: string,
+    namespace: string,
+  ) {
+    this.#child = spawn(process.execPath, ["--import", "tsx", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: {
+        ...process.env,
+        KUBECONFIG: kubeconfigPath(),
+        OPERATOR_NAMESPACE: namespace,
+        OPERATOR_LEASE: "widgets-ha",
+        OPERATOR_IDENTITY: identity,
+      },
+    });
+    let partial = "";
+    this.#child.stdout?.on("data", (chunk: Buffer) => {
+      const lines = (partial + chunk.toString("utf8")).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines.filter(Boolean)) this.events.push(JSON.parse(line) as OperatorEvent);
+    });
+    this.exited = new Promise((resolve) =>
+      this.#child.on("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
+    );
+  }
+
+  /** The first event matching `test`, once printed. */
+  waitFor(test: (e: OperatorEvent) => boolean, what: string, timeoutMs = 30_000): Promise<OperatorEvent> {
+    return eventually(() => this.events.find(test), { what: `${this.identity}: ${what}`, timeoutMs });
+  }
+
+  /** The events named `event`. */
+  all(event: string): OperatorEvent[] {
+    return this.events.filter((e) => e.event === event);
+  }
+
+  /** Sends `signal` to this process (and only it). */
+  kill(signal: NodeJS.Signals): void {
+    this.#child.kill(signal);
+  }
+
+  get running(): boolean {
+    return this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+}
+
+/** Starts an operator process; it is killed, if still running, when the test ends. */
+function startOperator(t: TestContext, namespace: string, identity: string): Operator {
+  const operator = new Operator(identity, namespace);
+  onCleanup(t, async () => {
+    if (!operator.running) return;
+    operator.kill("SIGKILL");
+    await operator.exited;
+  });
+  return operator;
+}
+
+/** Creates a widget every 150 ms until stopped; returns the names created. */
+function createContinuously(namespace: string): { stop(): Promise<string[]> } {
+  const names: string[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    const client = await testClient();
+    for (let i = 0; !stopped; i++) {
+      await client.create(Widget, widget(namespace, `w${i}`, `hello w${i}`));
+      names.push(`w${i}`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return names;
+    },
+  };
+}
+
+interface Interval {
+  start: number;
+  end: number;
+}
+
+/** Reconcile intervals of `operator`; one still running when it died ends at `diedAt`. */
+function reconcileIntervals(operator: Operator, diedAt = Number.POSITIVE_INFINITY): Interval[] {
+  const open = new Map<string, number>();
+  const intervals: Interval[] = [];
+  for (const e of operator.events) {
+    if (e.event === "reconcile-start") open.set(e.key as string, e.at);
+    if (e.event === "reconcile-end") {
+      intervals.push({ start: open.get(e.key as string) as number, end: e.at });
+      open.delete(e.key as string);
+    }
+  }
+  for (const start of open.values()) intervals.push({ start, end: diedAt });
+  return intervals;
+}
+
+function assertNeverTogether(a: Interval[], b: Interval[]): void {
+  for (const x of a) {
+    const clash = b.find((y) => x.start < y.end && y.start < x.end);
+    assert.equal(clash, undefined, `reconciles overlap: ${JSON.stringify({ x, clash })}`);
+  }
+}
+
+/** Every reconcile of `operator` started while it led: after `became-leader`, before `until`. */
+function assertOnlyWhileLeading(operator: Operator, until = Number.POSITIVE_INFINITY): void {
+  const [became, ...again] = operator.all("became-leader");
+  assert.ok(became, `${operator.identity} became leader`);
+  assert.deepEqual(again, [], "led once");
+  for (const e of operator.all("reconcile-start")) {
+    assert.ok(
+      e.at >= became.at && e.at <= until,
+      `${operator.identity} reconciled ${e.key} while not leading`,
+    );
+  }
+}
+
+/** Each widget key had its ConfigMap created once, by whichever process created it. */
+function assertNoDuplicateCreates(...operators: Operator[]): void {
+  const keys = operators.flatMap((o) => o.all("created").map((e) => e.key));
+  assert.deepEqual(
+    keys.filter((k, i) => keys.indexOf(k) !== i),
+    [],
+  );
+}
+
+/** Starts `a`, waits until it leads, then `b` until it sees `a` leading, and widgets being created. */
+async function leaderAndFollower(t: TestContext) {
+  await installWidgetCrd();
+  const ns = await testNamespace(t);
+  const a = startOperator(t, ns, "operator-a");
+  await a.waitFor((e) => e.event === "became-leader", "lead", 60_000);
+  const b = startOperator(t, ns, "operator-b");
+  await b.waitFor((e) => e.event === "observed-leader" && e.leader === a.identity, "see a lead", 60_000);
+  const creator = createContinuously(ns);
+  await eventually(() => a.all("reconcile-end").length >= 10, { what: "a to reconcile" });
+  assert.deepEqual(b.all("reconcile-start"), [], "the follower does not reconcile");
+  return { ns, a, b, creator };
+}
+
+async function assertAllConverged(ns: string, names: string[]): Promise<void> {
+  const client = await testClient();
+  await eventually(
+    async () => {
+      const converged = await convergedWidgets(client, ns);
+      return names.every((n) => converged.get(n) === `hello ${n}`);
+    },
+    { what: `all ${names.length} widgets to converge`, timeoutMs: 60_000, intervalMs: 500 },
+  );
+}
+
+test("a SIGKILLed leader is replaced within the lease duration + 5 s; the two never reconcile together", async (t) => {
+  const { ns, a, b, creator } = await leaderAndFollower(t);
+
+  const killedAt = now();
+  a.kill("SIGKILL");
+  await a.exited;
+  const takeover = await b.waitFor(
+    (e) => e.event === "reconcile-start",
+    "take over",
+    leaseDurationMs + 15_000,
+  );
+  const failoverMs = Math.round(takeover.at - killedAt);
+  t.diagnostic(`failover after SIGKILL: ${failoverMs} ms to the new leader's first reconcile`);
+  await eventually(() => b.all("reconcile-end").length >= 10, { what: "b to reconcile" });
+  const names = await creator.stop();
+  await assertAllConverged(ns, names);
+
+  assert.ok(failoverMs < leaseDurationMs + 5_000, `failover took ${failoverMs} ms`);
+  assert.ok(failoverMs > leaseDurationMs - retryPeriodMs - 1_000, `b took over after only ${failoverMs} ms`);
+  assertNeverTogether(reconcileIntervals(a, killedAt), reconcileIntervals(b));
+  assertOnlyWhileLeading(a, killedAt);
+  assertOnlyWhileLeading(b);
+  assert.ok((b.all("became-leader")[0]?.at ?? 0) > killedAt, "b led only after a died");
+  assertNoDuplicateCreates(a, b);
+});
+
+test("a leader stopped with SIGTERM releases the Lease: the follower takes over at once, never overlapping", async (t) => {
+  const { ns, a, b, creator } = await leaderAndFollower(t);
+
+  const terminatedAt = now();
+  a.kill("SIGTERM");
+  const takeover = await b.waitFor((e) => e.event === "reconcile-start", "take over", leaseDurationMs);
+  const handoverMs = Math.round(takeover.at - terminatedAt);
+  t.diagnostic(`handover after SIGTERM: ${handoverMs} ms to the new leader's first reconcile`);
+  assert.equal(await a.exited, 0, "a shut down cleanly");
+  await eventually(() => b.all("reconcile-end").length >= 10, { what: "b to reconcile" });
+  const names = await creator.stop();
+  await assertAllConverged(ns, names);
+
+  // Released, the Lease is taken at b's next try (every retryPeriod), long before it would expire.
+  assert.ok(handoverMs < retryPeriodMs + 5_000, `handover took ${handoverMs} ms`);
+  const stopped = a.all("stopped-leading")[0];
+  assert.ok(stopped, "a reported that it stopped leading");
+  assertNeverTogether(reconcileIntervals(a), reconcileIntervals(b));
+  assertOnlyWhileLeading(a, stopped.at);
+  assertOnlyWhileLeading(b);
+  assert.equal(a.all("exited")[0]?.code, 0);
+  assertNoDuplicateCreates(a, b);
+});

@@ -1,0 +1,112 @@
+/**
+ * Helpers for runtime tests that break the control plane: a cluster of the test's own, clients
+ * for it, the widget manager running on a given client, and reading the manager's metrics.
+ */
+import type { TestContext } from "node:test";
+import pino from "pino";
+import { ConfigMap, Namespace } from "../../../src/api/index.ts";
+import { Client, loadKubeconfig } from "../../../src/client/index.ts";
+import { controller } from "../../../src/controller/index.ts";
+import { Manager } from "../../../src/manager/index.ts";
+import { type Cluster, startCluster } from "../../../src/testing/index.ts";
+import { type SideEffects, Widget, widget, widgetReconciler } from "../fixtures/widgets.ts";
+import { eventually } from "../support.ts";
+import { onCleanup } from "../watch/support.ts";
+
+/**
+ * A control plane of the test's own (etcd and kube-apiserver only: nothing here needs pods),
+ * stopped when the test ends.
+ */
+export async function ownCluster(t: TestContext, apiserverArgs: string[] = []): Promise<Cluster> {
+  const cluster = await startCluster({
+    apiserverArgs,
+    components: { controllerManager: false, scheduler: false, kwok: false },
+    report: () => {},
+  });
+  onCleanup(t, () => cluster.stop());
+  return cluster;
+}
+
+/** A client for the kubeconfig at `path`, closed when the test ends. */
+export async function clientFor(
+  t: TestContext,
+  path: string,
+  qps = Number.POSITIVE_INFINITY,
+): Promise<Client> {
+  const client = new Client(await loadKubeconfig({ kubeconfig: path }), { qps });
+  onCleanup(t, () => client.close());
+  return client;
+}
+
+/** Creates namespace `name` with `client`. */
+export async function createNamespace(client: Client, name: string): Promise<string> {
+  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+  return name;
+}
+
+/** Runs the widget controller (4 workers) in a manager on `client`, watching `namespace`, until the test ends. */
+export async function startWidgetManager(
+  t: TestContext,
+  client: Client,
+  namespace: string,
+  effects: SideEffects,
+): Promise<Manager> {
+  const manager = await Manager.create({
+    name: "widgets-e2e",
+    client,
+    namespace,
+    metrics: { host: "127.0.0.1", port: 0 },
+    health: { host: "127.0.0.1", port: 0 },
+    // These tests break the control plane on purpose: the failures it logs are expected.
+    logger: pino({ level: process.env.LOG_LEVEL ?? "silent" }),
+  });
+  controller(manager)
+    .for(Widget)
+    .owns(ConfigMap)
+    .withOptions({ concurrency: 4 })
+    .reconcile(widgetReconciler(effects));
+  const stop = new AbortController();
+  const running = manager.start(stop.signal);
+  onCleanup(t, async () => {
+    stop.abort();
+    await running;
+  });
+  await eventually(() => manager.ready, { what: "manager ready" });
+  return manager;
+}
+
+/** Creates widgets `names` (message `hello <name>`), twenty at a time. */
+export async function createWidgets(client: Client, namespace: string, names: string[]): Promise<void> {
+  for (let i = 0; i < names.length; i += 20) {
+    await Promise.all(
+      names.slice(i, i + 20).map((n) => client.create(Widget, widget(namespace, n, `hello ${n}`))),
+    );
+  }
+}
+
+/** Sets `spec.message` of widget `name`. */
+export async function setMessage(client: Client, namespace: string, name: string, message: string) {
+  await client.patch(Widget, name, { spec: { message } }, { type: "merge", namespace });
+}
+
+/**
+ * The value of counter `name` on the manager's `/metrics`, summed over the series whose labels
+ * include `labels` (0 when there is none).
+ */
+export async function metricValue(
+  manager: Manager,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${manager.ports.metrics}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split("\n")) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const series = Object.fromEntries(
+      [...(match[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
+    );
+    if (Object.entries(labels).every(([key, value]) => series[key] === value)) sum += Number(match[3]);
+  }
+  return sum;
+}

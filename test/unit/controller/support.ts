@@ -1,0 +1,132 @@
+/** Drives a {@link Controller} on a FakeClock with a scripted source, a real store and a recording reconciler. */
+import type { TestContext } from "node:test";
+import { pino } from "pino";
+import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
+import { createStore, type Informer, type InformerCache } from "../../../src/cache/index.ts";
+import type { Client } from "../../../src/client/index.ts";
+import { FakeClock } from "../../../src/clock/index.ts";
+import {
+  type Action,
+  Controller,
+  type ControllerMetrics,
+  type ControllerOptions,
+  type Enqueue,
+  type ReconcileContext,
+  type Request,
+  type Source,
+} from "../../../src/controller/index.ts";
+import type { EventRecorder } from "../../../src/events/index.ts";
+import { noopQueueMetrics } from "../../../src/queue/index.ts";
+
+/** Lets every pending promise callback run (one macrotask turn; no time passes on any clock). */
+export function flush(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A promise with its resolvers, for reconciles the test finishes by hand. */
+export function deferred<T = void>(): {
+  promise: Promise<T>;
+  resolve: (v: T) => void;
+  reject: (e: unknown) => void;
+} {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A source the test pushes keys through, recording whether it was stopped. */
+export class FakeSource implements Source {
+  enqueue: Enqueue = () => {
+    throw new Error("the source has not been started");
+  };
+  started = 0;
+  stopped = 0;
+
+  start(enqueue: Enqueue): () => void {
+    this.started++;
+    this.enqueue = enqueue;
+    return () => {
+      this.stopped++;
+    };
+  }
+}
+
+/** Controller metrics that record every call as a string. */
+export function recordingControllerMetrics(): { metrics: ControllerMetrics; calls: string[] } {
+  const calls: string[] = [];
+  const metrics: ControllerMetrics = {
+    reconciled: (result, seconds) => calls.push(`reconciled ${result} ${seconds}`),
+    failed: (terminal) => calls.push(`failed ${terminal ? "terminal" : "retriable"}`),
+    activeWorkers: (count) => calls.push(`active ${count}`),
+    maxConcurrent: (count) => calls.push(`max ${count}`),
+    triggered: (reason) => calls.push(`triggered ${reason}`),
+    driftRepaired: (kind, manager) => calls.push(`drift ${kind} ${manager}`),
+    queue: noopQueueMetrics,
+  };
+  return { metrics, calls };
+}
+
+/** One call of the reconciler, as it saw it. */
+export interface Reconcile {
+  request: Request;
+  ctx: ReconcileContext<ConfigMapObject>;
+  at: number;
+}
+
+/** What the reconciler does on a call: return an Action, throw, or wait. */
+export type Behaviour = (call: Reconcile, index: number) => Promise<Action | undefined> | Action | undefined;
+
+/** A controller of ConfigMaps named `widgets`, not yet running. */
+export function harness(
+  t: TestContext,
+  behaviour: Behaviour = () => undefined,
+  options: ControllerOptions = {},
+) {
+  const clock = new FakeClock(10_000);
+  const store = createStore<ConfigMapObject>();
+  const informer = { type: ConfigMap, store: store.reader } as unknown as Informer<ConfigMapObject>;
+  const source = new FakeSource();
+  const { metrics, calls } = recordingControllerMetrics();
+  const reconciles: Reconcile[] = [];
+  const controller = new Controller<ConfigMapObject>(
+    "widgets",
+    informer,
+    [source],
+    async (request, ctx) => {
+      const call = { request, ctx, at: clock.now() };
+      reconciles.push(call);
+      return behaviour(call, reconciles.length - 1);
+    },
+    {
+      client: {} as Client,
+      cache: {} as InformerCache,
+      logger: pino({ level: "silent" }),
+      recorder: {} as EventRecorder,
+      metrics,
+      clock,
+    },
+    { resyncPeriodMs: 0, ...options },
+  );
+  const stop = new AbortController();
+  t.after(() => stop.abort());
+  /** Starts the controller; resolves when it has stopped. */
+  const run = () => controller.run(stop.signal);
+  /** The keys reconciled so far, in order. */
+  const keys = () => reconciles.map((r) => r.request.key);
+  /** Advances the clock by `ms` and lets the controller react. */
+  const advance = async (ms: number) => {
+    clock.advance(ms);
+    await flush();
+    await flush();
+  };
+  return { clock, store, source, calls, reconciles, controller, stop, run, keys, advance };
+}
+
+/** A ConfigMap in namespace `ns`. */
+export function cm(name: string, resourceVersion = "1"): ConfigMapObject {
+  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "ns", resourceVersion } };
+}
