@@ -42,10 +42,13 @@ export function containsDesired(desired: unknown, actual: unknown): boolean {
 
 const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
   const { metadata, ...body } = desired;
-  const { labels, annotations, ownerReferences } = metadata;
+  const { labels, annotations, ownerReferences = [] } = metadata;
+  // Owner references are a set keyed by uid: another owner's reference is not a difference.
+  const actualRefs = actual.metadata.ownerReferences ?? [];
   return (
     containsDesired(body, actual) &&
-    containsDesired({ labels, annotations, ownerReferences }, actual.metadata)
+    containsDesired({ labels, annotations }, actual.metadata) &&
+    ownerReferences.every((ref) => actualRefs.some((have) => containsDesired(ref, have)))
   );
 };
 
@@ -87,10 +90,47 @@ export async function ensureChild<C extends KubeObject>(
     throw new AlreadyOwnedError(`${type.kind} ${key}`, controller);
   }
   if ((opts.matches ?? defaultMatches)(desired, actual)) return "unchanged";
-  await ctx.client.apply(type, desired, { force: true });
   const writer = lastForeignWriter(actual, own);
-  if (writer && wroteAfterUs(actual, writer, own)) report(ctx, owner, actual, "modified", writer);
+  const culprit =
+    writer && wroteAfterUs(actual, writer, own)
+      ? await writerOfDesired(ctx, type, desired, own).catch(() => writer)
+      : undefined;
+  await ctx.client.apply(type, desired, { force: true });
+  if (culprit) report(ctx, owner, actual, "modified", culprit);
   return "updated";
+}
+
+/**
+ * The cache only says who wrote last, not what. Reads the child's field sets (one GET, only when
+ * someone else wrote since this controller did) and returns the most recent such writer that owns
+ * a field `desired` sets: a tool that only added a label is no drift, and an update the owner's
+ * spec caused is not blamed on it.
+ */
+async function writerOfDesired<C extends KubeObject>(
+  ctx: ChildContext,
+  type: ResourceType<C>,
+  desired: C,
+  own: string,
+): Promise<Writer | undefined> {
+  const fresh = await ctx.client.get(type, desired.metadata.name ?? "", {
+    namespace: desired.metadata.namespace,
+  });
+  const entries = fresh.metadata.managedFields ?? [];
+  const ours = entries.filter((e) => e.manager === own).map((e) => e.time ?? "");
+  const since = ours.sort().at(-1) ?? "";
+  const touching = entries.filter((e) => (e.time ?? "") >= since && ownsAnyOf(e.fieldsV1, desired));
+  return lastForeignWriter({ ...fresh, metadata: { ...fresh.metadata, managedFields: touching } }, own);
+}
+
+/** True when a `fieldsV1` set owns a field that `desired` sets (a list counts as one field). */
+function ownsAnyOf(fields: unknown, desired: object): boolean {
+  if (!fields || typeof fields !== "object") return false;
+  return Object.entries(desired).some(([key, value]) => {
+    const owned = (fields as Record<string, unknown>)[`f:${key}`];
+    if (value === undefined || owned === undefined) return false;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return true;
+    return ownsAnyOf(owned, value);
+  });
 }
 
 /** True when `writer`'s last write is not older than this controller's own last write. */

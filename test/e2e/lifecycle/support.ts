@@ -1,0 +1,172 @@
+/**
+ * Shared pieces of the lifecycle end-to-end tests: a manager per test (its own field manager and
+ * /metrics), reading Prometheus samples and Events, conditions on Widgets written through the
+ * status subresource, and a teardown that releases finalizers so test namespaces can go away.
+ */
+import type { TestContext } from "node:test";
+import { ConfigMap, type ConfigMapObject, Event, type EventObject } from "../../../src/api/index.ts";
+import { type Client, NotFoundError } from "../../../src/client/index.ts";
+import { Manager, type ManagerOptions } from "../../../src/manager/index.ts";
+import { Widget, type WidgetObject } from "../fixtures/widgets.ts";
+import { eventually, kubeconfigPath, testClient, testLogger } from "../support.ts";
+
+/** The finalizer the lifecycle test controllers guard their "external" resources with. */
+export const FINALIZER = "lifecycle.e2e.kubeloop.dev/external";
+
+/**
+ * Starts a manager named `name` watching `namespace`; its client writes as field manager `name`.
+ * `register` builds its controllers; `options` overrides the quiet test logger. Stopped (and awaited) when the test ends.
+ */
+export async function startManager(
+  t: TestContext,
+  name: string,
+  namespace: string,
+  options: Pick<ManagerOptions, "logger">,
+  register: (manager: Manager) => void,
+): Promise<Manager> {
+  const manager = await Manager.create({
+    name,
+    config: { kubeconfig: kubeconfigPath() },
+    clientOptions: { qps: Number.POSITIVE_INFINITY },
+    namespace,
+    metrics: { host: "127.0.0.1", port: 0 },
+    health: false,
+    logger: testLogger(),
+    ...options,
+  });
+  register(manager);
+  const stop = new AbortController();
+  const running = manager.start(stop.signal);
+  t.after(async () => {
+    stop.abort();
+    await running;
+  });
+  await eventually(() => manager.ready, { what: `manager ${name} ready` });
+  return manager;
+}
+
+/** The value of one sample on the manager's /metrics (0 when absent), matching every given label. */
+export async function metric(
+  manager: Manager,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${manager.ports.metrics}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split("\n")) {
+    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const sampleLabels = Object.fromEntries(
+      [...(match[2] ?? "").matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (Object.entries(labels).every(([k, v]) => sampleLabels[k] === v)) total += Number(match[3]);
+  }
+  return total;
+}
+
+/** Writes (POST, PUT, PATCH, DELETE) the manager's client has sent so far. */
+export async function writesSent(manager: Manager): Promise<number> {
+  let total = 0;
+  for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+    total += await metric(manager, "rest_client_requests_total", { method });
+  }
+  return total;
+}
+
+/** Events in `namespace` with `reason` about the object named `regarding`. */
+export async function eventsAbout(
+  client: Client,
+  namespace: string,
+  regarding: string,
+  reason: string,
+): Promise<EventObject[]> {
+  const { items } = await client.list(Event, { namespace });
+  return items.filter((e) => e.reason === reason && e.regarding?.name === regarding);
+}
+
+/** A condition as the test controllers write it. */
+export interface TestCondition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+  lastTransitionTime?: string;
+}
+
+/** The condition of `type` on a Widget's status. */
+export function conditionOf(w: WidgetObject | undefined, type: string): TestCondition | undefined {
+  const status = (w as { status?: { conditions?: TestCondition[] } } | undefined)?.status;
+  return status?.conditions?.find((c) => c.type === type);
+}
+
+/**
+ * Sets one condition on a Widget through the status subresource, writing only when its status,
+ * reason or message changed (a settled object gets no write).
+ */
+export async function setCondition(client: Client, w: WidgetObject, condition: TestCondition): Promise<void> {
+  const current = conditionOf(w, condition.type);
+  if (
+    current?.status === condition.status &&
+    current.reason === condition.reason &&
+    current.message === condition.message
+  )
+    return;
+  const others = ((w as { status?: { conditions?: TestCondition[] } }).status?.conditions ?? []).filter(
+    (c) => c.type !== condition.type,
+  );
+  const lastTransitionTime =
+    current?.status === condition.status
+      ? current.lastTransitionTime
+      : new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  await client.status.patch(
+    Widget,
+    w.metadata.name as string,
+    { status: { conditions: [...others, { ...condition, lastTransitionTime }] } },
+    { type: "merge", namespace: w.metadata.namespace },
+  );
+}
+
+/** The Widget, or undefined once it is gone. */
+export async function widgetOrGone(client: Client, namespace: string, name: string) {
+  try {
+    return await client.get(Widget, name, { namespace });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The ConfigMap, or undefined when there is none. */
+export async function configMapOrGone(
+  client: Client,
+  namespace: string,
+  name: string,
+): Promise<ConfigMapObject | undefined> {
+  try {
+    return await client.get(ConfigMap, name, { namespace });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * When the test ends (before its namespace is deleted), strips the finalizers of the Widgets left
+ * in `namespace`, so that a failed test does not leave a namespace stuck terminating.
+ */
+export function releaseWidgetsAfter(t: TestContext, namespace: string): void {
+  t.after(async () => {
+    const client = await testClient();
+    const { items } = await client.list(Widget, { namespace });
+    for (const w of items.filter((i) => i.metadata.finalizers?.length)) {
+      await client
+        .patch(
+          Widget,
+          w.metadata.name as string,
+          { metadata: { finalizers: null } },
+          { type: "merge", namespace },
+        )
+        .catch(() => {});
+    }
+  });
+}
