@@ -19,6 +19,7 @@
  * finalizer is removed — so it must be idempotent.
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
+import { NotFoundError } from "../client/index.ts";
 import type { Action } from "../controller/index.ts";
 import type { EventRecorder } from "../events/index.ts";
 import { FinalizerCleanupError, FinalizerNameError } from "./errors.ts";
@@ -85,7 +86,10 @@ export async function withFinalizer<T extends KubeObject>(
       { op: "test", path: `/metadata/finalizers/${index}`, value: finalizer },
       { op: "remove", path: `/metadata/finalizers/${index}` },
     ];
-    await client.patch(type, name, remove, { type: "json", namespace });
+    // Already gone: a reconcile of a stale copy ran cleanup again after the finalizer was removed.
+    await client.patch(type, name, remove, { type: "json", namespace }).catch((err: unknown) => {
+      if (!(err instanceof NotFoundError)) throw err;
+    });
     return undefined;
   }
   if (index >= 0) return handle({ type: "apply", object });
