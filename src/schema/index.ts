@@ -66,6 +66,7 @@ export {
   operatorManifests,
   POD_NAME_ENV,
   POD_NAMESPACE_ENV,
+  POD_UID_ENV,
   serviceAccountManifest,
 } from "./manifests.ts";
 export { immutable, listMap, PRESERVE_UNKNOWN, preserveUnknown, VALIDATIONS, withRules } from "./markers.ts";

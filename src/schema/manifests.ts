@@ -21,6 +21,8 @@ import { toYaml } from "./yaml.ts";
 export const POD_NAME_ENV = "POD_NAME";
 /** Env var holding the pod's namespace (downward API). */
 export const POD_NAMESPACE_ENV = "POD_NAMESPACE";
+/** Environment variable carrying the pod's UID (with the name, the leader-election identity). */
+export const POD_UID_ENV = "POD_UID";
 
 /** Options of {@link deploymentManifest}. */
 export interface DeploymentOptions {
@@ -38,7 +40,7 @@ export interface DeploymentOptions {
   readonly metricsPort?: number;
   /** Default: requests cpu 100m, memory 128Mi; limit memory 256Mi. */
   readonly resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
-  /** Extra environment, after `POD_NAME` and `POD_NAMESPACE`. */
+  /** Extra environment, after `POD_NAME`, `POD_NAMESPACE` and `POD_UID`. */
   readonly env?: readonly { name: string; value: string }[];
   readonly args?: readonly string[];
 }
@@ -93,6 +95,7 @@ function operatorContainer(
     env: [
       { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
       { name: POD_NAMESPACE_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
+      { name: POD_UID_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.uid" } } },
       ...(options.env ?? []),
     ],
     ports: [

@@ -9,6 +9,7 @@ import {
   operatorManifests,
   POD_NAME_ENV,
   POD_NAMESPACE_ENV,
+  POD_UID_ENV,
 } from "../../../src/schema/index.ts";
 import { Widget } from "./fixtures.ts";
 
@@ -72,11 +73,12 @@ describe("deploymentManifest", () => {
     assert.deepEqual(container?.volumeMounts, [{ name: "tmp", mountPath: "/tmp" }]);
   });
 
-  it("requests resources and passes the pod name and namespace from the downward API", () => {
+  it("requests resources and passes the pod name, namespace and uid from the downward API", () => {
     assert.deepEqual(container?.resources?.requests, { cpu: "100m", memory: "128Mi" });
-    assert.deepEqual(container?.env?.slice(0, 2), [
+    assert.deepEqual(container?.env?.slice(0, 3), [
       { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
       { name: POD_NAMESPACE_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
+      { name: POD_UID_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.uid" } } },
     ]);
   });
 });
