@@ -3,7 +3,7 @@
  *
  * Informers and their stores. An {@link Informer} keeps one watch of one kind and scope
  * (namespace, label/field selectors, optionally metadata only) in a {@link StoreReader} with a
- * namespace index and user-defined indexes, strips `managedFields` by default, reports a synced
+ * namespace index and user-defined indexes, strips `managedFields` and shares repeated strings by default, reports a synced
  * signal, and fans changes out to handlers whose errors never stop it. {@link InformerCache}
  * shares one informer per kind and scope across every controller of a process and serves the
  * cached reads reconcilers make. {@link reflect} and {@link createStore} are the stages it is
@@ -24,6 +24,7 @@
  */
 export { type CacheReader, InformerCache, type InformerCacheOptions } from "./cache.ts";
 export { Informer, type InformerHandler, type InformerOptions, type InformerScope } from "./informer.ts";
+export { internStrings } from "./intern.ts";
 export {
   InvalidSelectorError,
   type LabelSelectorMatcher,

@@ -5,6 +5,7 @@
 import { type KubeObject, keyOf, type ResourceType } from "../api/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
 import { type WatchClient, type WatcherOptions, type WatchMetrics, watch } from "../watch/index.ts";
+import { internStrings } from "./intern.ts";
 import {
   type Change,
   reflect,
@@ -35,7 +36,10 @@ export interface InformerHandler<T extends KubeObject> {
 
 /** Options of an {@link Informer}. */
 export interface InformerOptions<T extends KubeObject> extends InformerScope {
-  /** Rewrites objects before they are stored. Default: drop `managedFields`. Pass `(o) => o` to keep everything. */
+  /**
+   * Rewrites objects before they are stored. Default: drop `managedFields` (or keep a summary for
+   * owned kinds) and share repeated strings ({@link internStrings}). Pass `(o) => o` to keep everything.
+   */
   transform?: Transform<T>;
   /** Extra indexes for {@link StoreReader.byIndex}. */
   indexers?: Record<string, Indexer<T>>;
@@ -139,8 +143,10 @@ export class Informer<T extends KubeObject> {
 
   async #run(signal: AbortSignal): Promise<void> {
     const { metrics, clock } = this.#options;
-    const transform: Transform<T> = (obj) =>
-      (this.#options.transform ?? (this.#retainWriters ? summarizeManagedFields : stripManagedFields))(obj);
+    const intern = internStrings<T>();
+    const transform: Transform<T> =
+      this.#options.transform ??
+      ((obj) => intern((this.#retainWriters ? summarizeManagedFields : stripManagedFields)(obj)));
     const events = watch(this.client, this.type, {
       ...this.scope,
       ...this.#options.watch,

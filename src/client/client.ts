@@ -205,7 +205,9 @@ export class Client {
     let page: ObjectList<T> | undefined;
     do {
       page = await this.listPage(type, { ...opts, continue: page?.continue });
-      items.push(...page.items);
+      // Not `push(...page.items)`: spreading a page of more than ~125k items (a server that
+      // ignores `limit`, or a large `limit`) overflows the stack with a RangeError.
+      for (const item of page.items) items.push(item);
     } while (page.continue);
     return { items, resourceVersion: page.resourceVersion };
   }

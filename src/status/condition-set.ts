@@ -103,8 +103,8 @@ const RESERVED_RULE = "the summary, Reconciling and Stalled are written by the s
  *   status.set("Degraded", { status: "False", reason: "AllReplicasHealthy" });
  * }
  * const next = status.finish();
- * if (next.changed) await client.patchStatus(App, app, { status: next.status });
- * for (const t of next.transitions) metrics.transitions.inc({ type: t.type, to: t.to ?? "Absent" });
+ * await updateStatus(client, App, app, () => ({ ...app.status, ...next.status })); // writes only if changed
+ * recordTransitions(recorder, app, next.transitions, AppConditions); // history goes to events
  * ```
  */
 export function defineConditionSet<D extends string, P extends string = never>(

@@ -39,10 +39,20 @@ export interface StatusDraft<D extends string = string, P extends string = strin
    * Declares that the controller cannot make progress without outside help (an invalid spec, a
    * permanent failure): the summary becomes False with this reason and `Stalled=True` replaces
    * `Reconciling`. Holds for this reconcile only; declare it again while it stays true.
+   *
+   * `options.summary: "Unknown"` keeps the summary Unknown instead (with this reason): for a
+   * run-to-completion kind waiting on outside help before it has run, whose `Succeeded=False`
+   * would wrongly say it ran and failed.
    */
-  stalled(reason: string, message?: string): this;
+  stalled(reason: string, message?: string, options?: StallOptions): this;
   /** Computes the new status. Does not change the draft, so it may be called again. */
   finish(): StatusUpdate<P>;
+}
+
+/** Options of {@link StatusDraft.stalled}. */
+export interface StallOptions {
+  /** The summary's status while stalled. Default `False`. */
+  summary?: "False" | "Unknown";
 }
 
 /** Starts a {@link StatusDraft} for `set` from `obj`'s stored status. */
@@ -60,7 +70,7 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
   readonly #generation: number | undefined;
   readonly #clock: Clock;
   readonly #conditions: Condition[];
-  #stall: { reason: string; message: string } | undefined;
+  #stall: { status: "False" | "Unknown"; reason: string; message: string } | undefined;
 
   constructor(set: ConditionSet<D, P>, obj: StatusSubject, clock: Clock) {
     this.#set = set;
@@ -76,9 +86,9 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
     return this;
   }
 
-  stalled(reason: string, message = ""): this {
+  stalled(reason: string, message = "", options: StallOptions = {}): this {
     validateReason(reason);
-    this.#stall = { reason, message };
+    this.#stall = { status: options.summary ?? "False", reason, message };
     return this;
   }
 
@@ -108,7 +118,7 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
   }
 
   #summary(conditions: readonly Condition[]): ConditionReport {
-    if (this.#stall) return { status: "False", ...this.#stall };
+    if (this.#stall) return { ...this.#stall };
     return this.#set.rollUp(dependentStates(this.#set.dependents, conditions, this.#generation));
   }
 

@@ -8,10 +8,11 @@
  * `Completed`) and keep kstatus's `Reconciling` / `Stalled` and `observedGeneration` consistent, and
  * {@link kstatus} to read any object the way Flux, Helm 4 and kpt do.
  *
- * Everything here is pure: it computes the next status and reports whether it changed and which
- * conditions transitioned. It does not talk to the apiserver (the status writer sends the result),
- * keep history, record events or metrics (the caller does that from the transitions), or own
- * conditions of other controllers (they are passed through untouched). Time comes from an injected
+ * The engine is pure: it computes the next status and reports whether it changed and which
+ * conditions transitioned. {@link updateStatus} sends the result to `/status` only when it changed
+ * (recomputing from a fresh read on conflict), and {@link recordTransitions} turns transitions into
+ * events. Status keeps no history, and conditions of other controllers are passed through
+ * untouched. Time comes from an injected
  * `Clock`; every time is RFC 3339 at second precision, as the apiserver stores it.
  *
  * @example
@@ -24,7 +25,8 @@
  * status.set("Available", { status: "True", reason: "MinimumReplicasAvailable", message: "3/3 ready" });
  * status.set("Degraded", { status: "False", reason: "AllReplicasHealthy" });
  * const next = status.finish(); // next.status.conditions holds Ready=True, no Reconciling
- * if (next.changed) await client.patchStatus(Kind, obj, { status: next.status });
+ * await updateStatus(client, Kind, obj, () => next.status); // only writes when something changed
+ * recordTransitions(recorder, obj, next.transitions, Ready); // transitions are events, not status
  * kstatus({ ...obj, status: next.status }).status; // "Current"
  * ```
  */
@@ -51,7 +53,7 @@ export {
   setCondition,
 } from "./conditions.ts";
 export type { Transition } from "./diff.ts";
-export type { ConditionsStatus, StatusDraft, StatusUpdate } from "./draft.ts";
+export type { ConditionsStatus, StallOptions, StatusDraft, StatusUpdate } from "./draft.ts";
 export { InvalidConditionError } from "./errors.ts";
 export {
   type KStatus,
@@ -73,6 +75,15 @@ export {
   type RollUp,
 } from "./rollup.ts";
 export {
+  CONDITION_REMOVED_REASON,
+  recordTransitions,
+  type TransitionEvent,
+  type TransitionEventOptions,
+  type TransitionPolicy,
+  type TransitionRecorder,
+  transitionEvents,
+} from "./transition-events.ts";
+export {
   MAX_MESSAGE_LENGTH,
   MAX_REASON_LENGTH,
   MAX_TYPE_LENGTH,
@@ -81,3 +92,13 @@ export {
   validateConditionType,
   validateReason,
 } from "./validation.ts";
+export {
+  type ComputeStatus,
+  DEFAULT_STATUS_WRITE_ATTEMPTS,
+  type StatusClient,
+  type StatusOf,
+  type StatusWriteMethod,
+  type StatusWriteResult,
+  type UpdateStatusOptions,
+  updateStatus,
+} from "./writer.ts";

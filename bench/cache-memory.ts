@@ -1,0 +1,257 @@
+/**
+ * Heap bytes per cached Pod-like object (about 4.7 KB of JSON, two `managedFields` entries),
+ * stored the way an informer stores its initial list: each object's JSON text is generated,
+ * parsed (so no string is shared with the generator), fed as `init` / `initApply` × N /
+ * `initDone` through the real `reflect` into a real `createStore` (with its namespace index).
+ * Per object: heapUsed after forced GCs, minus heapUsed before, divided by N.
+ *
+ * Every measurement runs in a fresh child process: in one process, a store from the previous
+ * measurement can stay reachable (a context slot, a settled promise) until the next one is
+ * built, and then its release hides the new store's cost.
+ *
+ * Variants, interleaved within every repetition:
+ * - the informer's default transform (`managedFields` stripped, repeated strings shared through a
+ *   bounded pool, `internStrings`): the headline figure, goal ≤ 4 KB per object;
+ * - `managedFields` stripped only, and kept (identity transform);
+ * - metadata only (what a `metadataOnly` informer holds), and a bare name + namespace object,
+ *   which shows the fixed cost of a store entry, its key and its namespace index.
+ *
+ * Then heap snapshots of smaller stores attribute the bytes to V8 node
+ * types and count the bytes held by duplicate strings.
+ *
+ * Usage: `node --expose-gc --import tsx bench/cache-memory.ts [N=20000] [repetitions=5]`.
+ */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { getHeapSnapshot } from "node:v8";
+import type { KubeObject } from "../src/api/index.ts";
+import {
+  createStore,
+  internStrings,
+  reflect,
+  stripManagedFields,
+  type Transform,
+} from "../src/cache/index.ts";
+import type { WatchEvent } from "../src/watch/index.ts";
+import { podJson } from "./support/pods.ts";
+import { fmt, loadLine, machineLine, median, table, writeResult } from "./support/report.ts";
+
+const goalBytes = 4096;
+const snapshotN = 2000;
+
+/** The informer's default: `managedFields` dropped and repeated strings shared (one pool per informer). */
+function informerDefault(): Transform<KubeObject> {
+  const intern = internStrings<KubeObject>();
+  return (obj) => intern(stripManagedFields(obj));
+}
+
+const variants: { name: string; transform: () => Transform<KubeObject> }[] = [
+  { name: "default transform (managedFields stripped, repeated strings shared)", transform: informerDefault },
+  { name: "managedFields stripped only", transform: () => stripManagedFields },
+  { name: "managedFields kept (identity)", transform: () => (o) => o },
+  {
+    name: "metadata only (stripped)",
+    transform: () => (o) => {
+      const { apiVersion, kind, metadata } = stripManagedFields(o);
+      return { apiVersion, kind, metadata };
+    },
+  },
+  {
+    name: "store entry only (name + namespace)",
+    transform: () => (o) => ({
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      metadata: { name: o.metadata.name, namespace: o.metadata.namespace },
+    }),
+  },
+];
+
+/** An informer's initial list of `count` objects, each parsed from its own JSON text. */
+async function* initialList(count: number, offset: number): AsyncGenerator<WatchEvent> {
+  yield { type: "init" };
+  for (let i = 0; i < count; i++) yield { type: "initApply", object: JSON.parse(podJson(offset + i)) };
+  yield { type: "initDone" };
+}
+
+async function fill(count: number, offset: number, transform: Transform<KubeObject>) {
+  const store = createStore<KubeObject>();
+  for await (const _ of reflect(store, initialList(count, offset), transform));
+  if (store.reader.size !== count) throw new Error(`stored ${store.reader.size} of ${count}`);
+  return store;
+}
+
+// ---- child: one measurement in a fresh process ----------------------------------------------
+
+function collect(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("the child needs --expose-gc");
+  for (let k = 0; k < 4; k++) gc();
+}
+
+function settledHeap(): number {
+  collect();
+  return process.memoryUsage().heapUsed;
+}
+
+/** What one child reports. */
+interface Measured {
+  bytesPerObject: number;
+  jsonBytesPerObject: number;
+}
+
+async function measure(variant: number, count: number, offset: number): Promise<Measured> {
+  const transform = (variants[variant] as (typeof variants)[number]).transform();
+  const before = settledHeap();
+  const store = await fill(count, offset, transform);
+  const after = settledHeap();
+  const sample = store.reader.list().slice(0, 200);
+  const json = sample.reduce((sum, o) => sum + JSON.stringify(o).length, 0) / sample.length;
+  return { bytesPerObject: (after - before) / count, jsonBytesPerObject: json };
+}
+
+interface HeapCensus {
+  bytesByType: Record<string, number>;
+  /** Bytes of strings whose content another string in the heap already has. */
+  duplicateStringBytes: number;
+}
+
+/** Self sizes by V8 node type, and duplicate string bytes, of the whole heap after a GC. */
+async function census(): Promise<HeapCensus> {
+  collect();
+  let text = "";
+  for await (const chunk of getHeapSnapshot()) text += chunk;
+  const snapshot = JSON.parse(text) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [typeAt, nameAt, sizeAt] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+  ];
+  const bytesByType: Record<string, number> = {};
+  const seen = new Set<number>();
+  let duplicateStringBytes = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt] as number] as string;
+    const size = snapshot.nodes[i + sizeAt] as number;
+    bytesByType[type] = (bytesByType[type] ?? 0) + size;
+    if (type !== "string") continue;
+    const name = snapshot.nodes[i + nameAt] as number; // index into the snapshot's deduplicated names
+    if (seen.has(name)) duplicateStringBytes += size;
+    else seen.add(name);
+  }
+  return { bytesByType, duplicateStringBytes };
+}
+
+/** Bytes per object by V8 node type (and duplicate strings) that a store of `count` objects adds. */
+async function attribute(variant: number, count: number): Promise<Record<string, number>> {
+  const transform = (variants[variant] as (typeof variants)[number]).transform();
+  const before = await census(); // only this small summary survives into the second snapshot
+  const store = await fill(count, 0, transform);
+  const after = await census();
+  if (store.reader.size !== count) throw new Error("the store lost objects");
+  const perObject: Record<string, number> = {};
+  for (const [type, bytes] of Object.entries(after.bytesByType)) {
+    const delta = (bytes - (before.bytesByType[type] ?? 0)) / count;
+    if (Math.abs(delta) >= 1) perObject[type] = delta;
+  }
+  perObject["duplicate string copies"] = (after.duplicateStringBytes - before.duplicateStringBytes) / count;
+  return perObject;
+}
+
+// ---- parent: spawn the children, interleaved, and report -----------------------------------
+
+const self = fileURLToPath(import.meta.url);
+const childArgv = [...new Set(["--expose-gc", ...process.execArgv])];
+
+async function child<T>(...args: (string | number)[]): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, [...childArgv, self, ...args.map(String)], {
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout) as T;
+}
+
+async function parent(n: number, repetitions: number): Promise<void> {
+  const inputJson = Array.from({ length: 200 }, (_, i) => podJson(i).length).reduce((a, b) => a + b) / 200;
+  const samples = variants.map(() => [] as Measured[]);
+  for (let rep = 0; rep < repetitions; rep++) {
+    for (const v of variants.keys()) {
+      // Fresh objects every run (the offset), as a different cluster would have.
+      samples[v]?.push(await child<Measured>("--measure", v, n, (rep * variants.length + v) * n));
+    }
+    process.stderr.write(`repetition ${rep + 1}/${repetitions} done\n`);
+  }
+  const attributed = [
+    { variant: 0, perObject: await child<Record<string, number>>("--attribute", 0, snapshotN) },
+    { variant: 1, perObject: await child<Record<string, number>>("--attribute", 1, snapshotN) },
+  ];
+
+  const rows = variants.map((variant, v) => {
+    const list = samples[v] ?? [];
+    return {
+      name: variant.name,
+      bytesPerObject: median(list.map((s) => s.bytesPerObject)),
+      jsonBytesPerObject: median(list.map((s) => s.jsonBytesPerObject)),
+      samples: list.map((s) => s.bytesPerObject),
+    };
+  });
+  const headline = rows[0]?.bytesPerObject ?? Number.NaN;
+  console.log(machineLine());
+  console.log(loadLine());
+  console.log(
+    `N = ${fmt(n)} Pod-like objects of ${fmt(inputJson)} B JSON each (two managedFields entries), each parsed ` +
+      "from its own JSON text and reflected into a store as an initial list; heapUsed after forced GC minus " +
+      `before, / N, one fresh process per measurement. Median of ${repetitions} repetitions.\n`,
+  );
+  console.log(
+    table(
+      ["what is cached", "heap B/object", "stored JSON B/object", "heap / JSON"],
+      rows.map((r) => [
+        r.name,
+        fmt(r.bytesPerObject),
+        fmt(r.jsonBytesPerObject),
+        fmt(r.bytesPerObject / r.jsonBytesPerObject, 2),
+      ]),
+    ),
+  );
+  const verdict = headline <= goalBytes ? "met" : "MISSED";
+  console.log(
+    `\ngoal: ≤ ${fmt(goalBytes)} B/object with the default transform: ${verdict} (${fmt(headline)} B)`,
+  );
+  console.log(`\nwhere the bytes go (heap snapshot diff, ${fmt(snapshotN)} objects, B/object):\n`);
+  const types = [...new Set(attributed.flatMap((a) => Object.keys(a.perObject)))].sort(
+    (a, b) => (attributed[0]?.perObject[b] ?? 0) - (attributed[0]?.perObject[a] ?? 0),
+  );
+  console.log(
+    table(
+      ["V8 node type", ...attributed.map((a) => (variants[a.variant] as (typeof variants)[number]).name)],
+      types.map((type) => [type, ...attributed.map((a) => fmt(a.perObject[type] ?? 0))]),
+    ),
+  );
+  const path = writeResult("cache-memory", {
+    n,
+    repetitions,
+    inputJsonBytes: inputJson,
+    goal: { bytesPerObject: goalBytes },
+    variants: rows,
+    snapshot: {
+      n: snapshotN,
+      perObject: attributed.map((a) => ({ variant: variants[a.variant]?.name, ...a.perObject })),
+    },
+  });
+  console.log(`\nwrote ${path}`);
+}
+
+const [mode, ...rest] = process.argv.slice(2);
+const numbers = rest.map(Number);
+if (mode === "--measure") {
+  process.stdout.write(JSON.stringify(await measure(numbers[0] ?? 0, numbers[1] ?? 0, numbers[2] ?? 0)));
+} else if (mode === "--attribute") {
+  process.stdout.write(JSON.stringify(await attribute(numbers[0] ?? 0, numbers[1] ?? 0)));
+} else {
+  await parent(Number(mode ?? 20_000), Number(rest[0] ?? 5));
+}
