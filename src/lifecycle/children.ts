@@ -118,7 +118,10 @@ async function writerOfDesired<C extends KubeObject>(
   const entries = fresh.metadata.managedFields ?? [];
   const ours = entries.filter((e) => e.manager === own).map((e) => e.time ?? "");
   const since = ours.sort().at(-1) ?? "";
-  const touching = entries.filter((e) => (e.time ?? "") >= since && ownsAnyOf(e.fieldsV1, desired));
+  // An entry without a time (a write through /scale) is as recent as any.
+  const touching = entries.filter(
+    (e) => (e.time === undefined || e.time >= since) && ownsAnyOf(e.fieldsV1, desired),
+  );
   return lastForeignWriter({ ...fresh, metadata: { ...fresh.metadata, managedFields: touching } }, own);
 }
 
@@ -137,7 +140,7 @@ function ownsAnyOf(fields: unknown, desired: object): boolean {
 function wroteAfterUs(obj: KubeObject, writer: Writer, own: string): boolean {
   const ours = (obj.metadata.managedFields ?? []).filter((e) => e.manager === own).map((e) => e.time ?? "");
   const latestOurs = ours.sort().at(-1) ?? "";
-  return (writer.time ?? "") >= latestOurs;
+  return writer.time === undefined || writer.time >= latestOurs;
 }
 
 function report(

@@ -17,16 +17,27 @@ export interface Writer {
   time?: string;
 }
 
-/** The most recent writer of `obj` other than `ownManager`, from its `managedFields`. */
+/**
+ * The most recent writer of `obj` other than `ownManager`, from its `managedFields`. An entry
+ * without a time (the apiserver records none for writes through `/scale`, e.g. `kubectl scale`)
+ * counts as the most recent: it lasts only until its fields are taken back.
+ */
 export function lastForeignWriter(obj: KubeObject | undefined, ownManager: string): Writer | undefined {
   const entries = (obj?.metadata.managedFields ?? []).filter(
     (e): e is ManagedFieldsEntry & { manager: string } =>
       !!e.manager && e.manager !== ownManager && e.subresource !== "status",
   );
-  const latest = entries.sort((a, b) => (a.time ?? "").localeCompare(b.time ?? "")).at(-1);
+  const latest = entries.sort(byTime).at(-1);
   return latest
     ? { manager: latest.manager, operation: latest.operation ?? "Update", time: latest.time }
     : undefined;
+}
+
+/** Oldest first; entries without a time last. */
+function byTime(a: ManagedFieldsEntry, b: ManagedFieldsEntry): number {
+  if (a.time === undefined || b.time === undefined)
+    return (a.time === undefined ? 1 : 0) - (b.time === undefined ? 1 : 0);
+  return a.time.localeCompare(b.time);
 }
 
 /** What happened to the owned object. */

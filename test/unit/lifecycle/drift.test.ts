@@ -203,3 +203,23 @@ describe("reportDrift", () => {
     assert.deepEqual(drifts, [["ConfigMap", "unknown"]]);
   });
 });
+
+it("an entry without a time (a write through /scale) counts as the most recent writer", () => {
+  const obj = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: {
+      name: "web",
+      managedFields: [
+        { manager: "kubectl-edit", operation: "Update" as const, time: "2026-11-22T05:00:00Z" },
+        { manager: "kubectl", operation: "Update" as const, subresource: "scale" },
+        { manager: "owner", operation: "Apply" as const, time: "2026-11-22T05:10:00Z" },
+      ],
+    },
+  };
+  assert.deepEqual(lastForeignWriter(obj, "owner"), {
+    manager: "kubectl",
+    operation: "Update",
+    time: undefined,
+  });
+});

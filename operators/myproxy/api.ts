@@ -1,0 +1,110 @@
+/**
+ * The two kinds of the myproxy operator, defined once: their TypeScript types, runtime validation and
+ * CRDs all come from these schemas. A `MyProxy` is an nginx Deployment; a `ProxyRoute` is one route
+ * (host, path, backend Service and port) that a MyProxy serves.
+ */
+import { defineKind, type ObjectOf, withRules, z } from "kubeloop";
+import { MyProxyConditions, ProxyRouteConditions } from "./conditions.ts";
+
+/** The API group of both kinds. */
+export const GROUP = "proxy.kubeloop.dev";
+
+/** The nginx image a MyProxy runs unless its spec names another one. */
+export const DEFAULT_IMAGE = "nginx:1.27.3-alpine";
+
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const dnsLabel = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The desired state of a MyProxy. */
+const myProxySpec = z.object({
+  replicas: z.int().min(0).max(20).default(2).describe("Number of nginx pods."),
+  image: z.string().min(1).max(255).default(DEFAULT_IMAGE).describe("The nginx container image."),
+  port: z.int().min(1).max(65535).default(80).describe("The port nginx listens on in each pod."),
+});
+
+/** What the MyProxy controller observed. */
+const myProxyStatus = z.object({
+  podNames: z
+    .array(z.string())
+    .optional()
+    .describe("Names of the Deployment's pods that are not terminating or finished, sorted."),
+  replicas: z.int().optional().describe("Pods of the Deployment, of any template."),
+  readyReplicas: z.int().optional().describe("Pods of the Deployment that are ready."),
+  acceptedRoutes: z.int().optional().describe("ProxyRoutes in the current configuration."),
+  configHash: z.string().optional().describe("sha256 of the generated nginx configuration."),
+});
+
+/** A MyProxy: nginx pods serving the ProxyRoutes that reference it. */
+export const MyProxy = defineKind({
+  group: GROUP,
+  version: "v1alpha1",
+  kind: "MyProxy",
+  scope: "Namespaced",
+  description: "An nginx reverse proxy whose configuration is generated from the ProxyRoutes naming it.",
+  spec: myProxySpec,
+  status: myProxyStatus,
+  conditions: MyProxyConditions,
+  printerColumns: [
+    { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
+    { name: "ReadyPods", type: "integer", jsonPath: ".status.readyReplicas" },
+    { name: "Routes", type: "integer", jsonPath: ".status.acceptedRoutes" },
+  ],
+});
+
+/** A MyProxy object as stored in the cluster. */
+export type MyProxyObject = ObjectOf<typeof MyProxy>;
+
+/** A Service port by number (1–65535) or by name (an IANA service name). */
+const servicePort = withRules(z.union([z.int(), z.string()]), {
+  rule: "type(self) == int ? self >= 1 && self <= 65535 : size(self) <= 15 && self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+  message: "port must be a number from 1 to 65535 or a Service port name",
+});
+
+/** The desired state of a ProxyRoute. */
+const proxyRouteSpec = z.object({
+  proxy: z.string().min(1).max(253).regex(dnsSubdomain).describe("Name of the MyProxy, in this namespace."),
+  host: z
+    .string()
+    .min(1)
+    .max(253)
+    .regex(dnsSubdomain)
+    .describe("Host name the route answers, e.g. api.example.com."),
+  path: z
+    .string()
+    .max(1024)
+    .regex(/^\/[A-Za-z0-9._~%/-]*$/)
+    .default("/")
+    .describe("Path prefix, starting with '/'."),
+  backend: z
+    .object({
+      service: z.string().min(1).max(63).regex(dnsLabel).describe("Name of a Service in this namespace."),
+      port: servicePort.describe("A port of that Service, by number or by name."),
+    })
+    .describe("Where matching requests go."),
+});
+
+/** What the ProxyRoute controller observed. */
+const proxyRouteStatus = z.object({
+  upstream: z.string().optional().describe("The URL requests are proxied to, while the route is accepted."),
+});
+
+/** A ProxyRoute: one route of a MyProxy. */
+export const ProxyRoute = defineKind({
+  group: GROUP,
+  version: "v1alpha1",
+  kind: "ProxyRoute",
+  scope: "Namespaced",
+  description: "A route (host, path prefix, backend Service and port) served by the MyProxy it names.",
+  spec: proxyRouteSpec,
+  status: proxyRouteStatus,
+  conditions: ProxyRouteConditions,
+  printerColumns: [
+    { name: "Proxy", type: "string", jsonPath: ".spec.proxy" },
+    { name: "Host", type: "string", jsonPath: ".spec.host" },
+    { name: "Path", type: "string", jsonPath: ".spec.path" },
+    { name: "Backend", type: "string", jsonPath: ".spec.backend.service" },
+  ],
+});
+
+/** A ProxyRoute object as stored in the cluster. */
+export type ProxyRouteObject = ObjectOf<typeof ProxyRoute>;

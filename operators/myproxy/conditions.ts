@@ -1,0 +1,94 @@
+/**
+ * The conditions each kind reports, their reasons, and how they roll up into the summary `Ready`.
+ * A MyProxy is Ready only when its pods are available and the rollout of the current configuration
+ * is complete; a ProxyRoute is Ready exactly when it is Accepted.
+ */
+import { type ConditionReport, type DependentState, defineConditionSet, NOT_REPORTED_REASON } from "kubeloop";
+
+/** Reasons of a MyProxy's `Available` and `Progressing` conditions (and of its `Ready`). */
+export const ProxyReason = {
+  /** The Deployment does not exist (yet). */
+  DeploymentNotFound: "DeploymentNotFound",
+  /** The Deployment has not reported this condition yet. */
+  DeploymentNotObserved: "DeploymentNotObserved",
+  /** Enough pods are available (the Deployment's own reason). */
+  MinimumReplicasAvailable: "MinimumReplicasAvailable",
+  /** Too few pods are available (the Deployment's own reason). */
+  MinimumReplicasUnavailable: "MinimumReplicasUnavailable",
+  /** A new pod template or replica count is being rolled out. */
+  RollingOut: "RollingOut",
+  /** Every desired pod runs the current pod template and is available. */
+  RolloutComplete: "RolloutComplete",
+  /** The Deployment gave up progressing (the Deployment's own reason). */
+  ProgressDeadlineExceeded: "ProgressDeadlineExceeded",
+  /** A child's name is taken by an object another controller owns. */
+  AlreadyOwned: "AlreadyOwned",
+  /** Summary: available, and the current configuration is rolled out. */
+  Serving: "Serving",
+} as const;
+
+/** Reasons of a ProxyRoute's `Accepted` condition (and of its `Ready`). */
+export const RouteReason = {
+  /** In the configuration of its MyProxy. */
+  Accepted: "Accepted",
+  /** The referenced MyProxy does not exist in the route's namespace. */
+  ProxyNotFound: "ProxyNotFound",
+  /** The backend Service does not exist, or has no such port. */
+  BackendNotFound: "BackendNotFound",
+  /** An older route of the same MyProxy serves the same host and path. */
+  Conflict: "Conflict",
+} as const;
+
+type ProxyDependent = "Available" | "Progressing";
+
+/**
+ * MyProxy's roll-up: `False` when the pods are unavailable or the rollout failed; `Unknown` while
+ * something is not reported yet or a rollout is under way (as Flux reports `Ready` while
+ * reconciling); `True` only once available with the rollout of the current configuration complete.
+ */
+export function proxyRollUp(dependents: readonly DependentState<ProxyDependent>[]): ConditionReport {
+  const abnormal = dependents.find((d) => d.health === "abnormal")?.condition;
+  if (abnormal) return { status: "False", reason: abnormal.reason, message: abnormal.message };
+  const unknown = dependents.find((d) => d.health === "unknown");
+  if (unknown) return { status: "Unknown", ...reasonOf(unknown) };
+  const available = dependents.find((d) => d.type === "Available")?.condition;
+  const progressing = dependents.find((d) => d.type === "Progressing")?.condition;
+  if (progressing && progressing.reason !== ProxyReason.RolloutComplete)
+    return { status: "Unknown", reason: progressing.reason, message: progressing.message };
+  return {
+    status: "True",
+    reason: ProxyReason.Serving,
+    message: [available?.message, progressing?.message].filter(Boolean).join("; "),
+  };
+}
+
+/** A ProxyRoute's `Ready` mirrors `Accepted`. */
+export function routeRollUp(dependents: readonly DependentState<"Accepted">[]): ConditionReport {
+  const accepted = dependents[0];
+  if (!accepted?.condition) return { status: "Unknown", ...reasonOf(accepted) };
+  const { status, reason, message } = accepted.condition;
+  return { status, reason, message };
+}
+
+function reasonOf(dependent: DependentState | undefined): { reason: string; message: string } {
+  if (dependent?.condition)
+    return { reason: dependent.condition.reason, message: dependent.condition.message };
+  return {
+    reason: NOT_REPORTED_REASON,
+    message: `${dependent?.type ?? "a condition"} has not been reported`,
+  };
+}
+
+/** MyProxy's conditions: `Available` and `Progressing`, summarised by `Ready` ({@link proxyRollUp}). */
+export const MyProxyConditions = defineConditionSet({
+  summary: "Ready",
+  dependents: { Available: "normal-true", Progressing: "normal-true" },
+  rollUp: proxyRollUp,
+});
+
+/** ProxyRoute's conditions: `Accepted`, mirrored by `Ready` ({@link routeRollUp}). */
+export const ProxyRouteConditions = defineConditionSet({
+  summary: "Ready",
+  dependents: { Accepted: "normal-true" },
+  rollUp: routeRollUp,
+});

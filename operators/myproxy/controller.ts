@@ -1,0 +1,114 @@
+/**
+ * The MyProxy controller, level-triggered: it reads the routes that reference the MyProxy and the
+ * Services they name, generates the nginx configuration, converges the ConfigMap and the Deployment
+ * (repairing and reporting changes or deletions by anyone else), and reports what it observes of the
+ * Deployment and its pods. It writes MyProxy status, the ConfigMap and the Deployment, nothing else.
+ */
+import {
+  Action,
+  AlreadyOwnedError,
+  ConfigMap,
+  controller,
+  Deployment,
+  ensureChild,
+  generationChanged,
+  isControlledBy,
+  keyOf,
+  type Manager,
+  Pod,
+  type ReconcileContext,
+  type Request,
+  Service,
+} from "kubeloop";
+import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
+import { MyProxyConditions, ProxyReason } from "./conditions.ts";
+import { desiredConfigMap, desiredDeployment } from "./deployment.ts";
+import {
+  backendsOf,
+  podMembershipChanged,
+  podScope,
+  podsOfProxy,
+  podToProxy,
+  proxyKeyOf,
+  routeStore,
+  routesOfProxy,
+  routesOfService,
+} from "./indexes.ts";
+import { configHash, nginxConfig } from "./nginx.ts";
+import { acceptedRoutes } from "./routes.ts";
+import { type ProxyObservation, proxyStatus } from "./status.ts";
+import { writeStatus } from "./write-status.ts";
+
+/** How often a MyProxy blocked by a child another controller owns looks again. */
+const BLOCKED_RETRY_MS = 10_000;
+
+type Context = ReconcileContext<MyProxyObject>;
+
+/** Registers the MyProxy controller on `manager`. */
+export function myProxyController(manager: Manager) {
+  routeStore(manager.cache);
+  return controller(manager)
+    .for(MyProxy)
+    .owns(ConfigMap)
+    .owns(Deployment)
+    .watches(ProxyRoute, (route: ProxyRouteObject) => [proxyKeyOf(route)], {
+      predicates: [generationChanged],
+    })
+    .watches(Service, (service) => routesOfService(manager.cache, service).map(proxyKeyOf))
+    .watches(Pod, podToProxy, { scope: podScope(manager.cache), predicates: [podMembershipChanged] })
+    .reconcile(reconcileMyProxy);
+}
+
+/** Converges one MyProxy. */
+export async function reconcileMyProxy(_request: Request, ctx: Context): Promise<Action | undefined> {
+  const proxy = ctx.object;
+  // Gone or going: its children carry owner references, so garbage collection removes them.
+  if (!proxy || proxy.metadata.deletionTimestamp) return undefined;
+  const routes = routesOfProxy(ctx.cache, keyOf(proxy));
+  const { accepted } = acceptedRoutes(routes, backendsOf(ctx.cache, routes));
+  const config = nginxConfig({ proxy: keyOf(proxy), port: proxy.spec.port, routes: accepted });
+  const hash = configHash(config);
+  const converged = await convergeChildren(ctx, proxy, config, hash);
+  const observation: ProxyObservation = {
+    ...converged,
+    deployment: ownDeployment(ctx, proxy),
+    pods: podsOfProxy(ctx.cache, proxy),
+    acceptedRoutes: accepted.length,
+    configHash: hash,
+  };
+  await writeProxyStatus(ctx, proxy, observation);
+  return observation.blocked ? Action.requeueAfter(BLOCKED_RETRY_MS) : undefined;
+}
+
+/** Applies the ConfigMap, then the Deployment; a child owned by someone else blocks the MyProxy. */
+async function convergeChildren(
+  ctx: Context,
+  proxy: MyProxyObject,
+  config: string,
+  hash: string,
+): Promise<Pick<ProxyObservation, "deploymentUpToDate" | "blocked">> {
+  try {
+    await ensureChild(ctx, proxy, ConfigMap, desiredConfigMap(proxy, config));
+    const result = await ensureChild(ctx, proxy, Deployment, desiredDeployment(proxy, hash));
+    return { deploymentUpToDate: result === "unchanged" };
+  } catch (err) {
+    if (!(err instanceof AlreadyOwnedError)) throw err;
+    return { deploymentUpToDate: false, blocked: err.message };
+  }
+}
+
+/** The cached Deployment of this name, when this MyProxy controls it. */
+function ownDeployment(ctx: Context, proxy: MyProxyObject) {
+  const deployment = ctx.cache.informer(Deployment).store.get(keyOf(proxy));
+  return deployment && isControlledBy(deployment, proxy) ? deployment : undefined;
+}
+
+async function writeProxyStatus(ctx: Context, proxy: MyProxyObject, observation: ProxyObservation) {
+  const report = proxyStatus(observation);
+  await writeStatus(ctx, MyProxy, proxy, MyProxyConditions, (draft) => {
+    draft.set("Available", report.available);
+    draft.set("Progressing", report.progressing);
+    if (observation.blocked) draft.stalled(ProxyReason.AlreadyOwned, observation.blocked);
+    return report.fields;
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * How the two controllers find related objects in the shared cache without scanning it: ProxyRoutes
+ * indexed by the MyProxy they reference and by their backend Service, and one pod informer narrowed
+ * by label to MyProxy pods (the cluster's other pods are never cached).
+ */
+import {
+  type KubeObject,
+  keyOf,
+  type MapFn,
+  type ObjectKey,
+  objectKey,
+  Pod,
+  type PodObject,
+  type Predicate,
+  Service,
+  type ServiceObject,
+} from "kubeloop";
+import type { InformerCache, InformerScope, StoreReader } from "kubeloop/cache";
+import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
+import { INSTANCE_LABEL, PROXY_PODS_SELECTOR } from "./deployment.ts";
+
+const BY_PROXY = "proxy";
+const BY_BACKEND = "backend";
+
+/** The ProxyRoute store, with its `proxy` and `backend` indexes added (once). */
+export function routeStore(cache: InformerCache): StoreReader<ProxyRouteObject> {
+  const informer = cache.informer(ProxyRoute);
+  informer.addIndexer(BY_PROXY, (route) => [proxyKeyOf(route)]);
+  informer.addIndexer(BY_BACKEND, (route) => [
+    objectKey(route.metadata.namespace, route.spec.backend.service),
+  ]);
+  return informer.store;
+}
+
+/** The key of the MyProxy a route references. */
+export function proxyKeyOf(route: ProxyRouteObject): ObjectKey {
+  return objectKey(route.metadata.namespace, route.spec.proxy);
+}
+
+/** The routes referencing the MyProxy with this key. */
+export function routesOfProxy(cache: InformerCache, proxyKey: ObjectKey): ProxyRouteObject[] {
+  return routeStore(cache).byIndex(BY_PROXY, proxyKey);
+}
+
+/** The routes whose backend is this Service. */
+export function routesOfService(cache: InformerCache, service: ServiceObject): ProxyRouteObject[] {
+  return routeStore(cache).byIndex(BY_BACKEND, keyOf(service));
+}
+
+/** The cached Services the given routes reference (those that exist). */
+export function backendsOf(cache: InformerCache, routes: readonly ProxyRouteObject[]): ServiceObject[] {
+  const services = cache.informer(Service).store;
+  const keys = new Set(routes.map((r) => objectKey(r.metadata.namespace, r.spec.backend.service)));
+  return [...keys].flatMap((key) => services.get(key) ?? []);
+}
+
+/** The cached MyProxy with this key. */
+export function cachedProxy(cache: InformerCache, key: ObjectKey): MyProxyObject | undefined {
+  return cache.informer(MyProxy).store.get(key);
+}
+
+/** The scope of the pod informer: the cache's default for pods, narrowed to MyProxy pods. */
+export function podScope(cache: InformerCache): InformerScope {
+  return { ...cache.scopeFor(Pod), labelSelector: PROXY_PODS_SELECTOR };
+}
+
+/** The cached pods of one MyProxy. */
+export function podsOfProxy(cache: InformerCache, proxy: MyProxyObject): PodObject[] {
+  return cache.informer(Pod, podScope(cache)).store.list({
+    namespace: proxy.metadata.namespace,
+    labelSelector: `${INSTANCE_LABEL}=${proxy.metadata.name}`,
+  });
+}
+
+/** Maps a pod to the MyProxy named by its instance label. */
+export const podToProxy: MapFn<PodObject> = (pod) => {
+  const name = pod.metadata.labels?.[INSTANCE_LABEL];
+  return name ? [objectKey(pod.metadata.namespace, name)] : [];
+};
+
+/** Lets pod updates through only when they change whether the pod counts in `podNames`. */
+export const podMembershipChanged: Predicate<PodObject> = {
+  update: (old, pod) =>
+    old.metadata.deletionTimestamp !== pod.metadata.deletionTimestamp ||
+    old.status?.phase !== pod.status?.phase,
+};
+
+/** Lets only creations and deletions through (for objects whose mere existence matters). */
+export const existenceChanged: Predicate<KubeObject> = { update: () => false };

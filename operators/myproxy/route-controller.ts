@@ -1,0 +1,92 @@
+/**
+ * The ProxyRoute controller: reports on each route whether its MyProxy serves it (`Accepted`), using
+ * the same judgement as the MyProxy controller ({@link acceptedRoutes}). It watches what a verdict
+ * depends on: the route's siblings (an older route may win its host and path), the backend
+ * Services (a Service appearing may also make an older sibling win), and the MyProxy's existence.
+ * It writes ProxyRoute status, nothing else.
+ */
+import {
+  type ConditionReport,
+  controller,
+  generationChanged,
+  keyOf,
+  type Manager,
+  type ReconcileContext,
+  type Request,
+  Service,
+} from "kubeloop";
+import { MyProxy, ProxyRoute, type ProxyRouteObject } from "./api.ts";
+import { ProxyRouteConditions, RouteReason } from "./conditions.ts";
+import {
+  backendsOf,
+  cachedProxy,
+  existenceChanged,
+  proxyKeyOf,
+  routeStore,
+  routesOfProxy,
+  routesOfService,
+} from "./indexes.ts";
+import { acceptedRoutes, type RouteAcceptance } from "./routes.ts";
+import { writeStatus } from "./write-status.ts";
+
+type Context = ReconcileContext<ProxyRouteObject>;
+
+/** A route's verdict: the `Accepted` report and, when accepted, where it proxies to. */
+export interface RouteVerdict {
+  accepted: ConditionReport;
+  upstream?: string;
+}
+
+/** Registers the ProxyRoute controller on `manager`. */
+export function proxyRouteController(manager: Manager) {
+  routeStore(manager.cache);
+  const siblings = (route: ProxyRouteObject) => routesOfProxy(manager.cache, proxyKeyOf(route)).map(keyOf);
+  return controller(manager)
+    .for(ProxyRoute)
+    .watches(ProxyRoute, siblings, { predicates: [generationChanged] })
+    .watches(Service, (service) => routesOfService(manager.cache, service).flatMap(siblings))
+    .watches(MyProxy, (proxy) => routesOfProxy(manager.cache, keyOf(proxy)).map(keyOf), {
+      predicates: [existenceChanged],
+    })
+    .reconcile(reconcileProxyRoute);
+}
+
+/** Reports one route's `Accepted` condition. */
+export async function reconcileProxyRoute(_request: Request, ctx: Context): Promise<undefined> {
+  const route = ctx.object;
+  if (!route || route.metadata.deletionTimestamp) return undefined;
+  const verdict = judgeRoute(ctx, route);
+  await writeStatus(ctx, ProxyRoute, route, ProxyRouteConditions, (draft) => {
+    draft.set("Accepted", verdict.accepted);
+    if (verdict.accepted.reason === RouteReason.Conflict)
+      draft.stalled(RouteReason.Conflict, verdict.accepted.message);
+    return verdict.upstream ? { upstream: verdict.upstream } : {};
+  });
+  return undefined;
+}
+
+/** Whether the route's MyProxy serves it, judged as the MyProxy controller does. */
+function judgeRoute(ctx: Context, route: ProxyRouteObject): RouteVerdict {
+  const proxyKey = proxyKeyOf(route);
+  if (!cachedProxy(ctx.cache, proxyKey)) {
+    const message = `MyProxy ${route.spec.proxy} not found in namespace ${route.metadata.namespace}`;
+    return { accepted: { status: "False", reason: RouteReason.ProxyNotFound, message } };
+  }
+  const siblings = routesOfProxy(ctx.cache, proxyKey);
+  return verdictOf(acceptedRoutes(siblings, backendsOf(ctx.cache, siblings)), route);
+}
+
+/** The route's own verdict among its siblings'. */
+function verdictOf({ accepted, rejected }: RouteAcceptance, route: ProxyRouteObject): RouteVerdict {
+  const uid = route.metadata.uid;
+  const served = accepted.find((a) => a.route.metadata.uid === uid);
+  if (served) {
+    const { url } = served.upstream;
+    const message = `served by MyProxy ${route.spec.proxy}, proxied to ${url}`;
+    return { accepted: { status: "True", reason: RouteReason.Accepted, message }, upstream: url };
+  }
+  // The route is one of the siblings, so it is either served or rejected.
+  const left = rejected.find((r) => r.route.metadata.uid === uid);
+  const reason = left?.reason ?? RouteReason.BackendNotFound;
+  return { accepted: { status: "False", reason, message: left?.message ?? "" } };
+}

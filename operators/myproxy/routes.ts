@@ -1,0 +1,134 @@
+/**
+ * Which routes of a MyProxy are served: pure, so that the MyProxy controller (which builds the
+ * configuration from the accepted routes) and the ProxyRoute controller (which reports each route's
+ * `Accepted` condition) always agree.
+ *
+ * A route is accepted when its backend Service exists in the route's namespace and has the port the
+ * route names (by number or by name), and no older route of the same MyProxy with a resolvable
+ * backend serves the same host and path. Older means an earlier `creationTimestamp`, then the name
+ * in alphabetical order.
+ */
+import type { ServiceObject } from "kubeloop";
+import type { ProxyRouteObject } from "./api.ts";
+import { RouteReason } from "./conditions.ts";
+
+/** Where an accepted route sends its requests. */
+export interface Upstream {
+  service: string;
+  namespace: string;
+  /** The Service port number, resolved from a port name when the route names one. */
+  port: number;
+  /** `http://<service>.<namespace>.svc.cluster.local:<port>`. */
+  url: string;
+}
+
+/** A route in the configuration. */
+export interface AcceptedRoute {
+  route: ProxyRouteObject;
+  upstream: Upstream;
+}
+
+/** A route left out of the configuration, and why. */
+export interface RejectedRoute {
+  route: ProxyRouteObject;
+  reason: typeof RouteReason.BackendNotFound | typeof RouteReason.Conflict;
+  message: string;
+}
+
+/** The verdict on every route of one MyProxy. */
+export interface RouteAcceptance {
+  /** Sorted by host, then path. */
+  accepted: AcceptedRoute[];
+  /** Sorted by name. */
+  rejected: RejectedRoute[];
+}
+
+/**
+ * Judges the routes of one MyProxy against the Services they may reference (Services of other
+ * namespaces are never used).
+ *
+ * @example
+ * ```ts
+ * const { accepted, rejected } = acceptedRoutes(routesOfProxy, servicesInNamespace);
+ * ```
+ */
+export function acceptedRoutes(
+  routes: readonly ProxyRouteObject[],
+  services: readonly ServiceObject[],
+): RouteAcceptance {
+  const resolved: AcceptedRoute[] = [];
+  const rejected: RejectedRoute[] = [];
+  for (const route of routes) {
+    const outcome = resolveBackend(route, services);
+    if ("upstream" in outcome) resolved.push(outcome);
+    else rejected.push(outcome);
+  }
+  const accepted: AcceptedRoute[] = [];
+  const claimed = new Map<string, ProxyRouteObject>();
+  for (const candidate of [...resolved].sort((a, b) => olderFirst(a.route, b.route))) {
+    const key = `${candidate.route.spec.host} ${pathOf(candidate.route)}`;
+    const winner = claimed.get(key);
+    if (winner) rejected.push(conflict(candidate.route, winner));
+    else {
+      claimed.set(key, candidate.route);
+      accepted.push(candidate);
+    }
+  }
+  return { accepted: accepted.sort(byHostAndPath), rejected: rejected.sort(byName) };
+}
+
+/** The route's path prefix (`/` when the stored object has none, as the CRD defaults it). */
+export function pathOf(route: ProxyRouteObject): string {
+  return route.spec.path ?? "/";
+}
+
+function resolveBackend(
+  route: ProxyRouteObject,
+  services: readonly ServiceObject[],
+): AcceptedRoute | RejectedRoute {
+  const { service: name, port: wanted } = route.spec.backend;
+  const namespace = route.metadata.namespace ?? "";
+  const service = services.find((s) => s.metadata.name === name && s.metadata.namespace === namespace);
+  if (!service) return backendNotFound(route, `Service ${name} not found in namespace ${namespace}`);
+  const ports = service.spec?.ports ?? [];
+  const port = ports.find((p) => (typeof wanted === "number" ? p.port === wanted : p.name === wanted));
+  if (!port) {
+    const offered = ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(", ") || "none";
+    return backendNotFound(route, `Service ${name} has no port ${wanted}; it offers ${offered}`);
+  }
+  const url = `http://${name}.${namespace}.svc.cluster.local:${port.port}`;
+  return { route, upstream: { service: name, namespace, port: port.port, url } };
+}
+
+function backendNotFound(route: ProxyRouteObject, message: string): RejectedRoute {
+  return { route, reason: RouteReason.BackendNotFound, message };
+}
+
+function conflict(route: ProxyRouteObject, winner: ProxyRouteObject): RejectedRoute {
+  const where = `host ${route.spec.host} path ${pathOf(route)}`;
+  return {
+    route,
+    reason: RouteReason.Conflict,
+    message: `${where} is already served by the older ProxyRoute ${winner.metadata.name}`,
+  };
+}
+
+function olderFirst(a: ProxyRouteObject, b: ProxyRouteObject): number {
+  return (
+    compare(a.metadata.creationTimestamp ?? "", b.metadata.creationTimestamp ?? "") ||
+    byName({ route: a }, { route: b })
+  );
+}
+
+function byName(a: { route: ProxyRouteObject }, b: { route: ProxyRouteObject }): number {
+  return compare(a.route.metadata.name ?? "", b.route.metadata.name ?? "");
+}
+
+function byHostAndPath(a: AcceptedRoute, b: AcceptedRoute): number {
+  return compare(a.route.spec.host, b.route.spec.host) || compare(pathOf(a.route), pathOf(b.route));
+}
+
+/** Code-point order: the same on every machine, whatever its locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,147 @@
+/**
+ * A MyProxy's status, derived only from what the controller observes (its Deployment, its pods, the
+ * accepted routes): pure, so that wiping the status and reconciling writes the same thing back.
+ */
+import type { BuiltinCondition, ConditionReport, DeploymentObject, PodObject } from "kubeloop";
+import { ProxyReason } from "./conditions.ts";
+
+/** What one reconcile observed of a MyProxy's world. */
+export interface ProxyObservation {
+  /** The Deployment the MyProxy controls, as cached; undefined when there is none. */
+  deployment: DeploymentObject | undefined;
+  /**
+   * Whether the cached Deployment already carries the desired spec (`ensureChild` answered
+   * `unchanged`). When false the controller just wrote it, so its status speaks of an older spec.
+   */
+  deploymentUpToDate: boolean;
+  /** The pods selected by the Deployment's selector. */
+  pods: readonly PodObject[];
+  /** How many routes are in the configuration. */
+  acceptedRoutes: number;
+  /** sha256 of the configuration. */
+  configHash: string;
+  /** Why the children could not be converged (a name taken by another owner), if so. */
+  blocked?: string;
+}
+
+/** The status fields besides conditions, and the reports of the two dependent conditions. */
+export interface ProxyStatusReport {
+  fields: {
+    podNames: string[];
+    replicas: number;
+    readyReplicas: number;
+    acceptedRoutes: number;
+    configHash: string;
+  };
+  available: ConditionReport;
+  progressing: ConditionReport;
+}
+
+/** Derives the status of a MyProxy from an observation. */
+export function proxyStatus(observed: ProxyObservation): ProxyStatusReport {
+  const status = observed.deployment?.status;
+  return {
+    fields: {
+      podNames: podNames(observed.pods),
+      replicas: status?.replicas ?? 0,
+      readyReplicas: status?.readyReplicas ?? 0,
+      acceptedRoutes: observed.acceptedRoutes,
+      configHash: observed.configHash,
+    },
+    available: availableReport(observed.deployment),
+    progressing: observed.blocked
+      ? { status: "False", reason: ProxyReason.AlreadyOwned, message: observed.blocked }
+      : progressingReport(observed.deployment, observed.deploymentUpToDate),
+  };
+}
+
+/** Names of the pods that are neither terminating nor finished, sorted. */
+export function podNames(pods: readonly PodObject[]): string[] {
+  return pods
+    .filter(
+      (p) => !p.metadata.deletionTimestamp && p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed",
+    )
+    .map((p) => p.metadata.name ?? "")
+    .sort();
+}
+
+/** `Available`: the Deployment's own `Available` condition, with a count of ready pods. */
+export function availableReport(deployment: DeploymentObject | undefined): ConditionReport {
+  if (!deployment) return notFound();
+  const condition = deploymentCondition(deployment, "Available");
+  if (!condition) return notObserved(deployment, "availability");
+  const ready = deployment.status?.readyReplicas ?? 0;
+  const reason =
+    condition.reason ??
+    (condition.status === "True"
+      ? ProxyReason.MinimumReplicasAvailable
+      : ProxyReason.MinimumReplicasUnavailable);
+  return { status: condition.status, reason, message: `${ready}/${desiredReplicas(deployment)} pods ready` };
+}
+
+/**
+ * `Progressing`: True with `RolloutComplete` once every desired pod runs the current template and is
+ * available and no old or surplus pod is left; True with `RollingOut` before that; False when the Deployment
+ * gave up (its `Progressing` is False).
+ */
+export function progressingReport(
+  deployment: DeploymentObject | undefined,
+  upToDate: boolean,
+): ConditionReport {
+  if (!deployment) return notFound();
+  const name = deployment.metadata.name;
+  const observed = deployment.status?.observedGeneration ?? 0;
+  if (!upToDate || observed < (deployment.metadata.generation ?? 0))
+    return rollingOut(`Deployment ${name} has not observed its latest spec yet`);
+  const condition = deploymentCondition(deployment, "Progressing");
+  if (condition?.status === "False") {
+    const reason = condition.reason ?? ProxyReason.ProgressDeadlineExceeded;
+    return { status: "False", reason, message: condition.message ?? "" };
+  }
+  const pending = pendingRollout(deployment);
+  if (pending) return rollingOut(pending);
+  const desired = desiredReplicas(deployment);
+  return {
+    status: "True",
+    reason: ProxyReason.RolloutComplete,
+    message: `${desired}/${desired} pods run the current configuration`,
+  };
+}
+
+/** What the rollout still waits for, or undefined when it is complete. */
+function pendingRollout(deployment: DeploymentObject): string | undefined {
+  const desired = desiredReplicas(deployment);
+  const { updatedReplicas = 0, replicas = 0, availableReplicas = 0 } = deployment.status ?? {};
+  if (updatedReplicas < desired) return `${updatedReplicas}/${desired} pods run the current configuration`;
+  if (replicas > desired) return `${replicas - desired} old or surplus pods are being removed`;
+  if (availableReplicas < desired) return `${availableReplicas}/${desired} pods are available`;
+  return undefined;
+}
+
+function desiredReplicas(deployment: DeploymentObject): number {
+  return deployment.spec.replicas ?? 1;
+}
+
+function deploymentCondition(deployment: DeploymentObject, type: string): BuiltinCondition | undefined {
+  return deployment.status?.conditions?.find((c) => c.type === type);
+}
+
+function rollingOut(message: string): ConditionReport {
+  return { status: "True", reason: ProxyReason.RollingOut, message };
+}
+
+function notFound(): ConditionReport {
+  return {
+    status: "Unknown",
+    reason: ProxyReason.DeploymentNotFound,
+    message: "the Deployment does not exist yet",
+  };
+}
+
+function notObserved(deployment: DeploymentObject, what: string): ConditionReport {
+  return {
+    status: "Unknown",
+    reason: ProxyReason.DeploymentNotObserved,
+    message: `Deployment ${deployment.metadata.name} has not reported its ${what} yet`,
+  };
+}
