@@ -1,0 +1,204 @@
+/**
+ * The LoadTest kind (`loadtest.kubeloop.dev/v1alpha1`): its spec, status, conditions and printer
+ * columns, defined once with zod. The spec is a superset of the Artillery operator's LoadTest
+ * (`count`, `environment`, `testScript`), so an Artillery manifest works after changing its
+ * `apiVersion`.
+ */
+import {
+  defineConditionSet,
+  defineKind,
+  NOT_REPORTED_REASON,
+  type ObjectOf,
+  type RollUp,
+  withRules,
+  z,
+} from "kubeloop";
+
+/** The worker image when the spec names none: a pinned Artillery release, never `:latest`. */
+export const DEFAULT_IMAGE = "artilleryio/artillery:2.0.23";
+
+/** Why the spec cannot change once created. */
+export const IMMUTABLE_SPEC_MESSAGE =
+  "spec is immutable: a load test runs once; delete the LoadTest and create it again to run a changed test";
+
+/** Condition reasons the LoadTest controller writes. */
+export const Reasons = {
+  /** The Job exists and workers are running (or about to). */
+  WorkersRunning: "WorkersRunning",
+  /** Every worker finished and exited 0. */
+  Succeeded: "Succeeded",
+  /** Every worker finished and at least one failed. */
+  WorkersFailed: "WorkersFailed",
+  /** The Job finished as failed without a failed worker (e.g. someone set a deadline on it). */
+  JobFailed: "JobFailed",
+  /** The test-script ConfigMap, or its `test-script.yaml` key, is missing. */
+  MissingTestScript: "MissingTestScript",
+  /** A Job with the LoadTest's name exists and is not controlled by this LoadTest. */
+  JobConflict: "JobConflict",
+  /** The apiserver rejected the Job built from the spec. */
+  InvalidJob: "InvalidJob",
+  /** The LoadTest's Job was deleted after the test had started; it is not run twice. */
+  JobDeleted: "JobDeleted",
+} as const;
+
+/**
+ * Rolls the summary `Succeeded` up from `Completed`: True when every worker succeeded, False when
+ * the test completed otherwise, Unknown (with `Progressing`'s reason) until it completed.
+ */
+export const rollUpLoadTest: RollUp<"Progressing" | "Completed"> = (dependents) => {
+  const completed = dependents.find((d) => d.type === "Completed")?.condition;
+  if (completed?.status === "True") {
+    const succeeded = completed.reason === Reasons.Succeeded;
+    return {
+      status: succeeded ? "True" : "False",
+      reason: completed.reason,
+      message: completed.message,
+      lastTransitionTime: completed.lastTransitionTime,
+    };
+  }
+  const progressing = dependents.find((d) => d.type === "Progressing")?.condition;
+  return {
+    status: "Unknown",
+    reason: progressing?.reason ?? NOT_REPORTED_REASON,
+    message: progressing?.message ?? "",
+  };
+};
+
+/**
+ * The conditions of a LoadTest: `Progressing` (True while workers run) and `Completed` (True once
+ * every worker finished, whatever the outcome), rolled up into `Succeeded`; plus kstatus's
+ * `Reconciling` / `Stalled`.
+ */
+export const LoadTestConditions = defineConditionSet({
+  summary: "Succeeded",
+  dependents: { Progressing: "normal-true", Completed: "normal-true" },
+  rollUp: rollUpLoadTest,
+});
+
+/** A Kubernetes quantity: `500m`, `1Gi`, or a plain integer. */
+const quantity = z.union([z.int(), z.string()]);
+
+const resources = z
+  .object({
+    requests: z.record(z.string(), quantity).optional().describe("Minimum resources per worker."),
+    limits: z.record(z.string(), quantity).optional().describe("Maximum resources per worker."),
+  })
+  .describe("Compute resources of each worker container.");
+
+const keyRef = z.object({
+  name: z.string().min(1).max(253),
+  key: z.string().min(1).max(253),
+  optional: z.boolean().optional(),
+});
+
+const envVar = z.object({
+  name: z.string().min(1).max(256),
+  value: z.string().max(32768).optional(),
+  valueFrom: z
+    .object({
+      configMapKeyRef: keyRef.optional(),
+      secretKeyRef: keyRef.optional(),
+      fieldRef: z
+        .object({ fieldPath: z.string().min(1).max(256), apiVersion: z.string().optional() })
+        .optional(),
+    })
+    .optional(),
+});
+
+const env = withRules(z.array(envVar).max(100), {
+  rule: "self.all(e, e.name != 'WORKER_ID')",
+  message: "WORKER_ID is set by the operator to each worker's index; use another name",
+}).describe("Environment variables of each worker (WORKER_ID is always set to the worker's index).");
+
+const configMapNames = z.array(z.string().max(253)).max(64);
+
+const external = z
+  .object({
+    payload: z.object({ configMaps: configMapNames.optional() }).optional(),
+    processor: z
+      .object({
+        main: z.object({ configMap: z.string().max(253).optional() }).optional(),
+        related: z.object({ configMaps: configMapNames.optional() }).optional(),
+      })
+      .optional(),
+  })
+  .describe("Accepted so Artillery manifests validate; not used, as in the Artillery operator.");
+
+const testScript = z
+  .object({
+    config: z.object({
+      configMap: z
+        .string()
+        .min(1)
+        .max(253)
+        .describe(
+          "ConfigMap in the LoadTest's namespace whose key test-script.yaml is the Artillery script.",
+        ),
+    }),
+    external: external.optional(),
+  })
+  .describe("Where the test script comes from.");
+
+/** The LoadTest spec. */
+export const loadTestSpec = z.object({
+  count: z.int().min(1).max(100_000).default(1).describe("Number of workers; each runs the script once."),
+  environment: z
+    .string()
+    .max(253)
+    .optional()
+    .describe("Artillery environment (config.environments key), passed to workers as --environment."),
+  testScript,
+  image: z.string().min(1).max(1024).default(DEFAULT_IMAGE).describe("Worker container image."),
+  imagePullPolicy: z.enum(["Always", "IfNotPresent", "Never"]).default("IfNotPresent"),
+  resources: resources.optional(),
+  env: env.optional(),
+  podAnnotations: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Annotations put on every worker pod (sidecar injection, scheduling hints)."),
+});
+
+/** The LoadTest status fields besides conditions and observedGeneration. */
+export const loadTestStatus = z.object({
+  active: z.int().optional().describe("Workers running now."),
+  succeeded: z.int().optional().describe("Workers that finished and exited 0."),
+  failed: z.int().optional().describe("Workers that failed; a failed worker is never restarted."),
+  completions: z.string().optional().describe('Succeeded workers of all, e.g. "2/4".'),
+  failedIndexes: z.string().optional().describe('Indexes of the failed workers, e.g. "1,3".'),
+  startTime: z.iso.datetime().optional().describe("When the workers' Job started."),
+  completionTime: z.iso.datetime().optional().describe("When the last worker finished."),
+  duration: z
+    .string()
+    .optional()
+    .describe("Start to completion once completed; while running, elapsed time in 30 s steps."),
+  image: z.string().optional().describe("Image the workers run."),
+});
+
+/** The LoadTest kind. */
+export const LoadTest = defineKind({
+  group: "loadtest.kubeloop.dev",
+  version: "v1alpha1",
+  kind: "LoadTest",
+  scope: "Namespaced",
+  description: "A distributed Artillery load test: count workers each run the test script once.",
+  spec: loadTestSpec,
+  status: loadTestStatus,
+  validations: [{ rule: "self == oldSelf", message: IMMUTABLE_SPEC_MESSAGE }],
+  conditions: LoadTestConditions,
+  printerColumns: [
+    { name: "Completions", type: "string", jsonPath: ".status.completions" },
+    { name: "Duration", type: "string", jsonPath: ".status.duration" },
+    { name: "Environment", type: "string", jsonPath: ".spec.environment" },
+    { name: "Completed", type: "string", jsonPath: '.status.conditions[?(@.type=="Completed")].status' },
+    { name: "Image", type: "string", jsonPath: ".status.image", priority: 10 },
+  ],
+});
+
+/** A LoadTest as stored in the cluster. */
+export type LoadTestObject = ObjectOf<typeof LoadTest>;
+
+/** A LoadTest's spec, defaults applied. */
+export type LoadTestSpec = LoadTestObject["spec"];
+
+/** A LoadTest's status. */
+export type LoadTestStatus = NonNullable<LoadTestObject["status"]>;

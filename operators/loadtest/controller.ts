@@ -1,0 +1,169 @@
+/**
+ * The LoadTest reconciler, level-triggered: it reads the LoadTest, its Job and its test-script
+ * ConfigMap from the cache, creates the Job once the script is there, and writes the status it
+ * observes. A missing script or a foreign Job is reported as a condition and waited for (the
+ * ConfigMap and Job watches bring the LoadTest back), never retried in a loop.
+ */
+import {
+  Action,
+  AlreadyExistsError,
+  AlreadyOwnedError,
+  ConfigMap,
+  type ConfigMapObject,
+  containsDesired,
+  controllerOf,
+  ensureChild,
+  InvalidError,
+  isControlledBy,
+  Job,
+  type JobObject,
+  type ReconcileContext,
+  type Request,
+  type StatusUpdate,
+  setControllerReference,
+  transitionEvents,
+  updateStatus,
+} from "kubeloop";
+import { systemClock } from "kubeloop/clock";
+import { LoadTest, LoadTestConditions, type LoadTestObject, Reasons } from "./api.ts";
+import { desiredJob, jobName, SCRIPT_KEY } from "./job.ts";
+import { type ComputedStatus, computeStatus, type Observation } from "./status.ts";
+
+type Context = ReconcileContext<LoadTestObject>;
+
+/** Reasons whose summary transition is worth a Warning event. */
+const WARNING_REASONS: ReadonlySet<string> = new Set([
+  Reasons.WorkersFailed,
+  Reasons.JobFailed,
+  Reasons.MissingTestScript,
+  Reasons.JobConflict,
+  Reasons.InvalidJob,
+  Reasons.JobDeleted,
+]);
+
+/**
+ * Converges one LoadTest. Returns a requeue only while workers run, so that `status.duration`
+ * advances in coarse steps; a finished or waiting LoadTest is reconciled again only on a change.
+ */
+export async function reconcileLoadTest(_request: Request, ctx: Context): Promise<Action | undefined> {
+  const loadTest = ctx.object;
+  if (!loadTest || loadTest.metadata.deletionTimestamp) return undefined; // the Job is garbage-collected
+  const observation = await observe(ctx, loadTest);
+  const computed = await writeStatus(ctx, loadTest, observation);
+  return computed?.recheckAfterMs === undefined ? undefined : Action.requeueAfter(computed.recheckAfterMs);
+}
+
+/** Looks at the Job and, before there is one, the test script; creates the Job when it can. */
+async function observe(ctx: Context, loadTest: LoadTestObject): Promise<Observation> {
+  const namespace = loadTest.metadata.namespace;
+  const job = (await ctx.cache.reader(Job)).get(jobName(loadTest), namespace);
+  if (job && !isControlledBy(job, loadTest)) return { kind: "conflict", message: conflictMessage(job) };
+  if (job) return (await repair(ctx, loadTest)) ?? { kind: "job", job };
+  if (loadTest.status?.startTime) return { kind: "jobDeleted" };
+  const script = (await ctx.cache.reader(ConfigMap)).get(scriptName(loadTest), namespace);
+  const missing = missingScriptMessage(loadTest, script);
+  if (missing) return { kind: "missingScript", message: missing };
+  return createJob(ctx, loadTest);
+}
+
+/**
+ * Creates the Job. A create rather than an apply: only the request that really creates it records
+ * the `Created` event, even when the next reconcile runs before the cache has seen the Job.
+ */
+async function createJob(ctx: Context, loadTest: LoadTestObject): Promise<Observation> {
+  const job = desiredJob(loadTest);
+  setControllerReference(loadTest, job);
+  try {
+    await ctx.client.create(Job, job);
+  } catch (err) {
+    if (err instanceof AlreadyExistsError) return { kind: "created" }; // not cached yet; its watch event comes
+    return rejected(err);
+  }
+  const note = `created Job ${jobName(loadTest)} with ${loadTest.spec.count} workers`;
+  ctx.recorder.normal(loadTest, "Created", "Create", note);
+  return { kind: "created" };
+}
+
+/**
+ * Puts back what someone changed on the Job that may change (reported as drift). Returns an
+ * observation only when that fails for good.
+ */
+async function repair(ctx: Context, loadTest: LoadTestObject): Promise<Observation | undefined> {
+  try {
+    await ensureChild(ctx, loadTest, Job, desiredJob(loadTest), { matches: jobMatches });
+    return undefined;
+  } catch (err) {
+    return rejected(err);
+  }
+}
+
+/** The observation of a Job write refused for good; any other error is thrown, to be retried. */
+function rejected(err: unknown): Observation {
+  if (err instanceof InvalidError)
+    return { kind: "invalid", message: `the Job was rejected: ${err.message}` };
+  if (err instanceof AlreadyOwnedError) return { kind: "conflict", message: err.message };
+  throw err;
+}
+
+/**
+ * Whether the stored Job is as desired in what can change after creation: its labels, owner and
+ * parallelism. Its pod template is immutable (and the LoadTest spec it comes from is too), and the
+ * apiserver normalises quantities in it, so comparing the template would never settle.
+ */
+function jobMatches(desired: JobObject, actual: JobObject): boolean {
+  const { labels, ownerReferences } = desired.metadata;
+  return (
+    containsDesired({ labels, ownerReferences }, actual.metadata) &&
+    actual.spec.parallelism === desired.spec.parallelism
+  );
+}
+
+function scriptName(loadTest: LoadTestObject): string {
+  return loadTest.spec.testScript.config.configMap;
+}
+
+function missingScriptMessage(
+  loadTest: LoadTestObject,
+  script: ConfigMapObject | undefined,
+): string | undefined {
+  const name = scriptName(loadTest);
+  if (!script) {
+    return `ConfigMap ${name} (spec.testScript.config.configMap) not found in namespace ${loadTest.metadata.namespace}; create it with the Artillery script under key ${SCRIPT_KEY}`;
+  }
+  if (script.data?.[SCRIPT_KEY] === undefined)
+    return `ConfigMap ${name} has no key ${SCRIPT_KEY}; put the Artillery script under that key`;
+  return undefined;
+}
+
+function conflictMessage(job: JobObject): string {
+  const controller = controllerOf(job);
+  const holder = controller
+    ? `controlled by ${controller.kind} ${controller.name} (uid ${controller.uid})`
+    : "not controlled by anyone";
+  return `Job ${job.metadata.name} already exists and is ${holder}; it is left untouched. Delete or rename it, or give the LoadTest another name`;
+}
+
+/** Writes the status computed from `observation`, and records its summary transitions as events. */
+async function writeStatus(
+  ctx: Context,
+  loadTest: LoadTestObject,
+  observation: Observation,
+): Promise<ComputedStatus | undefined> {
+  let computed: ComputedStatus | undefined;
+  const result = await updateStatus(ctx.client, LoadTest, loadTest, (fresh) => {
+    computed = computeStatus(fresh, observation, systemClock);
+    return computed.status;
+  });
+  if (result === "updated" && computed) recordOutcome(ctx, loadTest, computed.update);
+  return result === "gone" ? undefined : computed;
+}
+
+/** One event per transition of the summary: started, succeeded, failed, or waiting for help. */
+function recordOutcome(ctx: Context, loadTest: LoadTestObject, update: StatusUpdate): void {
+  const summary = update.transitions.filter((t) => t.type === LoadTestConditions.summary);
+  for (const event of transitionEvents(LoadTestConditions, summary)) {
+    if (event.type === "Warning" || WARNING_REASONS.has(event.reason))
+      ctx.recorder.warning(loadTest, event.reason, "Reconcile", event.note);
+    else ctx.recorder.normal(loadTest, event.reason, "Reconcile", event.note);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The LoadTest operator: one controller for LoadTests that owns their Jobs and watches the
+ * test-script ConfigMaps they reference (through a cache index), so a ConfigMap created after its
+ * LoadTest starts the test at once.
+ */
+import {
+  ConfigMap,
+  type ConfigMapObject,
+  controller,
+  defineOperator,
+  Job,
+  keyOf,
+  type Manager,
+} from "kubeloop";
+import { LoadTest, type LoadTestObject } from "./api.ts";
+import { reconcileLoadTest } from "./controller.ts";
+
+/** The LoadTest cache index from `namespace/configMapName` of the test script to the LoadTests using it. */
+export const TEST_SCRIPT_INDEX = "loadtest.kubeloop.dev/test-script";
+
+/** The index values of a LoadTest: the key of its test-script ConfigMap. */
+export function testScriptKeys(loadTest: LoadTestObject): string[] {
+  const name = loadTest.spec?.testScript?.config?.configMap;
+  return name ? [`${loadTest.metadata.namespace ?? ""}/${name}`] : [];
+}
+
+/** Builds the LoadTest controller on `manager`. */
+export function setupLoadTests(manager: Manager): void {
+  const loadTests = manager.cache.informer(LoadTest);
+  loadTests.addIndexer(TEST_SCRIPT_INDEX, testScriptKeys);
+  const usersOf = (configMap: ConfigMapObject) =>
+    loadTests.store.byIndex(TEST_SCRIPT_INDEX, keyOf(configMap)).map(keyOf);
+  controller(manager).for(LoadTest).owns(Job).watches(ConfigMap, usersOf).reconcile(reconcileLoadTest);
+}
+
+/** The operator: `kubeloop run` runs it, `kubeloop generate` derives its CRD, RBAC and Deployment. */
+export default defineOperator({
+  name: "loadtest-operator",
+  kinds: [LoadTest],
+  setup: setupLoadTests,
+});

@@ -1,0 +1,220 @@
+/**
+ * A LoadTest's status, computed from observation alone: what the controller saw of its Job and
+ * test-script ConfigMap becomes the status fields and the reports of `Progressing` and
+ * `Completed`. Times come from the Job, so a wiped status is written back the same. Pure: the
+ * clock is injected.
+ */
+
+import type { ConditionReport, JobObject, StallOptions, StatusUpdate } from "kubeloop";
+import type { Clock } from "kubeloop/clock";
+import { LoadTestConditions, type LoadTestObject, type LoadTestStatus, Reasons } from "./api.ts";
+import { formatDuration, type JobProgress, jobProgress, secondsBetween } from "./progress.ts";
+
+/** While workers run, `status.duration` advances in steps of this many seconds (one write per step). */
+export const DURATION_STEP_SECONDS = 30;
+
+/** What a reconcile observed about a LoadTest's Job and test script. */
+export type Observation =
+  /** The LoadTest's own Job. */
+  | { readonly kind: "job"; readonly job: JobObject }
+  /** The Job was just created and is not in the cache yet. */
+  | { readonly kind: "created" }
+  /** The test script cannot be mounted; `message` says why and what to do. */
+  | { readonly kind: "missingScript"; readonly message: string }
+  /** A Job with the LoadTest's name exists that this LoadTest does not control. */
+  | { readonly kind: "conflict"; readonly message: string }
+  /** The apiserver rejected the Job built from the spec. */
+  | { readonly kind: "invalid"; readonly message: string }
+  /** The Job is gone although the test had started: it is not run twice. */
+  | { readonly kind: "jobDeleted" };
+
+/** What {@link computeStatus} returns. */
+export interface ComputedStatus {
+  /** The whole status to write. */
+  readonly status: LoadTestStatus;
+  /** The conditions' update, with its transitions. */
+  readonly update: StatusUpdate;
+  /** While workers run: ms until `duration` reaches its next step. */
+  readonly recheckAfterMs?: number;
+}
+
+/** The dependents' reports, the fields beside the conditions, and an optional stall. */
+interface Assessment {
+  readonly fields: LoadTestStatus;
+  readonly progressing: ConditionReport;
+  readonly completed: ConditionReport;
+  readonly stall?: { reason: string; message: string; options?: StallOptions };
+  readonly recheckAfterMs?: number;
+}
+
+/** Computes the whole status of `fresh` from `observation`. */
+export function computeStatus(fresh: LoadTestObject, observation: Observation, clock: Clock): ComputedStatus {
+  const assessment = assess(fresh, observation, clock.now());
+  const draft = LoadTestConditions.begin(fresh, clock)
+    .set("Progressing", assessment.progressing)
+    .set("Completed", assessment.completed);
+  const { stall } = assessment;
+  if (stall) draft.stalled(stall.reason, stall.message, stall.options);
+  const update = draft.finish();
+  return {
+    status: { ...assessment.fields, ...update.status },
+    update,
+    ...(assessment.recheckAfterMs === undefined ? {} : { recheckAfterMs: assessment.recheckAfterMs }),
+  };
+}
+
+function assess(fresh: LoadTestObject, observation: Observation, now: number): Assessment {
+  switch (observation.kind) {
+    case "job":
+      return fromJob(jobProgress(observation.job), observation.job.metadata.name ?? "", now);
+    case "created":
+      return notStarted(
+        fresh,
+        Reasons.WorkersRunning,
+        `created Job ${fresh.metadata.name}; workers are starting`,
+      );
+    case "missingScript":
+      return waiting(fresh, Reasons.MissingTestScript, observation.message);
+    case "conflict":
+      return waiting(fresh, Reasons.JobConflict, observation.message);
+    case "invalid":
+      return waiting(fresh, Reasons.InvalidJob, observation.message);
+    case "jobDeleted":
+      return afterJobDeleted(fresh);
+  }
+}
+
+/** Counters before any Job exists. */
+function emptyFields(fresh: LoadTestObject): LoadTestStatus {
+  return { active: 0, succeeded: 0, failed: 0, completions: `0/${fresh.spec.count}` };
+}
+
+function notStarted(fresh: LoadTestObject, reason: string, message: string): Assessment {
+  return {
+    fields: emptyFields(fresh),
+    progressing: { status: "True", reason, message },
+    completed: { status: "False", reason, message },
+  };
+}
+
+/** Stalled before the test ran: it waits for outside help, and has neither succeeded nor failed. */
+function waiting(fresh: LoadTestObject, reason: string, message: string): Assessment {
+  return {
+    fields: emptyFields(fresh),
+    progressing: { status: "False", reason, message },
+    completed: { status: "False", reason, message },
+    stall: { reason, message, options: { summary: "Unknown" } },
+  };
+}
+
+function fromJob(progress: JobProgress, jobName: string, now: number): Assessment {
+  const fields = jobFields(progress, now);
+  switch (progress.outcome) {
+    case "starting":
+    case "running":
+      return running(progress, fields, now);
+    case "succeeded":
+      return finished(fields, progress, Reasons.Succeeded, `all ${progress.count} workers succeeded`);
+    case "workersFailed":
+      return finished(fields, progress, Reasons.WorkersFailed, workersFailedMessage(progress));
+    case "jobFailed":
+      return finished(fields, progress, Reasons.JobFailed, jobFailedMessage(progress, jobName));
+  }
+}
+
+function jobFields(progress: JobProgress, now: number): LoadTestStatus {
+  const { startTime, completionTime } = progress;
+  const elapsed = startTime ? secondsBetween(startTime, completionTime ?? now) : undefined;
+  const shown = elapsed === undefined || completionTime ? elapsed : stepDown(elapsed);
+  return {
+    active: progress.active,
+    succeeded: progress.succeeded,
+    failed: progress.failed,
+    completions: `${progress.succeeded}/${progress.count}`,
+    ...(progress.failedIndexes ? { failedIndexes: progress.failedIndexes } : {}),
+    ...(startTime ? { startTime } : {}),
+    ...(completionTime ? { completionTime } : {}),
+    ...(shown === undefined ? {} : { duration: formatDuration(shown) }),
+    ...(progress.image ? { image: progress.image } : {}),
+  };
+}
+
+function stepDown(seconds: number): number {
+  return seconds - (seconds % DURATION_STEP_SECONDS);
+}
+
+function running(progress: JobProgress, fields: LoadTestStatus, now: number): Assessment {
+  const message = runningMessage(progress);
+  const since = progress.startTime ? { lastTransitionTime: progress.startTime } : {};
+  const reason = Reasons.WorkersRunning;
+  return {
+    fields,
+    progressing: { status: "True", reason, message, ...since },
+    completed: { status: "False", reason, message },
+    ...(progress.startTime ? { recheckAfterMs: untilNextStep(progress.startTime, now) } : {}),
+  };
+}
+
+/** Milliseconds until the elapsed time reaches the next duration step (plus a little slack). */
+function untilNextStep(startTime: string, now: number): number {
+  const elapsedMs = Math.max(0, now - Date.parse(startTime));
+  const stepMs = DURATION_STEP_SECONDS * 1000;
+  return stepMs - (elapsedMs % stepMs) + 500;
+}
+
+function finished(
+  fields: LoadTestStatus,
+  progress: JobProgress,
+  reason: string,
+  message: string,
+): Assessment {
+  const at = progress.completionTime ? { lastTransitionTime: progress.completionTime } : {};
+  return {
+    fields,
+    progressing: { status: "False", reason, message, ...at },
+    completed: { status: "True", reason, message, ...at },
+    ...(reason === Reasons.Succeeded ? {} : { stall: { reason, message } }),
+  };
+}
+
+/**
+ * The Job is gone after the test started. A completed test keeps what it reported; an unfinished
+ * one ends here (its workers' results are lost) and is not started again.
+ */
+function afterJobDeleted(fresh: LoadTestObject): Assessment {
+  const stored = fresh.status ?? {};
+  const { conditions: _conditions, observedGeneration: _generation, ...fields } = stored;
+  const completed = stored.conditions?.find((c) => c.type === "Completed" && c.status === "True");
+  const progressing = stored.conditions?.find((c) => c.type === "Progressing");
+  if (completed && progressing) {
+    const { reason, message } = completed;
+    const stall = reason === Reasons.Succeeded ? {} : { stall: { reason, message } };
+    return { fields, progressing: reportOf(progressing), completed: reportOf(completed), ...stall };
+  }
+  const message = `Job ${fresh.metadata.name} was deleted while workers ran; delete and recreate the LoadTest to run the test again`;
+  const reason = Reasons.JobDeleted;
+  return {
+    fields: { ...fields, active: 0 },
+    progressing: { status: "False", reason, message },
+    completed: { status: "False", reason, message },
+    stall: { reason, message },
+  };
+}
+
+function reportOf(c: { status: ConditionReport["status"]; reason: string; message: string }) {
+  return { status: c.status, reason: c.reason, message: c.message };
+}
+
+function runningMessage(p: JobProgress): string {
+  const failed = p.failed ? `, ${p.failed} failed (indexes ${p.failedIndexes})` : "";
+  return `${p.succeeded}/${p.count} workers succeeded, ${p.active} running${failed}`;
+}
+
+function workersFailedMessage(p: JobProgress): string {
+  return `${p.failed} of ${p.count} workers failed (indexes ${p.failedIndexes || "unknown"}); ${p.succeeded} succeeded`;
+}
+
+function jobFailedMessage(p: JobProgress, jobName: string): string {
+  const why = [p.terminal?.reason, p.terminal?.message].filter(Boolean).join(": ");
+  return `Job ${jobName} failed${why ? ` (${why})` : ""}; ${p.succeeded} of ${p.count} workers succeeded`;
+}
