@@ -40,7 +40,9 @@ async function settled(
     async () => {
       const live = await client.get(LoadTest, name, { namespace: h.namespace });
       const cached = cache.get(name, h.namespace);
-      const idle = queue?.length === 0;
+      // Idle: nothing queued, nothing in flight, and every event the last reconcile recorded sent.
+      const idle = queue?.length === 0 && queue.unfinishedWorkSeconds() === 0;
+      await h.manager.recorder.flush();
       return idle && cached?.metadata.resourceVersion === live.metadata.resourceVersion ? live : undefined;
     },
     { what: `${name} settled` },

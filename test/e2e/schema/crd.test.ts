@@ -177,13 +177,15 @@ test("kubectl get shows the summary condition, its reason, custom columns and ag
     { type: "merge", namespace: ns },
   );
 
+  let shown = "";
   const rows = await eventually(
     async () => {
-      const out = table((await kubectl(["get", "gadgets", "-n", ns])).stdout);
+      shown = (await kubectl(["get", "gadgets", "-n", ns])).stdout;
+      const out = table(shown);
       return out[1]?.[1] === "True" ? out : undefined;
     },
-    { what: "the Ready column to show True" },
-  );
+    { what: "the Ready column to show True", timeoutMs: 60_000 },
+  ).catch((err: Error) => assert.fail(`${err.message}; kubectl get printed:\n${shown}`));
   assert.deepEqual(rows[0], ["NAME", "READY", "REASON", "TIER", "AGE"]);
   assert.deepEqual(rows[1]?.slice(0, 4), ["shown", "True", "AllReplicasUp", "gold"]);
   assert.match(rows[1]?.[4] ?? "", /^\d+s$/);
