@@ -1,0 +1,59 @@
+/** What the numbers were measured on, and the version of every contender. */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { versions } from "../../../src/testing/index.ts";
+import { peersDir, repoRoot } from "./paths.ts";
+import { goVersion } from "./setup.ts";
+
+export interface MachineDescription {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  kernel: string;
+  node: string;
+  go: string;
+  loadAverageAtStart: number;
+  cluster: string;
+  contenders: Record<string, string>;
+}
+
+const packageVersion = (path: string) =>
+  (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
+
+function git(args: string[]): string {
+  try {
+    return execFileSync("git", args, { cwd: repoRoot }).toString().trim();
+  } catch {
+    return "";
+  }
+}
+
+function goModVersion(module: string): string {
+  const mod = readFileSync(join(peersDir, "controller-runtime", "go.mod"), "utf8");
+  return new RegExp(`${module.replace(/[./]/g, "\\$&")} (v\\S+)`).exec(mod)?.[1] ?? "?";
+}
+
+export function describeMachine(goBinary: string): MachineDescription {
+  const modules = join(peersDir, "node_modules");
+  const dirty = git(["status", "--porcelain", "--", "src"]) ? " + uncommitted changes in src/" : "";
+  const v = versions;
+  return {
+    cpu: cpus()[0]?.model.trim() ?? "unknown",
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    kernel: release(),
+    node: process.version,
+    go: goBinary ? goVersion() : "not used",
+    loadAverageAtStart: loadavg()[0] ?? 0,
+    cluster: `Kubernetes ${v.kubernetes}, etcd ${v.etcd} (local control plane, no scheduler or kwok)`,
+    contenders: {
+      kubeloop: `kubeloop ${packageVersion(join(repoRoot, "package.json"))} at ${git(["rev-parse", "--short", "HEAD"])}${dirty}, from src/ through tsx`,
+      "controller-runtime": `sigs.k8s.io/controller-runtime ${goModVersion("sigs.k8s.io/controller-runtime")}, k8s.io/client-go ${goModVersion("k8s.io/client-go")}`,
+      "client-node": `@kubernetes/client-node ${packageVersion(join(modules, "@kubernetes/client-node/package.json"))}, through tsx`,
+      "dot-i": `@dot-i/k8s-operator ${packageVersion(join(modules, "@dot-i/k8s-operator/package.json"))} on @kubernetes/client-node ${packageVersion(join(modules, "@dot-i/k8s-operator/node_modules/@kubernetes/client-node/package.json"))}, through tsx`,
+      floor: "raw undici requests, through tsx",
+    },
+  };
+}

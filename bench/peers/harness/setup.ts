@@ -1,0 +1,51 @@
+/**
+ * Gets the peers ready before a run: the Node peers' packages (`npm ci --prefix bench/peers`, only
+ * when missing or stale) and the controller-runtime binary,
+ * built once per machine into `<kubeloop cache>/bench/` under a key of its sources and the Go
+ * version (never into the repository).
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { cacheRoot } from "../../../src/testing/index.ts";
+import { peersDir } from "./paths.ts";
+
+/** Installs the Node peers when their lock file is newer than the install. */
+export function ensureNodePeers(log: (line: string) => void): void {
+  const modules = join(peersDir, "node_modules");
+  const marker = join(modules, ".package-lock.json");
+  const lock = join(peersDir, "package-lock.json");
+  if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+    log("installing the Node peers: npm ci --prefix bench/peers");
+    execFileSync("npm", ["ci", "--prefix", peersDir, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  }
+}
+
+/** The Go toolchain's version line. */
+export function goVersion(): string {
+  return execFileSync("go", ["version"], { env: { ...process.env, GOTOOLCHAIN: "local" } })
+    .toString()
+    .trim();
+}
+
+/** Builds the controller-runtime contender once per source and Go version; returns the binary. */
+export function ensureGoPeer(log: (line: string) => void): string {
+  const dir = join(peersDir, "controller-runtime");
+  const hash = createHash("sha256");
+  for (const f of ["go.mod", "go.sum", "main.go"]) hash.update(readFileSync(join(dir, f)));
+  hash.update(goVersion());
+  const out = join(cacheRoot(), "bench", `controller-runtime-${hash.digest("hex").slice(0, 16)}`);
+  const binary = join(out, "widgets");
+  if (existsSync(binary)) return binary;
+  log(`building the controller-runtime contender into ${out} (once; a few minutes on 2 cores)`);
+  mkdirSync(out, { recursive: true });
+  const tmp = `${binary}.${process.pid}.tmp`;
+  execFileSync("go", ["build", "-trimpath", "-o", tmp, "."], {
+    cwd: dir,
+    stdio: "inherit",
+    env: { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=readonly" },
+  });
+  renameSync(tmp, binary);
+  return binary;
+}

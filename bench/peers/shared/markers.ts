@@ -1,0 +1,35 @@
+/**
+ * Progress lines every Node contender prints on stdout for the runner, which timestamps them as
+ * they arrive: `BENCH ready` once caches are synced (or watches open), `BENCH first-reconcile` when
+ * the first reconcile starts, `BENCH all-reconciled` when `BENCH_EXPECT` distinct Widgets have been
+ * reconciled successfully. The Go contender prints the same lines.
+ */
+
+const expected = Number(process.env.BENCH_EXPECT ?? 0);
+const done = new Set<string>();
+let started = false;
+
+/** Prints `BENCH ready`. */
+export function ready(): void {
+  process.stdout.write("BENCH ready\n");
+}
+
+/** Call when a reconcile starts. */
+export function reconcileStarted(): void {
+  if (started) return;
+  started = true;
+  process.stdout.write("BENCH first-reconcile\n");
+}
+
+/** Call when a reconcile of `key` succeeded. */
+export function reconcileDone(key: string): void {
+  if (expected <= 0 || done.size >= expected) return;
+  done.add(key);
+  if (done.size === expected) process.stdout.write("BENCH all-reconciled\n");
+}
+
+/** Workers and resync period every contender uses (the runner sets them). */
+export const settings = {
+  workers: Number(process.env.BENCH_WORKERS ?? 4),
+  resyncSeconds: Number(process.env.BENCH_RESYNC_SECONDS ?? 30),
+};
