@@ -144,29 +144,34 @@ export class Controller<T extends KubeObject> {
   async #process(item: QueueItem, signal: AbortSignal): Promise<void> {
     const request: Request = { key: item.key, ...parseKey(item.key) };
     const reconcileID = randomUUID();
-    const log = this.#deps.logger.child({
-      controller: this.name,
-      namespace: request.namespace,
-      name: request.name,
-      reconcileID,
-    });
+    // Most reconciles of a settled object log nothing: build the child logger only when used.
+    let child: Logger | undefined;
+    const log = () =>
+      (child ??= this.#deps.logger.child({
+        controller: this.name,
+        namespace: request.namespace,
+        name: request.name,
+        reconcileID,
+      }));
+    const debug = this.#deps.logger.isLevelEnabled("debug");
     const triggers = item.reasons;
-    log.debug({ triggers }, "reconciling");
+    if (debug) log().debug({ triggers }, "reconciling");
     const started = this.#clock.now();
     const seconds = () => (this.#clock.now() - started) / 1000;
     try {
       const ctx = this.#context(request, log, reconcileID, item, signal);
       const action = (await this.#reconciler(request, ctx)) ?? undefined;
       this.#succeeded(item.key, action, seconds());
-      log.debug({ triggers, requeueAfterMs: action?.requeueAfterMs, seconds: seconds() }, "reconciled");
+      if (debug)
+        log().debug({ triggers, requeueAfterMs: action?.requeueAfterMs, seconds: seconds() }, "reconciled");
     } catch (err) {
-      this.#failed(request, err, seconds(), log);
+      this.#failed(request, err, seconds(), log());
     }
   }
 
   #context(
     request: Request,
-    log: Logger,
+    log: () => Logger,
     reconcileID: string,
     item: QueueItem,
     signal: AbortSignal,
@@ -176,7 +181,9 @@ export class Controller<T extends KubeObject> {
       object: this.#primaryInformer.store.get(request.key),
       client: this.#deps.client,
       cache: this.#deps.cache,
-      log,
+      get log() {
+        return log();
+      },
       recorder: this.#deps.recorder,
       triggers: item.reasons,
       reconcileID,
