@@ -35,7 +35,10 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
   ];
   // Processes the tests spawn (operator fixtures) resolve `kubeloop` to the sources as well.
   const nodeOptions = [env.NODE_OPTIONS, "--conditions=kubeloop-source"].filter(Boolean).join(" ");
-  const child = spawn(process.execPath, args, { stdio: "inherit", env: { ...env, NODE_OPTIONS: nodeOptions } });
+  const child = spawn(process.execPath, args, {
+    stdio: "inherit",
+    env: { ...env, NODE_OPTIONS: nodeOptions },
+  });
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 

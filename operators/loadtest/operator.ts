@@ -1,7 +1,7 @@
 /**
- * The LoadTest operator: one controller for LoadTests that owns their Jobs and watches the
- * test-script ConfigMaps they reference (through a cache index), so a ConfigMap created after its
- * LoadTest starts the test at once.
+ * The LoadTest operator: one controller for LoadTests that owns their Jobs, watches Jobs of the same
+ * name (a foreign one blocks the test until it goes), and watches the test-script ConfigMaps they
+ * reference (through a cache index), so a ConfigMap created after its LoadTest starts the test at once.
  */
 import {
   ConfigMap,
@@ -9,6 +9,7 @@ import {
   controller,
   defineOperator,
   Job,
+  type JobObject,
   keyOf,
   type Manager,
 } from "kubeloop";
@@ -30,7 +31,15 @@ export function setupLoadTests(manager: Manager): void {
   loadTests.addIndexer(TEST_SCRIPT_INDEX, testScriptKeys);
   const usersOf = (configMap: ConfigMapObject) =>
     loadTests.store.byIndex(TEST_SCRIPT_INDEX, keyOf(configMap)).map(keyOf);
-  controller(manager).for(LoadTest).owns(Job).watches(ConfigMap, usersOf).reconcile(reconcileLoadTest);
+  // A Job named like a LoadTest but controlled by someone else blocks it (JobConflict); watching
+  // Jobs by name too wakes the LoadTest when that Job goes away or is released.
+  const sameName = (job: JobObject) => (loadTests.store.get(keyOf(job)) ? [keyOf(job)] : []);
+  controller(manager)
+    .for(LoadTest)
+    .owns(Job)
+    .watches(Job, sameName)
+    .watches(ConfigMap, usersOf)
+    .reconcile(reconcileLoadTest);
 }
 
 /** The operator: `kubeloop run` runs it, `kubeloop generate` derives its CRD, RBAC and Deployment. */

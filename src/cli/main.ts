@@ -7,6 +7,7 @@ import { KubeloopError } from "../errors/index.ts";
 import { clusterCommand } from "./cluster.ts";
 import { initCommand } from "./init.ts";
 import { generateCommand, runCommand } from "./operator.ts";
+import { verifyCommand } from "./verify.ts";
 
 /** Builds the command tree. */
 export function program(): Command {
@@ -16,7 +17,8 @@ export function program(): Command {
     .addCommand(initCommand())
     .addCommand(generateCommand())
     .addCommand(runCommand())
-    .addCommand(clusterCommand());
+    .addCommand(clusterCommand())
+    .addCommand(verifyCommand());
 }
 
 /** Runs the CLI with `argv` (defaults to the process arguments). */

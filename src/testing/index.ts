@@ -21,6 +21,48 @@
  * }
  * ```
  */
+
+export {
+  CheckFailed,
+  type CheckFailure,
+  type CheckName,
+  type CheckOutcome,
+  type CheckResult,
+  type ConformanceCheck,
+  ConformanceError,
+  type ConformanceReport,
+  type ConformanceSession,
+  type ConformanceSpec,
+  type ConformanceTimings,
+  checkNames,
+  conformanceChecks,
+  converge,
+  crashSafety,
+  defaultSettled,
+  defaultTimings,
+  defineConformance,
+  finalizers,
+  formatFailure,
+  formatReport,
+  formatTable,
+  generationHonesty,
+  idempotent,
+  type JsonPatchOperation,
+  KIT_FIELD_MANAGER,
+  loadConformanceSpec,
+  missedEvents,
+  notReconcileWrites,
+  openSession,
+  outputsWatched,
+  type RunConformanceOptions,
+  runCheck,
+  runConformance,
+  type SessionOptions,
+  selectChecks,
+  statusRebuild,
+  transientFailures,
+  watchExpiry,
+} from "./conformance/index.ts";
 export { type Assets, cacheRoot, ensureAssets, type ProgressReporter } from "./controlplane/assets.ts";
 export {
   type Cluster,

@@ -117,6 +117,9 @@ export async function* watch<T extends KubeObject>(
         resourceVersion = undefined;
         if (expiries++ === 0) continue; // Relist at once; back off only if it keeps expiring.
       }
+      // A watch that went silent had connected: no failure in a row, so no ever longer wait (an idle
+      // kind without bookmarks would otherwise stay disconnected for up to the maximum backoff).
+      if (reason === "inactive") backoff.reset();
       const delay = backoff.next();
       metrics.retry?.(err, delay);
       await clock.sleep(delay, options.signal).catch(() => {});

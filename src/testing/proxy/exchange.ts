@@ -141,6 +141,9 @@ async function forward(exchange: Exchange, caller: Caller, resetAfterHeaders: bo
   if (resetAfterHeaders) {
     record.faults.push("reset");
     res.flushHeaders();
+    // The body is dropped unread; when the client's reset then aborts the upstream request, the
+    // body reports that abort as an error, which must not go unhandled (it would end the process).
+    response.body.on("error", () => {});
     response.body.destroy();
     res.destroy();
     return;

@@ -43,7 +43,7 @@ test("kubeloop init scaffolds a project that installs against this checkout and 
     [cli, "init", dir, "--kind", "Hello", "--kubeloop", `file:${checkout}`],
     checkout,
   );
-  assert.match(init.stdout, /Created 9 files/);
+  assert.match(init.stdout, /Created 10 files/);
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
     name: string;
     dependencies: Record<string, string>;
@@ -55,7 +55,10 @@ test("kubeloop init scaffolds a project that installs against this checkout and 
   await sh("npm", ["install", "--no-audit", "--no-fund"], dir);
   await sh("npm", ["run", "typecheck"], dir);
   await sh("npm", ["run", "build"], dir);
-  assert.ok(existsSync(join(dir, "dist", "main.js")), "npm run build emits the container entry point the Dockerfile runs");
+  assert.ok(
+    existsSync(join(dir, "dist", "main.js")),
+    "npm run build emits the container entry point the Dockerfile runs",
+  );
   const tested = await sh("npm", ["test"], dir);
   assert.match(tested.stdout, /# pass 2/);
   assert.match(tested.stdout, /# fail 0/);

@@ -1,0 +1,43 @@
+/** The ten checks, in the order they run. */
+import type { ConformanceCheck } from "../check.ts";
+import type { CheckName } from "../result.ts";
+import { converge } from "./converge.ts";
+import { crashSafety } from "./crash.ts";
+import { finalizers } from "./finalizers.ts";
+import { generationHonesty } from "./generation.ts";
+import { idempotent } from "./idempotent.ts";
+import { missedEvents } from "./missed-events.ts";
+import { outputsWatched } from "./outputs.ts";
+import { statusRebuild } from "./status.ts";
+import { transientFailures } from "./transient.ts";
+import { watchExpiry } from "./watch-expiry.ts";
+
+export {
+  converge,
+  crashSafety,
+  finalizers,
+  generationHonesty,
+  idempotent,
+  missedEvents,
+  outputsWatched,
+  statusRebuild,
+  transientFailures,
+  watchExpiry,
+};
+
+/** Every check, in the order a run takes them. */
+export const conformanceChecks: readonly ConformanceCheck[] = Object.freeze([
+  converge,
+  idempotent,
+  outputsWatched,
+  statusRebuild,
+  missedEvents,
+  watchExpiry,
+  crashSafety,
+  finalizers,
+  transientFailures,
+  generationHonesty,
+]);
+
+/** The names of every check, in order. */
+export const checkNames: readonly CheckName[] = Object.freeze(conformanceChecks.map((c) => c.name));

@@ -1,0 +1,233 @@
+/**
+ * The operator under test as a child process (see `runner.ts`): start it and wait until its caches
+ * synced, ask it to reconcile everything or whether it is idle, read its metrics, stop it
+ * gracefully or SIGKILL it. Its stderr (the operator's logs) is kept as a tail for failure reports.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { systemClock } from "../../../clock/index.ts";
+import { ConformanceError } from "../errors.ts";
+import {
+  RUNNER_ENV,
+  type RunnerMessage,
+  type RunnerRequest,
+  type RunnerSettings,
+  type RunnerState,
+} from "./protocol.ts";
+
+const here = fileURLToPath(import.meta.url);
+const fromSource = here.endsWith(".ts");
+const runnerPath = join(dirname(here), "..", fromSource ? "runner.ts" : "runner.js");
+const startTimeoutMs = 90_000;
+const tailLines = 300;
+
+/** Node flags the runner needs: from sources (this repository), tsx and the source condition. */
+function runnerExecArgv(extra: readonly string[]): string[] {
+  if (!fromSource) return [...extra];
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  return ["--conditions=kubeloop-source", "--import", tsx, ...extra];
+}
+
+type Reply = Extract<RunnerMessage, { type: "reply" }>;
+
+const levels: Record<number, string> = {
+  10: "trace",
+  20: "debug",
+  30: "info",
+  40: "warn",
+  50: "error",
+  60: "fatal",
+};
+
+/** A pino JSON line as one short line: level, object, message and error message. */
+function compact(line: string): string {
+  if (!line.startsWith("{")) return line;
+  try {
+    const entry = JSON.parse(line) as {
+      level?: number;
+      msg?: string;
+      namespace?: string;
+      name?: string;
+      controller?: string;
+      err?: { message?: string };
+    };
+    const where = entry.controller && entry.name ? ` ${entry.namespace ?? ""}/${entry.name}` : "";
+    const err = entry.err?.message ? `: ${entry.err.message}` : "";
+    const text = `${levels[entry.level ?? 30] ?? entry.level}${where} ${entry.msg ?? ""}${err}`;
+    return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+  } catch {
+    return line;
+  }
+}
+
+/** The operator under test, run as a process of its own. */
+export class OperatorProcess {
+  readonly #settings: RunnerSettings;
+  readonly #nodeArgs: readonly string[];
+  readonly #tail: string[] = [];
+  readonly #pending = new Map<number, (reply: Reply) => void>();
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> = Promise.resolve();
+  #nextId = 1;
+  #metricsPort = 0;
+  #starts = 0;
+
+  constructor(settings: RunnerSettings, nodeArgs: readonly string[] = []) {
+    this.#settings = settings;
+    this.#nodeArgs = nodeArgs;
+  }
+
+  /** True while the process runs. */
+  get running(): boolean {
+    return this.#child !== undefined;
+  }
+
+  /** How many times the process was started. */
+  get starts(): number {
+    return this.#starts;
+  }
+
+  /** The last lines the operator logged (stderr), oldest first. */
+  logTail(lines = 40): string[] {
+    return this.#tail.slice(-lines);
+  }
+
+  /** Starts the process and resolves once its caches synced; rejects with its log tail if it fails. */
+  async start(): Promise<void> {
+    if (this.#child) return;
+    // Not a test-runner child; and a TypeScript loader registered in this process is not in that one.
+    const { NODE_TEST_CONTEXT: _, KUBELOOP_TS_LOADER: __, ...env } = process.env;
+    const child = fork(runnerPath, [], {
+      execArgv: runnerExecArgv(this.#nodeArgs),
+      env: { ...env, [RUNNER_ENV]: JSON.stringify(this.#settings) },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    this.#child = child;
+    this.#starts++;
+    this.#collect(child);
+    this.#exited = new Promise((resolve) =>
+      child.once("exit", (code, signal) => {
+        if (this.#child === child) this.#child = undefined;
+        this.#log(`[kit] operator process exited (${signal ?? `code ${code}`})`);
+        for (const done of this.#pending.values()) done({ type: "reply", id: 0, enqueued: 0 });
+        this.#pending.clear();
+        resolve();
+      }),
+    );
+    this.#metricsPort = await this.#ready(child);
+  }
+
+  /** Stops the process gracefully (SIGKILL after 20 s). */
+  async stop(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    child.send({ id: this.#nextId++, type: "stop" } satisfies RunnerRequest, () => {});
+    const timer = systemClock.setTimer(20_000, () => child.kill("SIGKILL"));
+    await this.#exited;
+    timer.cancel();
+  }
+
+  /** Kills the process at once (SIGKILL), as a node failure or OOM kill would, and waits for it to be gone. */
+  async kill(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    child.kill("SIGKILL");
+    await this.#exited;
+  }
+
+  /** Queues every object of every controller for a reconcile; returns how many keys were queued. */
+  async reconcileAll(): Promise<number> {
+    const reply = await this.#request("reconcile-all");
+    return "enqueued" in reply ? reply.enqueued : 0;
+  }
+
+  /** The controllers' state: idle or not, and how many reconciles ran so far. */
+  async state(): Promise<RunnerState> {
+    const reply = await this.#request("state");
+    if ("state" in reply) return reply.state;
+    return { idle: false, queued: 0, active: 0, reconciles: 0 };
+  }
+
+  /** The sum of a metric's series whose labels include `labels`, from the operator's `/metrics`. */
+  async metric(name: string, labels: Record<string, string> = {}): Promise<number> {
+    if (!this.#child) return 0;
+    const text = await (await fetch(`http://127.0.0.1:${this.#metricsPort}/metrics`)).text();
+    let sum = 0;
+    for (const line of text.split("\n")) {
+      const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match || match[1] !== name) continue;
+      const series = Object.fromEntries(
+        [...(match[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
+      );
+      if (Object.entries(labels).every(([key, value]) => series[key] === value)) sum += Number(match[3]);
+    }
+    return sum;
+  }
+
+  #request(type: "reconcile-all" | "state"): Promise<Reply> {
+    const child = this.#child;
+    if (!child) return Promise.reject(new ConformanceError("the operator process is not running"));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, resolve);
+      child.send({ id, type } satisfies RunnerRequest, (err) => {
+        if (!err) return;
+        this.#pending.delete(id);
+        reject(err);
+      });
+    });
+  }
+
+  #collect(child: ChildProcess): void {
+    let partial = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const lines = (partial + chunk.toString("utf8")).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) if (line) this.#log(line);
+    });
+    child.on("message", (raw) => {
+      const message = raw as RunnerMessage;
+      if (message.type !== "reply") return;
+      this.#pending.get(message.id)?.(message);
+      this.#pending.delete(message.id);
+    });
+  }
+
+  #log(line: string): void {
+    // Idle watches reconnecting on the run's short inactivity timeout are the kit's doing, not news.
+    if (line.includes("the watch received nothing for")) return;
+    this.#tail.push(compact(line));
+    if (this.#tail.length > tailLines) this.#tail.shift();
+  }
+
+  #ready(child: ChildProcess): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const fail = (why: string) => {
+        cleanup();
+        child.kill("SIGKILL");
+        reject(new ConformanceError(`the operator process ${why}:\n${this.logTail(30).join("\n")}`));
+      };
+      const onMessage = (raw: unknown) => {
+        const message = raw as RunnerMessage;
+        if (message.type === "ready") {
+          cleanup();
+          resolve(message.metricsPort);
+        } else if (message.type === "failed") fail(`failed to start: ${message.error}`);
+      };
+      const onExit = (code: number | null, signal: string | null) =>
+        fail(`exited before its caches synced (${signal ?? `code ${code}`})`);
+      const timer = systemClock.setTimer(startTimeoutMs, () =>
+        fail(`did not sync its caches within ${startTimeoutMs / 1000} s`),
+      );
+      const cleanup = () => {
+        timer.cancel();
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+      };
+      child.on("message", onMessage);
+      child.once("exit", onExit);
+    });
+  }
+}

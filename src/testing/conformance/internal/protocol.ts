@@ -1,0 +1,44 @@
+/**
+ * The messages the kit and the operator process (`runner.ts`) exchange over Node's IPC channel.
+ * Requests carry an `id` that the reply repeats.
+ */
+
+/** What the operator process reports about its controllers. */
+export interface RunnerState {
+  /** Every controller's queue is empty and no reconcile is running. */
+  idle: boolean;
+  /** Keys queued (including keys waiting while in flight), over every controller. */
+  queued: number;
+  /** Reconciles running now. */
+  active: number;
+  /** Reconciles finished since the process started, over every controller. */
+  reconciles: number;
+}
+
+/** Kit → operator process. `stop` shuts the manager down gracefully; the process then exits. */
+export type RunnerRequest =
+  | { id: number; type: "reconcile-all" }
+  | { id: number; type: "state" }
+  | { id: number; type: "stop" };
+
+/** Operator process → kit. */
+export type RunnerMessage =
+  | { type: "ready"; metricsPort: number }
+  | { type: "failed"; error: string }
+  | { type: "reply"; id: number; enqueued: number }
+  | { type: "reply"; id: number; state: RunnerState };
+
+/** The operator process's settings, passed in {@link RUNNER_ENV} as JSON. */
+export interface RunnerSettings {
+  /** Absolute path of the operator module. */
+  operator: string;
+  /** Kubeconfig the operator uses: the proxy's. */
+  kubeconfig: string;
+  /** Watch inactivity detection of the operator's informers. */
+  watchInactivityMs: number;
+  /** pino level of the operator's logs (on stderr). */
+  logLevel: string;
+}
+
+/** The environment variable holding {@link RunnerSettings}. */
+export const RUNNER_ENV = "KUBELOOP_CONFORMANCE_RUNNER";

@@ -1,0 +1,92 @@
+/**
+ * The operator under test, as a process of its own (so that the crash-safety and finalizer checks
+ * can SIGKILL it): loads the operator module, runs its controllers in a manager against the
+ * kubeconfig it is given (the fault proxy's), serves metrics on a free loopback port, and answers
+ * the kit over Node's IPC channel: force a reconcile of every object, report whether it is idle,
+ * stop. Started by the kit with `child_process.fork`; not meant to be run by hand.
+ */
+import pino from "pino";
+import type { KubeObject } from "../../api/index.ts";
+import type { Controller } from "../../controller/index.ts";
+import { Manager } from "../../manager/index.ts";
+import { loadOperator } from "../../operator/index.ts";
+import {
+  RUNNER_ENV,
+  type RunnerMessage,
+  type RunnerRequest,
+  type RunnerSettings,
+  type RunnerState,
+} from "./internal/protocol.ts";
+
+const send = (message: RunnerMessage) => process.send?.(message);
+
+function settings(): RunnerSettings {
+  const raw = process.env[RUNNER_ENV];
+  if (!raw) throw new Error(`${RUNNER_ENV} is not set: the conformance kit starts this process`);
+  return JSON.parse(raw) as RunnerSettings;
+}
+
+/** Sums the values of a metric of the manager's registry. */
+async function total(manager: Manager, name: string): Promise<number> {
+  const metric = manager.metrics.registry.getSingleMetric(name);
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values.reduce((sum, v) => sum + v.value, 0);
+}
+
+async function state(manager: Manager): Promise<RunnerState> {
+  const queued = await total(manager, "workqueue_depth");
+  const active = await total(manager, "controller_runtime_active_workers");
+  const reconciles = await total(manager, "controller_runtime_reconcile_total");
+  return { idle: manager.ready && queued === 0 && active === 0, queued, active, reconciles };
+}
+
+function reconcileAll(manager: Manager): number {
+  let enqueued = 0;
+  for (const controller of manager.controllers as readonly Controller<KubeObject>[]) {
+    for (const key of manager.cache.informer(controller.primary).store.keys()) {
+      controller.enqueue(key, "conformance");
+      enqueued++;
+    }
+  }
+  return enqueued;
+}
+
+async function main(): Promise<void> {
+  const config = settings();
+  const operator = await loadOperator(config.operator);
+  const manager = await Manager.create({
+    name: operator.name,
+    config: { kubeconfig: config.kubeconfig },
+    namespace: operator.definition.watchNamespace,
+    metrics: { host: "127.0.0.1", port: 0 },
+    health: { host: "127.0.0.1", port: 0 },
+    cache: { informer: { watch: { inactivityMs: config.watchInactivityMs } } },
+    logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
+  });
+  await operator.setup(manager);
+  const stop = new AbortController();
+  const running = manager.start(stop.signal);
+  process.on("message", (raw) => {
+    const request = raw as RunnerRequest;
+    if (request.type === "reconcile-all")
+      send({ type: "reply", id: request.id, enqueued: reconcileAll(manager) });
+    if (request.type === "state")
+      void state(manager).then((s) => send({ type: "reply", id: request.id, state: s }));
+    if (request.type === "stop") stop.abort();
+  });
+  // The kit went away: stop too, rather than run on unsupervised.
+  process.on("disconnect", () => stop.abort());
+  while (!manager.ready && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 50));
+  send({ type: "ready", metricsPort: manager.ports.metrics ?? 0 });
+  await running;
+}
+
+try {
+  await main();
+  process.exit(0);
+} catch (err) {
+  send({ type: "failed", error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  process.exitCode = 1;
+  process.disconnect?.();
+}

@@ -1,0 +1,203 @@
+/**
+ * A conformance session: the operator under test running as its own process, behind a
+ * fault-injecting proxy, against a control plane — the kit's own (started with
+ * `--watch-cache=false`, so that an etcd compaction reaches watches as 410 Expired), one the caller
+ * started, or any cluster from a kubeconfig. The kit itself talks to the apiserver directly, so
+ * every request the proxy sees is the operator's. Checks run one after the other on a session,
+ * each in namespaces of its own.
+ */
+import { randomBytes } from "node:crypto";
+import { CustomResourceDefinition, type KubeObject, Namespace } from "../../api/index.ts";
+import { Client, loadKubeconfig, NotFoundError } from "../../client/index.ts";
+import { systemClock } from "../../clock/index.ts";
+import { crdFor } from "../../schema/index.ts";
+import { type Cluster, startCluster } from "../controlplane/cluster.ts";
+import { type FaultProxy, type RequestRecord, startProxy, upstreamFromKubeconfig } from "../proxy/index.ts";
+import { seededRandom } from "../proxy/match.ts";
+import { ConformanceError } from "./errors.ts";
+import { OperatorProcess } from "./internal/operator-process.ts";
+import { poll } from "./internal/poll.ts";
+import { resolveSubject, type Subject } from "./internal/subject.ts";
+import type { Snapshot } from "./internal/world.ts";
+import type { ConformanceSpec } from "./spec.ts";
+
+/** The field manager of the kit's own writes (fixtures, tampering, status wipes). */
+export const KIT_FIELD_MANAGER = "kubeloop-conformance";
+
+/** Where a session runs. */
+export interface SessionOptions {
+  /**
+   * A local cluster to use (not stopped at the end). Its apiserver should run with
+   * `--watch-cache=false`, or watch-expiry cannot force a 410. Default: the kit starts its own.
+   */
+  cluster?: Cluster;
+  /**
+   * Use the cluster of this kubeconfig (its current context must authenticate with a client
+   * certificate). The kit then cannot restart the apiserver or compact etcd: transient-failures
+   * simulates the outage at the proxy and watch-expiry answers watches with 410 there.
+   */
+  kubeconfig?: string;
+  /** Progress lines. Default: none. */
+  report?: (line: string) => void;
+}
+
+/** What checks run with. */
+export interface ConformanceSession {
+  readonly subject: Subject;
+  /** A client of the kit's own, straight to the apiserver (admin). */
+  readonly client: Client;
+  /** The proxy between the operator and the apiserver. */
+  readonly proxy: FaultProxy;
+  /** The operator process. */
+  readonly operator: OperatorProcess;
+  /** The local cluster, when the kit can restart its apiserver and compact its etcd. */
+  readonly cluster: Cluster | undefined;
+  /** The run's seeded random numbers in [0, 1). */
+  random(): number;
+  /** Reports progress. */
+  log(line: string): void;
+  /** Creates a namespace for a check (`kl-<label>-<random>`); deleted when the session closes. */
+  namespace(label: string): Promise<string>;
+  /** Deletes a namespace now (without waiting). */
+  dropNamespace(namespace: string): Promise<void>;
+  /** The namespaces created and not dropped yet. */
+  liveNamespaces(): string[];
+  /** Waits (up to the repair deadline) until the namespaces dropped so far are gone, so that their deletion is no noise. */
+  quiesce(): Promise<void>;
+  /** The id of the last request the proxy saw: requests after it have greater ids. */
+  marker(): number;
+  /** The requests after `marker`, oldest first. */
+  requestsSince(marker: number): RequestRecord[];
+  /** The outputs of a clean run in a namespace of its own, kept for checks that compare shapes. */
+  reference?: Snapshot;
+  /** Stops the operator and the proxy, deletes the namespaces, and stops a cluster the kit started. */
+  close(): Promise<void>;
+}
+
+async function installCrds(client: Client, subject: Subject): Promise<void> {
+  for (const kind of subject.operator.kinds) {
+    await client.apply(CustomResourceDefinition, crdFor(kind), { force: true });
+  }
+  for (const kind of subject.operator.kinds) {
+    const name = `${kind.plural}.${kind.group}`;
+    const established = await poll(async () => {
+      const crd = await client.get(CustomResourceDefinition, name);
+      const conditions = (
+        crd as KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
+      ).status?.conditions;
+      return conditions?.some((c) => c.type === "Established" && c.status === "True") || undefined;
+    }, 60_000);
+    if (!established) throw new ConformanceError(`the CRD ${name} did not become Established within 60 s`);
+  }
+}
+
+async function connect(options: SessionOptions, report: (line: string) => void) {
+  if (options.kubeconfig) {
+    const proxy = await startProxy({
+      upstream: upstreamFromKubeconfig(options.kubeconfig),
+      historySize: 20_000,
+    });
+    return {
+      cluster: undefined,
+      owned: false,
+      kubeconfig: options.kubeconfig,
+      proxy,
+      proxyConfig: proxy.kubeconfig(options.kubeconfig),
+    };
+  }
+  const cluster = options.cluster ?? (await startCluster({ apiserverArgs: ["--watch-cache=false"], report }));
+  const proxy = await startProxy({ cluster, historySize: 20_000 });
+  return {
+    cluster,
+    owned: options.cluster === undefined,
+    kubeconfig: cluster.kubeconfigPath,
+    proxy,
+    proxyConfig: proxy.kubeconfig(),
+  };
+}
+
+/**
+ * Opens a session: resolves the spec (loading the operator module), connects to a cluster,
+ * installs the operator's CRDs, starts the proxy and the operator process.
+ */
+export async function openSession(
+  spec: ConformanceSpec,
+  options: SessionOptions = {},
+): Promise<ConformanceSession> {
+  const report = options.report ?? (() => {});
+  const subject = await resolveSubject(spec);
+  const link = await connect(options, report);
+  const client = new Client(await loadKubeconfig({ kubeconfig: link.kubeconfig }), {
+    qps: Number.POSITIVE_INFINITY,
+    fieldManager: KIT_FIELD_MANAGER,
+  });
+  const operator = new OperatorProcess(
+    {
+      operator: subject.operatorPath,
+      kubeconfig: link.proxyConfig,
+      watchInactivityMs: subject.timings.watchInactivityMs,
+      logLevel: spec.logLevel ?? "info",
+    },
+    spec.nodeArgs,
+  );
+  const namespaces = new Set<string>();
+  const dropped = new Set<string>();
+  const session: ConformanceSession = {
+    subject,
+    client,
+    proxy: link.proxy,
+    operator,
+    cluster: link.cluster,
+    random: seededRandom(spec.seed ?? 1),
+    log: report,
+    async namespace(label) {
+      const name = `kl-${label}-${randomBytes(3).toString("hex")}`.slice(0, 63);
+      await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+      namespaces.add(name);
+      return name;
+    },
+    async dropNamespace(name) {
+      await client.delete(Namespace, name).catch((err: unknown) => {
+        if (!(err instanceof NotFoundError)) throw err;
+      });
+      namespaces.delete(name);
+      dropped.add(name);
+    },
+    liveNamespaces: () => [...namespaces],
+    async quiesce() {
+      await poll(async () => {
+        for (const name of dropped) {
+          const gone = await client.get(Namespace, name).then(
+            () => false,
+            (err: unknown) => err instanceof NotFoundError,
+          );
+          if (gone) dropped.delete(name);
+        }
+        return dropped.size === 0 || undefined;
+      }, subject.timings.repairMs);
+    },
+    marker: () => link.proxy.requests().at(-1)?.id ?? 0,
+    requestsSince: (marker) => link.proxy.requests().filter((r) => r.id > marker),
+    async close() {
+      link.proxy.clear();
+      // Delete the namespaces while the operator still runs, so that its finalizers let them go.
+      for (const name of namespaces) await session.dropNamespace(name).catch(() => {});
+      if (operator.running) await session.quiesce();
+      await operator.stop();
+      await link.proxy.stop();
+      await client.close();
+      if (link.owned) await link.cluster?.stop();
+    },
+  };
+  try {
+    await installCrds(client, subject);
+    await operator.start();
+  } catch (err) {
+    await session.close();
+    throw err;
+  }
+  return session;
+}
+
+/** Sleeps `ms` (a scenario's fault window, never a wait for an outcome). */
+export const hold = (ms: number): Promise<void> => systemClock.sleep(ms);
