@@ -8,7 +8,13 @@ import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { promisify } from "node:util";
 import pino, { type Logger } from "pino";
-import { Client, loadKubeconfig } from "../../src/client/index.ts";
+import {
+  Client,
+  type ClientMetrics,
+  loadKubeconfig,
+  type RequestObservation,
+} from "../../src/client/index.ts";
+import { Manager, type ManagerOptions } from "../../src/manager/index.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -120,4 +126,73 @@ export async function testClient(): Promise<Client> {
 /** A quiet pino logger for managers under test (warnings and errors only, unless LOG_LEVEL says otherwise). */
 export function testLogger(): Logger {
   return pino({ level: process.env.LOG_LEVEL ?? "warn" });
+}
+
+const cleanups = new WeakMap<TestContext, (() => unknown)[]>();
+
+/**
+ * Runs `fn` when the test ends, after everything registered later (last in, first out, unlike
+ * `t.after`): a watch or manager stops before the proxy, client or cluster it runs on.
+ */
+export function onCleanup(t: TestContext, fn: () => unknown): void {
+  let stack = cleanups.get(t);
+  if (!stack) {
+    const fns: (() => unknown)[] = [];
+    stack = fns;
+    cleanups.set(t, fns);
+    t.after(async () => {
+      for (const cleanup of fns.reverse()) await cleanup();
+    });
+  }
+  stack.push(fn);
+}
+
+/**
+ * Creates a Manager for a test (endpoints on free loopback ports, a quiet logger, `options`
+ * overriding), lets `setup` build its controllers, starts it, waits until it is ready, and stops
+ * it when the test ends (after `beforeStop`, when given).
+ */
+export async function startManager(
+  t: TestContext,
+  options: Partial<ManagerOptions> & { name: string },
+  setup: (manager: Manager) => void | Promise<void>,
+  beforeStop: () => void = () => {},
+): Promise<Manager> {
+  const manager = await Manager.create({
+    metrics: { host: "127.0.0.1", port: 0 },
+    health: { host: "127.0.0.1", port: 0 },
+    logger: testLogger(),
+    ...options,
+  });
+  await setup(manager);
+  const stop = new AbortController();
+  const running = manager.start(stop.signal);
+  onCleanup(t, async () => {
+    beforeStop();
+    stop.abort();
+    await running;
+  });
+  await eventually(() => manager.ready, { what: `manager ${options.name} ready` });
+  return manager;
+}
+
+const writeVerbs = new Set(["create", "update", "patch", "delete", "deletecollection"]);
+
+/** Counts the requests a client sends (pass it as `ClientOptions.metrics`). */
+export class RequestCounter implements ClientMetrics {
+  readonly seen: RequestObservation[] = [];
+
+  request(observation: RequestObservation): void {
+    this.seen.push(observation);
+  }
+
+  /** Write requests (create, update, patch, delete) sent so far, whatever their answer. */
+  get writes(): number {
+    return this.seen.filter((o) => writeVerbs.has(o.verb)).length;
+  }
+
+  /** Requests answered with `code` so far. */
+  answered(code: string): number {
+    return this.seen.filter((o) => o.code === code).length;
+  }
 }

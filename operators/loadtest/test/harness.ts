@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import type { TestContext } from "node:test";
 import {
   Client,
-  type ClientMetrics,
   type Condition,
   ConfigMap,
   type ConfigMapObject,
@@ -18,29 +17,19 @@ import {
   loadKubeconfig,
   Manager,
   Namespace,
-  type RequestObservation,
 } from "kubeloop";
-import { eventually, kubeconfigPath, kubectl, testClient, testLogger } from "../../../test/e2e/support.ts";
+import {
+  eventually,
+  kubeconfigPath,
+  kubectl,
+  RequestCounter,
+  testClient,
+  testLogger,
+} from "../../../test/e2e/support.ts";
 import { LoadTest, type LoadTestObject } from "../api.ts";
 import operator from "../operator.ts";
 
-export { eventually, kubectl, testClient };
-
-const WRITE_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection"]);
-
-/** Counts the requests a client sends. */
-export class RequestCounter implements ClientMetrics {
-  readonly seen: RequestObservation[] = [];
-
-  request(observation: RequestObservation): void {
-    this.seen.push(observation);
-  }
-
-  /** Write requests sent so far (status writes, Job writes, events). */
-  get writes(): number {
-    return this.seen.filter((o) => WRITE_VERBS.has(o.verb)).length;
-  }
-}
+export { eventually, kubectl, RequestCounter, testClient };
 
 /** The operator running for one test. */
 export interface Harness {

@@ -11,14 +11,14 @@ import {
   crdYaml,
   Event,
   type EventObject,
-  Manager,
+  type Manager,
   NotFoundError,
   Pod,
   type PodObject,
   type ResourceType,
   Service,
 } from "kubeloop";
-import { eventually, kubeconfigPath, kubectl, testClient, testLogger } from "../../../test/e2e/support.ts";
+import { eventually, kubeconfigPath, kubectl, startManager, testClient } from "../../../test/e2e/support.ts";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "../api.ts";
 import { configMapName, INSTANCE_LABEL } from "../deployment.ts";
 import { CONFIG_FILE } from "../nginx.ts";
@@ -37,25 +37,12 @@ export async function installCrds(): Promise<void> {
 }
 
 /** Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port. */
-export async function startOperator(t: TestContext, namespace: string): Promise<Manager> {
-  const manager = await Manager.create({
-    name: OPERATOR,
-    config: { kubeconfig: kubeconfigPath() },
-    clientOptions: { qps: Number.POSITIVE_INFINITY },
-    namespace,
-    metrics: { host: "127.0.0.1", port: 0 },
-    health: false,
-    logger: testLogger(),
-  });
-  await operator.setup(manager);
-  const stop = new AbortController();
-  const running = manager.start(stop.signal);
-  t.after(async () => {
-    stop.abort();
-    await running;
-  });
-  await eventually(() => manager.ready, { what: "the operator's caches to sync" });
-  return manager;
+export function startOperator(t: TestContext, namespace: string): Promise<Manager> {
+  const config = { kubeconfig: kubeconfigPath() };
+  const clientOptions = { qps: Number.POSITIVE_INFINITY };
+  return startManager(t, { name: OPERATOR, config, clientOptions, namespace, health: false }, (m) =>
+    operator.setup(m),
+  );
 }
 
 /** Creates a MyProxy. */

@@ -83,7 +83,7 @@ async function build(bin: string, report: ProgressReporter): Promise<void> {
   mkdirSync(bin, { recursive: true });
   const todo = components.filter((c) => !existsSync(join(bin, c.name)));
   const started = systemClock.now();
-  report(`building the local control plane into ${bin} (once per machine; about 15-30 minutes on 2 cores)`);
+  report(`building the local control plane into ${bin} (once per machine; about 8-10 minutes on 2 cores)`);
   for (const [i, component] of todo.entries()) {
     await buildOne(component, bin, `${i + 1}/${todo.length}`, report);
   }

@@ -6,9 +6,9 @@
 import type { TestContext } from "node:test";
 import { ConfigMap, type ConfigMapObject, Event, type EventObject } from "../../../src/api/index.ts";
 import { type Client, NotFoundError } from "../../../src/client/index.ts";
-import { Manager, type ManagerOptions } from "../../../src/manager/index.ts";
+import type { Manager, ManagerOptions } from "../../../src/manager/index.ts";
 import { Widget, type WidgetObject } from "../fixtures/widgets.ts";
-import { eventually, kubeconfigPath, testClient, testLogger } from "../support.ts";
+import { kubeconfigPath, startManager as startTestManager, testClient } from "../support.ts";
 
 /** The finalizer the lifecycle test controllers guard their "external" resources with. */
 export const FINALIZER = "lifecycle.e2e.kubeloop.dev/external";
@@ -24,25 +24,9 @@ export async function startManager(
   options: Pick<ManagerOptions, "logger">,
   register: (manager: Manager) => void,
 ): Promise<Manager> {
-  const manager = await Manager.create({
-    name,
-    config: { kubeconfig: kubeconfigPath() },
-    clientOptions: { qps: Number.POSITIVE_INFINITY },
-    namespace,
-    metrics: { host: "127.0.0.1", port: 0 },
-    health: false,
-    logger: testLogger(),
-    ...options,
-  });
-  register(manager);
-  const stop = new AbortController();
-  const running = manager.start(stop.signal);
-  t.after(async () => {
-    stop.abort();
-    await running;
-  });
-  await eventually(() => manager.ready, { what: `manager ${name} ready` });
-  return manager;
+  const config = { kubeconfig: kubeconfigPath() };
+  const clientOptions = { qps: Number.POSITIVE_INFINITY };
+  return startTestManager(t, { name, config, clientOptions, namespace, health: false, ...options }, register);
 }
 
 /** The value of one sample on the manager's /metrics (0 when absent), matching every given label. */

@@ -1,45 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
-import { controller } from "../../../src/controller/index.ts";
-import { Manager } from "../../../src/manager/index.ts";
-import {
-  convergedWidgets,
-  installWidgetCrd,
-  SideEffects,
-  Widget,
-  widget,
-  widgetReconciler,
-} from "../fixtures/widgets.ts";
-import { eventually, testClient, testLogger, testNamespace } from "../support.ts";
+import { convergedWidgets, installWidgetCrd, SideEffects, Widget, widget } from "../fixtures/widgets.ts";
+import { eventually, testClient, testNamespace } from "../support.ts";
+import { startWidgetManager as startOn } from "./support.ts";
 
-async function startWidgetManager(
+const startWidgetManager = async (
   t: import("node:test").TestContext,
   namespace: string,
   effects: SideEffects,
-) {
-  const manager = await Manager.create({
-    name: "widgets-e2e",
-    client: await testClient(),
-    namespace,
-    metrics: { host: "127.0.0.1", port: 0 },
-    health: { host: "127.0.0.1", port: 0 },
-    logger: testLogger(),
-  });
-  controller(manager)
-    .for(Widget)
-    .owns(ConfigMap)
-    .withOptions({ concurrency: 4 })
-    .reconcile(widgetReconciler(effects));
-  const stop = new AbortController();
-  const running = manager.start(stop.signal);
-  t.after(async () => {
-    stop.abort();
-    await running;
-  });
-  await eventually(() => manager.ready, { what: "manager ready" });
-  return manager;
-}
+) => startOn(t, await testClient(), namespace, effects);
 
 test("a test controller converges 200 objects, each child created exactly once", async (t) => {
   await installWidgetCrd();

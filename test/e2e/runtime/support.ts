@@ -7,11 +7,10 @@ import pino from "pino";
 import { ConfigMap, Namespace } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
 import { controller } from "../../../src/controller/index.ts";
-import { Manager } from "../../../src/manager/index.ts";
+import type { Manager } from "../../../src/manager/index.ts";
 import { type Cluster, startCluster } from "../../../src/testing/index.ts";
 import { type SideEffects, Widget, widget, widgetReconciler } from "../fixtures/widgets.ts";
-import { eventually } from "../support.ts";
-import { onCleanup } from "../watch/support.ts";
+import { onCleanup, startManager } from "../support.ts";
 
 /**
  * A control plane of the test's own (etcd and kube-apiserver only: nothing here needs pods),
@@ -45,34 +44,21 @@ export async function createNamespace(client: Client, name: string): Promise<str
 }
 
 /** Runs the widget controller (4 workers) in a manager on `client`, watching `namespace`, until the test ends. */
-export async function startWidgetManager(
+export function startWidgetManager(
   t: TestContext,
   client: Client,
   namespace: string,
   effects: SideEffects,
 ): Promise<Manager> {
-  const manager = await Manager.create({
-    name: "widgets-e2e",
-    client,
-    namespace,
-    metrics: { host: "127.0.0.1", port: 0 },
-    health: { host: "127.0.0.1", port: 0 },
-    // These tests break the control plane on purpose: the failures it logs are expected.
-    logger: pino({ level: process.env.LOG_LEVEL ?? "silent" }),
+  // These tests break the control plane on purpose: the failures it logs are expected.
+  const logger = pino({ level: process.env.LOG_LEVEL ?? "silent" });
+  return startManager(t, { name: "widgets-e2e", client, namespace, logger }, (manager) => {
+    controller(manager)
+      .for(Widget)
+      .owns(ConfigMap)
+      .withOptions({ concurrency: 4 })
+      .reconcile(widgetReconciler(effects));
   });
-  controller(manager)
-    .for(Widget)
-    .owns(ConfigMap)
-    .withOptions({ concurrency: 4 })
-    .reconcile(widgetReconciler(effects));
-  const stop = new AbortController();
-  const running = manager.start(stop.signal);
-  onCleanup(t, async () => {
-    stop.abort();
-    await running;
-  });
-  await eventually(() => manager.ready, { what: "manager ready" });
-  return manager;
 }
 
 /** Creates widgets `names` (message `hello <name>`), twenty at a time. */

@@ -4,39 +4,23 @@
  */
 import type { TestContext } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
-import {
-  Client,
-  type ClientMetrics,
-  loadKubeconfig,
-  type RequestObservation,
-} from "../../../src/client/index.ts";
+import { Client, loadKubeconfig } from "../../../src/client/index.ts";
 import { type Controller, controller } from "../../../src/controller/index.ts";
-import { Manager } from "../../../src/manager/index.ts";
+import type { Manager } from "../../../src/manager/index.ts";
 import { isTrue } from "../../../src/status/index.ts";
-import { eventually, kubeconfigPath, testClient, testLogger } from "../support.ts";
+import {
+  eventually,
+  kubeconfigPath,
+  onCleanup,
+  RequestCounter,
+  startManager,
+  testClient,
+} from "../support.ts";
+
+export { RequestCounter };
+
 import { Gizmo, type GizmoObject } from "./gizmo.ts";
 import { FIELD_MANAGER, gizmoReconciler, Probe } from "./gizmo-controller.ts";
-
-const WRITE_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection"]);
-
-/** Counts the requests a client sends, by verb and code. */
-export class RequestCounter implements ClientMetrics {
-  readonly seen: RequestObservation[] = [];
-
-  request(observation: RequestObservation): void {
-    this.seen.push(observation);
-  }
-
-  /** Write requests (create, update, patch, delete) sent so far, whatever their answer. */
-  get writes(): number {
-    return this.seen.filter((o) => WRITE_VERBS.has(o.verb)).length;
-  }
-
-  /** Requests answered with `code` so far. */
-  answered(code: string): number {
-    return this.seen.filter((o) => o.code === code).length;
-  }
-}
 
 /** A running Gizmo controller and what tests observe of it. */
 export interface GizmoHarness {
@@ -61,26 +45,18 @@ export async function countedClient(counter: RequestCounter): Promise<Client> {
 export async function startGizmoManager(t: TestContext, namespace: string): Promise<GizmoHarness> {
   const requests = new RequestCounter();
   const client = await countedClient(requests);
-  const manager = await Manager.create({
-    name: FIELD_MANAGER,
-    client,
-    namespace,
-    metrics: { host: "127.0.0.1", port: 0 },
-    health: { host: "127.0.0.1", port: 0 },
-    logger: testLogger(),
-  });
+  onCleanup(t, () => client.close());
   const probe = new Probe();
-  const built = controller(manager).for(Gizmo).owns(ConfigMap).reconcile(gizmoReconciler(probe));
-  const stop = new AbortController();
-  const running = manager.start(stop.signal);
-  t.after(async () => {
-    probe.gate.open();
-    stop.abort();
-    await running;
-    await client.close();
-  });
-  await eventually(() => manager.ready, { what: "manager ready" });
-  return { manager, controller: built, probe, requests };
+  let built: Controller<GizmoObject> | undefined;
+  const manager = await startManager(
+    t,
+    { name: FIELD_MANAGER, client, namespace },
+    (m) => {
+      built = controller(m).for(Gizmo).owns(ConfigMap).reconcile(gizmoReconciler(probe));
+    },
+    () => probe.gate.open(),
+  );
+  return { manager, controller: built as Controller<GizmoObject>, probe, requests };
 }
 
 /** True when `obj`'s status describes its current generation. */

@@ -13,26 +13,9 @@ import {
   upstreamFromKubeconfig,
 } from "../../../src/testing/index.ts";
 import { type RestartReason, type WatchEvent, type WatcherOptions, watch } from "../../../src/watch/index.ts";
-import { eventually, kubeconfigPath, testClient } from "../support.ts";
+import { eventually, kubeconfigPath, onCleanup, testClient } from "../support.ts";
 
-const cleanups = new WeakMap<TestContext, (() => unknown)[]>();
-
-/**
- * Runs `fn` when the test ends, after everything registered later (last in, first out, unlike
- * `t.after`): a watch or manager stops before the proxy, client or cluster it runs on.
- */
-export function onCleanup(t: TestContext, fn: () => unknown): void {
-  let stack = cleanups.get(t);
-  if (!stack) {
-    const fns: (() => unknown)[] = [];
-    stack = fns;
-    cleanups.set(t, fns);
-    t.after(async () => {
-      for (const cleanup of fns.reverse()) await cleanup();
-    });
-  }
-  stack.push(fn);
-}
+export { onCleanup };
 
 /** A proxy in front of the run's cluster and an admin client that talks through it. */
 export async function proxiedClient(t: TestContext): Promise<{ proxy: FaultProxy; client: Client }> {

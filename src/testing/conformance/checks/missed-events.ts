@@ -107,8 +107,14 @@ async function silenced(session: ConformanceSession, prepared: Prepared): Promis
   if (!session.subject.spec.mutate) {
     await waitRestored(session, prepared.snap, { start, marker, deadlineMs: deadline(session), what });
   } else {
-    const problems = shapeProblems(prepared.snap, await snapshot(session, namespace));
-    if (problems.length) {
+    // A primary object can look settled (its status predates the deletions) before the deleted
+    // outputs are back: wait for them too, within the same deadline.
+    let problems: string[] = [];
+    const whole = await poll(async () => {
+      problems = shapeProblems(prepared.snap, await snapshot(session, namespace));
+      return problems.length ? undefined : true;
+    }, deadline(session));
+    if (!whole) {
       throw new CheckFailed({
         expected: `${what}, with the outputs of every primary object`,
         seen: problems.join("; "),
