@@ -76,6 +76,7 @@ export { BuildError, StartError, ToolchainError } from "./controlplane/errors.ts
 export type { KubeconfigDocument } from "./controlplane/kubeconfig.ts";
 export type { KeyPair, LeafRequest } from "./controlplane/pki.ts";
 export { type ControlPlaneVersions, versions } from "./controlplane/versions.ts";
+export { scrapeMetric } from "./metrics.ts";
 export {
   type EventSelector,
   type Fault,

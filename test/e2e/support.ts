@@ -15,6 +15,7 @@ import {
   type RequestObservation,
 } from "../../src/client/index.ts";
 import { Manager, type ManagerOptions } from "../../src/manager/index.ts";
+import { scrapeMetric } from "../../src/testing/index.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -195,4 +196,23 @@ export class RequestCounter implements ClientMetrics {
   answered(code: string): number {
     return this.seen.filter((o) => o.code === code).length;
   }
+}
+
+/** The sum of metric `name`'s samples with `labels` on the manager's `/metrics` (0 when none). */
+export function managerMetric(
+  manager: Manager,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  return scrapeMetric(`http://127.0.0.1:${manager.ports.metrics}/metrics`, name, labels);
+}
+
+/** Write requests (POST, PUT, PATCH, DELETE) the manager's client has sent so far. */
+export async function writesSent(manager: Manager): Promise<number> {
+  const counts = await Promise.all(
+    ["POST", "PUT", "PATCH", "DELETE"].map((method) =>
+      managerMetric(manager, "rest_client_requests_total", { method }),
+    ),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }

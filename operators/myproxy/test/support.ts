@@ -18,7 +18,15 @@ import {
   type ResourceType,
   Service,
 } from "kubeloop";
-import { eventually, kubeconfigPath, kubectl, startManager, testClient } from "../../../test/e2e/support.ts";
+import {
+  eventually,
+  kubeconfigPath,
+  kubectl,
+  managerMetric,
+  startManager,
+  testClient,
+  writesSent,
+} from "../../../test/e2e/support.ts";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "../api.ts";
 import { configMapName, INSTANCE_LABEL } from "../deployment.ts";
 import { CONFIG_FILE } from "../nginx.ts";
@@ -146,33 +154,8 @@ export async function livePods(namespace: string, proxy: string): Promise<PodObj
   return items.filter((p) => !p.metadata.deletionTimestamp);
 }
 
-/** The sum of the samples of metric `name` on the manager's /metrics matching every label given. */
-export async function metric(
-  manager: Manager,
-  name: string,
-  labels: Record<string, string>,
-): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${manager.ports.metrics}/metrics`)).text();
-  let total = 0;
-  for (const [, metricName, body, value] of text.matchAll(/^([a-z_]+)\{(.*)\} (\S+)$/gm)) {
-    if (metricName !== name) continue;
-    const sample = Object.fromEntries(
-      [...(body ?? "").matchAll(/([a-zA-Z_]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([k, v]) => sample[k] === v)) total += Number(value);
-  }
-  return total;
-}
-
-/** Write requests (POST, PUT, PATCH, DELETE) the operator's client has sent so far. */
-export async function writesSent(manager: Manager): Promise<number> {
-  const counts = await Promise.all(
-    ["POST", "PUT", "PATCH", "DELETE"].map((method) =>
-      metric(manager, "rest_client_requests_total", { method }),
-    ),
-  );
-  return counts.reduce((a, b) => a + b, 0);
-}
+/** Metrics of a test manager, shared with the other end-to-end suites. */
+export { managerMetric as metric, writesSent };
 
 /** Events with `reason` about the object named `regarding` in `namespace`. */
 export async function eventsAbout(

@@ -8,7 +8,13 @@ import { ConfigMap, type ConfigMapObject, Event, type EventObject } from "../../
 import { type Client, NotFoundError } from "../../../src/client/index.ts";
 import type { Manager, ManagerOptions } from "../../../src/manager/index.ts";
 import { Widget, type WidgetObject } from "../fixtures/widgets.ts";
-import { kubeconfigPath, startManager as startTestManager, testClient } from "../support.ts";
+import {
+  kubeconfigPath,
+  managerMetric,
+  startManager as startTestManager,
+  testClient,
+  writesSent,
+} from "../support.ts";
 
 /** The finalizer the lifecycle test controllers guard their "external" resources with. */
 export const FINALIZER = "lifecycle.e2e.kubeloop.dev/external";
@@ -29,33 +35,8 @@ export async function startManager(
   return startTestManager(t, { name, config, clientOptions, namespace, health: false, ...options }, register);
 }
 
-/** The value of one sample on the manager's /metrics (0 when absent), matching every given label. */
-export async function metric(
-  manager: Manager,
-  name: string,
-  labels: Record<string, string>,
-): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${manager.ports.metrics}/metrics`)).text();
-  let total = 0;
-  for (const line of text.split("\n")) {
-    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const sampleLabels = Object.fromEntries(
-      [...(match[2] ?? "").matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([k, v]) => sampleLabels[k] === v)) total += Number(match[3]);
-  }
-  return total;
-}
-
-/** Writes (POST, PUT, PATCH, DELETE) the manager's client has sent so far. */
-export async function writesSent(manager: Manager): Promise<number> {
-  let total = 0;
-  for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
-    total += await metric(manager, "rest_client_requests_total", { method });
-  }
-  return total;
-}
+/** Metrics of a test manager, shared with the other end-to-end suites. */
+export { managerMetric as metric, writesSent };
 
 /** Events in `namespace` with `reason` about the object named `regarding`. */
 export async function eventsAbout(

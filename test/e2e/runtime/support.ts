@@ -10,7 +10,10 @@ import { controller } from "../../../src/controller/index.ts";
 import type { Manager } from "../../../src/manager/index.ts";
 import { type Cluster, startCluster } from "../../../src/testing/index.ts";
 import { type SideEffects, Widget, widget, widgetReconciler } from "../fixtures/widgets.ts";
-import { onCleanup, startManager } from "../support.ts";
+import { managerMetric, onCleanup, startManager } from "../support.ts";
+
+/** The sum of counter `name`'s samples with `labels` on the manager's `/metrics` (0 when none). */
+export const metricValue = managerMetric;
 
 /**
  * A control plane of the test's own (etcd and kube-apiserver only: nothing here needs pods),
@@ -73,26 +76,4 @@ export async function createWidgets(client: Client, namespace: string, names: st
 /** Sets `spec.message` of widget `name`. */
 export async function setMessage(client: Client, namespace: string, name: string, message: string) {
   await client.patch(Widget, name, { spec: { message } }, { type: "merge", namespace });
-}
-
-/**
- * The value of counter `name` on the manager's `/metrics`, summed over the series whose labels
- * include `labels` (0 when there is none).
- */
-export async function metricValue(
-  manager: Manager,
-  name: string,
-  labels: Record<string, string> = {},
-): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${manager.ports.metrics}/metrics`)).text();
-  let sum = 0;
-  for (const line of text.split("\n")) {
-    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const series = Object.fromEntries(
-      [...(match[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
-    );
-    if (Object.entries(labels).every(([key, value]) => series[key] === value)) sum += Number(match[3]);
-  }
-  return sum;
 }

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { systemClock } from "../../../clock/index.ts";
+import { scrapeMetric } from "../../metrics.ts";
 import { ConformanceError } from "../errors.ts";
 import {
   RUNNER_ENV,
@@ -153,17 +154,7 @@ export class OperatorProcess {
   /** The sum of a metric's series whose labels include `labels`, from the operator's `/metrics`. */
   async metric(name: string, labels: Record<string, string> = {}): Promise<number> {
     if (!this.#child) return 0;
-    const text = await (await fetch(`http://127.0.0.1:${this.#metricsPort}/metrics`)).text();
-    let sum = 0;
-    for (const line of text.split("\n")) {
-      const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!match || match[1] !== name) continue;
-      const series = Object.fromEntries(
-        [...(match[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
-      );
-      if (Object.entries(labels).every(([key, value]) => series[key] === value)) sum += Number(match[3]);
-    }
-    return sum;
+    return scrapeMetric(`http://127.0.0.1:${this.#metricsPort}/metrics`, name, labels);
   }
 
   #request(type: "reconcile-all" | "state"): Promise<Reply> {
