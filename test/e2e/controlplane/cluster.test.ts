@@ -121,10 +121,10 @@ test("garbage collection deletes a ConfigMap whose owner, a custom resource, was
   const crd = {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
-    metadata: { name: "gadgets.e2e.kubeloop.dev" },
+    metadata: { name: "trinkets.e2e.kubeloop.dev" },
     spec: {
       group: "e2e.kubeloop.dev",
-      names: { kind: "Gadget", plural: "gadgets", singular: "gadget", listKind: "GadgetList" },
+      names: { kind: "Trinket", plural: "trinkets", singular: "trinket", listKind: "TrinketList" },
       scope: "Namespaced",
       versions: [
         {
@@ -137,16 +137,16 @@ test("garbage collection deletes a ConfigMap whose owner, a custom resource, was
     },
   };
   await kubectl(["apply", "--server-side", "-f", "-"], { input: JSON.stringify(crd) });
-  await kubectl(["wait", "--for=condition=Established", "crd/gadgets.e2e.kubeloop.dev", "--timeout=60s"]);
-  const gadget = {
+  await kubectl(["wait", "--for=condition=Established", "crd/trinkets.e2e.kubeloop.dev", "--timeout=60s"]);
+  const trinket = {
     apiVersion: "e2e.kubeloop.dev/v1",
-    kind: "Gadget",
+    kind: "Trinket",
     metadata: { name: "owner", namespace: ns },
   };
-  await eventually(() => kubectl(["apply", "-f", "-"], { input: JSON.stringify(gadget) }), {
-    what: "Gadget created",
+  await eventually(() => kubectl(["apply", "-f", "-"], { input: JSON.stringify(trinket) }), {
+    what: "Trinket created",
   });
-  const owner = await kubectlJson<Item>(["-n", ns, "get", "gadget", "owner"]);
+  const owner = await kubectlJson<Item>(["-n", ns, "get", "trinket", "owner"]);
   const child = {
     apiVersion: "v1",
     kind: "ConfigMap",
@@ -154,13 +154,13 @@ test("garbage collection deletes a ConfigMap whose owner, a custom resource, was
       name: "child",
       namespace: ns,
       ownerReferences: [
-        { apiVersion: "e2e.kubeloop.dev/v1", kind: "Gadget", name: "owner", uid: owner.metadata.uid },
+        { apiVersion: "e2e.kubeloop.dev/v1", kind: "Trinket", name: "owner", uid: owner.metadata.uid },
       ],
     },
     data: { a: "b" },
   };
   await kubectl(["apply", "-f", "-"], { input: JSON.stringify(child) });
-  await kubectl(["-n", ns, "delete", "gadget", "owner"]);
+  await kubectl(["-n", ns, "delete", "trinket", "owner"]);
   await eventually(
     async () => (await kubectl(["-n", ns, "get", "configmap", "child"], { allowFail: true })).code !== 0,
     { what: "the owned ConfigMap to be garbage collected", timeoutMs: 120_000, intervalMs: 1000 },

@@ -180,7 +180,7 @@ test("kubectl get shows the summary condition, its reason, custom columns and ag
   let shown = "";
   const rows = await eventually(
     async () => {
-      shown = (await kubectl(["get", "gadgets", "-n", ns])).stdout;
+      shown = (await kubectl(["get", `${Gadget.plural}.${Gadget.group}`, "-n", ns])).stdout;
       const out = table(shown);
       return out[1]?.[1] === "True" ? out : undefined;
     },
