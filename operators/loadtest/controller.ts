@@ -12,6 +12,7 @@ import {
   type ConfigMapObject,
   containsDesired,
   controllerOf,
+  countTransitions,
   ensureChild,
   InvalidError,
   isControlledBy,
@@ -158,8 +159,12 @@ async function writeStatus(
   return result === "gone" ? undefined : computed;
 }
 
-/** One event per transition of the summary: started, succeeded, failed, or waiting for help. */
+/**
+ * One event per transition of the summary: started, succeeded, failed, or waiting for help; every
+ * transition is counted in the metrics.
+ */
 function recordOutcome(ctx: Context, loadTest: LoadTestObject, update: StatusUpdate): void {
+  countTransitions(ctx.metrics, loadTest, update.transitions);
   const summary = update.transitions.filter((t) => t.type === LoadTestConditions.summary);
   for (const event of transitionEvents(LoadTestConditions, summary)) {
     if (event.type === "Warning" || WARNING_REASONS.has(event.reason))

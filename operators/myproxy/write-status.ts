@@ -22,7 +22,7 @@ import {
  * object and returns the status fields besides the conditions.
  */
 export async function writeStatus<T extends KubeObject & StatusSubject, D extends string>(
-  ctx: Pick<ReconcileContext<T>, "client" | "recorder">,
+  ctx: Pick<ReconcileContext<T>, "client" | "recorder" | "metrics">,
   kind: ResourceType<T>,
   obj: T,
   set: ConditionSet<D>,
@@ -35,6 +35,6 @@ export async function writeStatus<T extends KubeObject & StatusSubject, D extend
     update = draft.finish();
     return { ...fields, ...update.status } as StatusOf<T>;
   });
-  if (result === "updated" && update) recordTransitions(ctx.recorder, obj, update.transitions, set);
+  if (result === "updated" && update) recordTransitions(ctx, obj, update.transitions, set);
   return result;
 }

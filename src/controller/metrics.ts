@@ -17,6 +17,8 @@ export interface ControllerMetrics {
   triggered(reason: string): void;
   /** An owned object changed or deleted by another actor was repaired: `drift_repairs_total{kind,manager}`. */
   driftRepaired(kind: string, manager: string): void;
+  /** A condition changed status: `kubeloop_condition_transitions_total{kind,condition,status}`. */
+  conditionTransitioned(kind: string, condition: string, status: string): void;
   /** The `workqueue_*` metrics of this controller's queue. */
   readonly queue: QueueMetrics;
 }
@@ -29,5 +31,6 @@ export const noopControllerMetrics: ControllerMetrics = {
   maxConcurrent() {},
   triggered() {},
   driftRepaired() {},
+  conditionTransitioned() {},
   queue: noopQueueMetrics,
 };

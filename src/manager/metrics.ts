@@ -126,6 +126,13 @@ export class ManagerMetrics {
     ["kind", "manager"],
   );
 
+  /** Status history kept out of status: condition changes written by controllers. */
+  readonly #conditionTransitions = this.#counter(
+    "kubeloop_condition_transitions_total",
+    "Condition status changes written by controllers, per kind, condition and new status",
+    ["kind", "condition", "status"],
+  );
+
   constructor(clock: Clock, options: { processMetrics?: boolean } = {}) {
     this.#clock = clock;
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -189,6 +196,8 @@ export class ManagerMetrics {
       maxConcurrent: (n) => this.#maxConcurrent.set(labels, n),
       triggered: (trigger) => this.#triggers.inc({ ...labels, trigger }),
       driftRepaired: (kind, manager) => this.driftRepairs.inc({ kind, manager }),
+      conditionTransitioned: (kind, condition, status) =>
+        this.#conditionTransitions.inc({ kind, condition, status }),
       queue: {
         depth: (n) => this.#depth.set(queueLabels, n),
         added: () => this.#adds.inc(queueLabels),

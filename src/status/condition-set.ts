@@ -104,7 +104,7 @@ const RESERVED_RULE = "the summary, Reconciling and Stalled are written by the s
  * }
  * const next = status.finish();
  * await updateStatus(client, App, app, () => ({ ...app.status, ...next.status })); // writes only if changed
- * recordTransitions(recorder, app, next.transitions, AppConditions); // history goes to events
+ * recordTransitions(ctx, app, next.transitions, AppConditions); // history goes to events and metrics
  * ```
  */
 export function defineConditionSet<D extends string, P extends string = never>(

@@ -11,7 +11,7 @@
  * The engine is pure: it computes the next status and reports whether it changed and which
  * conditions transitioned. {@link updateStatus} sends the result to `/status` only when it changed
  * (recomputing from a fresh read on conflict), and {@link recordTransitions} turns transitions into
- * events. Status keeps no history, and conditions of other controllers are passed through
+ * events and metrics. Status keeps no history, and conditions of other controllers are passed through
  * untouched. Time comes from an injected
  * `Clock`; every time is RFC 3339 at second precision, as the apiserver stores it.
  *
@@ -26,7 +26,7 @@
  * status.set("Degraded", { status: "False", reason: "AllReplicasHealthy" });
  * const next = status.finish(); // next.status.conditions holds Ready=True, no Reconciling
  * await updateStatus(client, Kind, obj, () => next.status); // only writes when something changed
- * recordTransitions(recorder, obj, next.transitions, Ready); // transitions are events, not status
+ * recordTransitions({ recorder }, obj, next.transitions, Ready); // transitions are events, not status
  * kstatus({ ...obj, status: next.status }).status; // "Current"
  * ```
  */
@@ -76,11 +76,14 @@ export {
 } from "./rollup.ts";
 export {
   CONDITION_REMOVED_REASON,
+  countTransitions,
   recordTransitions,
   type TransitionEvent,
   type TransitionEventOptions,
+  type TransitionMetrics,
   type TransitionPolicy,
   type TransitionRecorder,
+  type TransitionReporting,
   transitionEvents,
 } from "./transition-events.ts";
 export {

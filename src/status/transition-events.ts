@@ -1,6 +1,6 @@
 /**
- * Transitions are history, and history goes out as events, not into status: this turns the
- * transitions of a condition set's `finish()` into events for humans.
+ * Transitions are history, and history goes out as events and metrics, not into status: this turns
+ * the transitions of a condition set's `finish()` into events for humans and counts for dashboards.
  */
 import type { EventRecorder, EventSubject } from "../events/index.ts";
 import type { ConditionSet } from "./condition-set.ts";
@@ -10,6 +10,19 @@ import { RECONCILING, STALLED } from "./kstatus.ts";
 
 /** The recorder methods {@link recordTransitions} calls; an `EventRecorder` fits. */
 export type TransitionRecorder = Pick<EventRecorder, "normal" | "warning">;
+
+/** The metrics hook {@link recordTransitions} calls; a controller's `ControllerMetrics` fits. */
+export interface TransitionMetrics {
+  /** `kubeloop_condition_transitions_total{kind,condition,status}`: `status` is the new one. */
+  conditionTransitioned(kind: string, condition: string, status: string): void;
+}
+
+/** Where {@link recordTransitions} reports; a `ReconcileContext` fits. */
+export interface TransitionReporting {
+  readonly recorder: TransitionRecorder;
+  /** Counts each transition when given. */
+  readonly metrics?: TransitionMetrics;
+}
 
 /** What a condition set must tell about its conditions to judge a transition. */
 export type TransitionPolicy = Pick<ConditionSet, "summary" | "dependents">;
@@ -52,38 +65,58 @@ export function transitionEvents(
   set: TransitionPolicy,
   transitions: readonly Transition[],
 ): TransitionEvent[] {
-  return transitions
-    .filter((t) => t.type !== RECONCILING)
-    .map((t) => ({
-      type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
-      reason: t.reason ?? CONDITION_REMOVED_REASON,
-      note: noteOf(t),
-    }));
+  return reported(transitions).map((t) => ({
+    type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
+    reason: t.reason ?? CONDITION_REMOVED_REASON,
+    note: noteOf(t),
+  }));
 }
 
 /**
- * Records {@link transitionEvents} about `regarding` through `recorder` (fire and forget, as the
- * recorder is). Call it after the status carrying the transitions was written, so the events
- * describe what the object says; status keeps no history of its own.
+ * Records {@link transitionEvents} about `regarding` through `reporting.recorder` (fire and forget,
+ * as the recorder is) and counts the same transitions with {@link countTransitions}. Call it after
+ * the status carrying the transitions was written, so the events describe what the object says;
+ * status keeps no history of its own.
  *
  * @example
  * ```ts
  * if ((await updateStatus(ctx.client, App, app, compute)) === "updated")
- *   recordTransitions(ctx.recorder, app, update.transitions, AppConditions);
+ *   recordTransitions(ctx, app, update.transitions, AppConditions);
  * ```
  */
 export function recordTransitions(
-  recorder: TransitionRecorder,
+  reporting: TransitionReporting,
   regarding: EventSubject,
   transitions: readonly Transition[],
   set: TransitionPolicy,
   options: TransitionEventOptions = {},
 ): void {
+  const { recorder, metrics } = reporting;
   const action = options.action ?? "Reconcile";
   for (const event of transitionEvents(set, transitions)) {
     if (event.type === "Warning") recorder.warning(regarding, event.reason, action, event.note);
     else recorder.normal(regarding, event.reason, action, event.note);
   }
+  if (metrics) countTransitions(metrics, regarding, transitions);
+}
+
+/**
+ * Counts each transition of `regarding` in `kubeloop_condition_transitions_total`, leaving out
+ * `Reconciling` as {@link transitionEvents} does; a removed condition counts with status `Absent`.
+ * {@link recordTransitions} calls it; call it directly when the events are written another way.
+ */
+export function countTransitions(
+  metrics: TransitionMetrics,
+  regarding: EventSubject,
+  transitions: readonly Transition[],
+): void {
+  const kind = regarding.kind ?? "";
+  for (const t of reported(transitions)) metrics.conditionTransitioned(kind, t.type, t.to ?? ABSENT);
+}
+
+/** The transitions worth telling: `Reconciling` only mirrors the summary and `Stalled`. */
+function reported(transitions: readonly Transition[]): readonly Transition[] {
+  return transitions.filter((t) => t.type !== RECONCILING);
 }
 
 function noteOf(t: Transition): string {

@@ -91,7 +91,7 @@ interface Target<T extends KubeObject> {
  *   update = draft.finish();
  *   return { replicas: observedReplicas(child), ...update.status };
  * }, { fieldManager: "gizmos" });
- * if (result === "updated" && update) recordTransitions(ctx.recorder, gizmo, update.transitions, GizmoConditions);
+ * if (result === "updated" && update) recordTransitions(ctx, gizmo, update.transitions, GizmoConditions);
  * ```
  */
 export async function updateStatus<T extends KubeObject>(

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Job, kstatus } from "kubeloop";
+import { scrapeMetric } from "kubeloop/testing";
 import { DEFAULT_IMAGE, LoadTest } from "../api.ts";
 import {
   conditionOf,
@@ -19,7 +20,7 @@ import {
 } from "./harness.ts";
 
 test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubectl wait and get", async (t) => {
-  const { namespace } = await startOperator(t);
+  const { namespace, manager } = await startOperator(t);
   await createLoadTest(namespace, "shop", { environment: "staging" });
 
   const waited = await kubectlWaitCompleted(namespace, "shop");
@@ -62,6 +63,21 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
   const reasons = (await operatorEvents(namespace, "shop")).map((e) => e.reason);
   assert.ok(reasons.includes("Created"), `a Created event in ${reasons.join(", ")}`);
   assert.ok(reasons.includes("Succeeded"), `a Succeeded event in ${reasons.join(", ")}`);
+
+  const transitions = (condition: string, status: string) =>
+    scrapeMetric(
+      `http://127.0.0.1:${manager.ports.metrics}/metrics`,
+      "kubeloop_condition_transitions_total",
+      {
+        kind: "LoadTest",
+        condition,
+        status,
+      },
+    );
+  await eventually(async () => (await transitions("Completed", "True")) === 1, {
+    what: "one Completed=True transition counted",
+  });
+  assert.equal(await transitions("Succeeded", "True"), 1);
 });
 
 test("bug 1.7.10 and 1.7.11: environment, image, pull policy, resources, env and annotations reach the Job", async (t) => {

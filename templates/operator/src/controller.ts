@@ -54,5 +54,5 @@ export async function reconcile__KIND__(
     update = draft.finish();
     return { ...update.status, configMapName: desired.metadata.name };
   });
-  if (update) recordTransitions(ctx.recorder, obj, update.transitions, __KIND__Conditions);
+  if (update) recordTransitions(ctx, obj, update.transitions, __KIND__Conditions);
 }

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { Event, type EventObject } from "../../../src/api/index.ts";
 import type { Client } from "../../../src/client/index.ts";
 import { findCondition } from "../../../src/status/index.ts";
-import { eventually, kubectl, testClient, testNamespace } from "../support.ts";
+import { eventually, kubectl, managerMetric, testClient, testNamespace } from "../support.ts";
 import { Gizmo, GizmoConditions, type GizmoObject, gizmo, installGizmoCrd } from "./gizmo.ts";
 import { FIELD_MANAGER } from "./gizmo-controller.ts";
 import { observedCurrent, settledReady, startGizmoManager } from "./harness.ts";
@@ -45,7 +45,7 @@ function assertNoHistory(obj: GizmoObject): void {
   ]);
 }
 
-test("condition transitions go out as events, not as status history", async (t) => {
+test("condition transitions go out as events and metrics, not as status history", async (t) => {
   await installGizmoCrd();
   const ns = await testNamespace(t);
   const client = await testClient();
@@ -83,6 +83,12 @@ test("condition transitions go out as events, not as status history", async (t) 
     ["Warning", "ScaledToZero", "Degraded: False → True (ScaledToZero): spec.replicas is 0"],
   ]);
   assert.ok(!seen.some(([, , note]) => note?.startsWith("Reconciling")), "Reconciling is not reported");
+  const transitions = (labels: Record<string, string>) =>
+    managerMetric(harness.manager, "kubeloop_condition_transitions_total", { kind: "Gizmo", ...labels });
+  assert.equal(await transitions({ condition: "Ready", status: "False" }), 1, "Ready went False once");
+  assert.equal(await transitions({ condition: "Degraded", status: "True" }), 1, "Degraded went True once");
+  assert.ok((await transitions({ condition: "Ready", status: "True" })) >= 1, "Ready went True");
+  assert.equal(await transitions({ condition: "Reconciling" }), 0, "Reconciling is not counted");
 
   const shown = await kubectl(["events", "--for", "gizmo/g", "-n", ns]);
   assert.match(shown.stdout, /Warning\s+ScaledToZero\s+gizmo\/g\s+Ready: True → False/i);

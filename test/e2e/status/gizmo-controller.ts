@@ -90,8 +90,7 @@ export function gizmoReconciler(probe: Probe): Reconciler<GizmoObject> {
         },
         { fieldManager: FIELD_MANAGER },
       );
-      if (result === "updated" && update)
-        recordTransitions(ctx.recorder, obj, update.transitions, GizmoConditions);
+      if (result === "updated" && update) recordTransitions(ctx, obj, update.transitions, GizmoConditions);
       probe.record(req.key, result);
       return undefined;
     } finally {

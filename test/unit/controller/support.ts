@@ -65,6 +65,8 @@ export function recordingControllerMetrics(): { metrics: ControllerMetrics; call
     maxConcurrent: (count) => calls.push(`max ${count}`),
     triggered: (reason) => calls.push(`triggered ${reason}`),
     driftRepaired: (kind, manager) => calls.push(`drift ${kind} ${manager}`),
+    conditionTransitioned: (kind, condition, status) =>
+      calls.push(`transition ${kind} ${condition} ${status}`),
     queue: noopQueueMetrics,
   };
   return { metrics, calls };

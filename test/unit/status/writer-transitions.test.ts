@@ -4,6 +4,7 @@ import { FakeClock } from "../../../src/clock/index.ts";
 import type { EventSubject } from "../../../src/events/index.ts";
 import {
   CONDITION_REMOVED_REASON,
+  countTransitions,
   defineConditionSet,
   recordTransitions,
   type Transition,
@@ -109,8 +110,8 @@ describe("recordTransitions", () => {
 
   it("records each event as Normal or Warning, with action Reconcile by default", () => {
     const recorder = new FakeRecorder();
-    recordTransitions(recorder, obj, [transition("Ready", "True", "False", "Down", "lost it")], App);
-    recordTransitions(recorder, obj, [transition("Ready", "False", "True", "Up")], App, {
+    recordTransitions({ recorder }, obj, [transition("Ready", "True", "False", "Down", "lost it")], App);
+    recordTransitions({ recorder }, obj, [transition("Ready", "False", "True", "Up")], App, {
       action: "Observe",
     });
     assert.deepEqual(recorder.events, [
@@ -121,7 +122,34 @@ describe("recordTransitions", () => {
 
   it("records nothing without transitions", () => {
     const recorder = new FakeRecorder();
-    recordTransitions(recorder, obj, [], App);
+    const counted: string[][] = [];
+    const metrics = { conditionTransitioned: (...labels: string[]) => counted.push(labels) };
+    recordTransitions({ recorder, metrics }, obj, [], App);
     assert.deepEqual(recorder.events, []);
+    assert.deepEqual(counted, []);
+  });
+
+  it("counts each transition by kind, condition and new status, leaving out Reconciling as events do", () => {
+    const recorder = new FakeRecorder();
+    const counted: string[][] = [];
+    const metrics = { conditionTransitioned: (...labels: string[]) => counted.push(labels) };
+    const transitions = [
+      transition("Ready", "True", "False", "Down"),
+      transition("Reconciling", undefined, "True", "Progressing"),
+      transition("Degraded", "False", undefined),
+    ];
+    recordTransitions({ recorder, metrics }, obj, transitions, App);
+    assert.deepEqual(counted, [
+      ["App", "Ready", "False"],
+      ["App", "Degraded", "Absent"],
+    ]);
+    assert.equal(recorder.events.length, 2, "one event per counted transition");
+  });
+
+  it("countTransitions counts without recording events", () => {
+    const counted: string[][] = [];
+    const metrics = { conditionTransitioned: (...labels: string[]) => counted.push(labels) };
+    countTransitions(metrics, obj, [transition("Ready", undefined, "Unknown", "Starting")]);
+    assert.deepEqual(counted, [["App", "Ready", "Unknown"]]);
   });
 });
