@@ -22,6 +22,7 @@ import {
   eventually,
   kubeconfigPath,
   kubectl,
+  managerMetric,
   RequestCounter,
   testClient,
   testLogger,
@@ -29,7 +30,7 @@ import {
 import { LoadTest, type LoadTestObject } from "../api.ts";
 import operator from "../operator.ts";
 
-export { eventually, kubectl, RequestCounter, testClient };
+export { eventually, kubectl, managerMetric, RequestCounter, testClient };
 
 /** The operator running for one test. */
 export interface Harness {

@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Job, kstatus } from "kubeloop";
-import { scrapeMetric } from "kubeloop/testing";
 import { DEFAULT_IMAGE, LoadTest } from "../api.ts";
 import {
   conditionOf,
@@ -13,6 +12,7 @@ import {
   eventually,
   kubectl,
   kubectlWaitCompleted,
+  managerMetric,
   operatorEvents,
   startOperator,
   testClient,
@@ -65,15 +65,7 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
   assert.ok(reasons.includes("Succeeded"), `a Succeeded event in ${reasons.join(", ")}`);
 
   const transitions = (condition: string, status: string) =>
-    scrapeMetric(
-      `http://127.0.0.1:${manager.ports.metrics}/metrics`,
-      "kubeloop_condition_transitions_total",
-      {
-        kind: "LoadTest",
-        condition,
-        status,
-      },
-    );
+    managerMetric(manager, "kubeloop_condition_transitions_total", { kind: "LoadTest", condition, status });
   await eventually(async () => (await transitions("Completed", "True")) === 1, {
     what: "one Completed=True transition counted",
   });

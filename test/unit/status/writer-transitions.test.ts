@@ -8,6 +8,7 @@ import {
   defineConditionSet,
   recordTransitions,
   type Transition,
+  type TransitionMetrics,
   type TransitionRecorder,
   transitionEvents,
 } from "../../../src/status/index.ts";
@@ -105,6 +106,12 @@ describe("transitionEvents", () => {
   });
 });
 
+/** Transition metrics that keep the labels of every count. */
+function countingMetrics(): { metrics: TransitionMetrics; counted: string[][] } {
+  const counted: string[][] = [];
+  return { metrics: { conditionTransitioned: (...labels) => counted.push(labels) }, counted };
+}
+
 describe("recordTransitions", () => {
   const obj = { apiVersion: "example.com/v1", kind: "App", metadata: { name: "a", namespace: "ns" } };
 
@@ -122,8 +129,7 @@ describe("recordTransitions", () => {
 
   it("records nothing without transitions", () => {
     const recorder = new FakeRecorder();
-    const counted: string[][] = [];
-    const metrics = { conditionTransitioned: (...labels: string[]) => counted.push(labels) };
+    const { metrics, counted } = countingMetrics();
     recordTransitions({ recorder, metrics }, obj, [], App);
     assert.deepEqual(recorder.events, []);
     assert.deepEqual(counted, []);
@@ -131,8 +137,7 @@ describe("recordTransitions", () => {
 
   it("counts each transition by kind, condition and new status, leaving out Reconciling as events do", () => {
     const recorder = new FakeRecorder();
-    const counted: string[][] = [];
-    const metrics = { conditionTransitioned: (...labels: string[]) => counted.push(labels) };
+    const { metrics, counted } = countingMetrics();
     const transitions = [
       transition("Ready", "True", "False", "Down"),
       transition("Reconciling", undefined, "True", "Progressing"),
@@ -147,8 +152,7 @@ describe("recordTransitions", () => {
   });
 
   it("countTransitions counts without recording events", () => {
-    const counted: string[][] = [];
-    const metrics = { conditionTransitioned: (...labels: string[]) => counted.push(labels) };
+    const { metrics, counted } = countingMetrics();
     countTransitions(metrics, obj, [transition("Ready", undefined, "Unknown", "Starting")]);
     assert.deepEqual(counted, [["App", "Ready", "Unknown"]]);
   });
