@@ -169,7 +169,8 @@ test("a change dropped behind a later delivered event is not replayed by a resum
   const { proxy, client } = await proxiedClient(t);
   const recording = await recordWatch(t, client, ns);
 
-  const drop = proxy.inject(watchOf(ns), { dropEvents: "MODIFIED" });
+  // Bookmarks are dropped too, so that the resume point is that of the last event delivered.
+  const drop = proxy.inject(watchOf(ns), { dropEvents: ["MODIFIED", "BOOKMARK"] });
   await setStep(ns, "a", "2");
   const later = await setStep(ns, "b", "1");
   await arrives(recording, "b", "1");

@@ -35,6 +35,8 @@ export interface Recording {
   reconnects: RestartReason[];
   /** Delays of the retries the watcher announced, in order. */
   retryDelays: number[];
+  /** How many bookmarks arrived (each may advance the resourceVersion a reconnect resumes from). */
+  bookmarks: number;
   /** True once the first (re)list completed. */
   readonly synced: boolean;
 }
@@ -51,6 +53,7 @@ export async function recordWatch(
     relists: [] as RestartReason[],
     reconnects: [] as RestartReason[],
     retryDelays: [] as number[],
+    bookmarks: 0,
     get synced() {
       return this.events.some((e) => e.type === "initDone");
     },
@@ -65,6 +68,9 @@ export async function recordWatch(
       relist: (reason) => recording.relists.push(reason),
       reconnect: (reason) => recording.reconnects.push(reason),
       retry: (_err, delayMs) => recording.retryDelays.push(delayMs),
+      event: (type) => {
+        if (type === "BOOKMARK") recording.bookmarks++;
+      },
     },
   });
   const running = (async () => {
