@@ -21,7 +21,7 @@
 import { Agent } from "undici";
 import { ConfigMap, type ConfigMapObject, Namespace } from "../src/api/index.ts";
 import { Client, loadKubeconfig } from "../src/client/index.ts";
-import { type Cluster, startCluster, versions } from "../src/testing/index.ts";
+import { type Cluster, startCluster, versions } from "../src/cluster/index.ts";
 import { fmt, loadLine, machineLine, median, table, writeResult } from "./support/report.ts";
 
 const repetitions = Number(process.argv[2] ?? 9);

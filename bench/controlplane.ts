@@ -4,7 +4,7 @@
  * Cold build time is measured separately with empty Go caches; see the README.
  */
 import { readFileSync } from "node:fs";
-import { startCluster } from "../src/testing/index.ts";
+import { startCluster } from "../src/cluster/index.ts";
 
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

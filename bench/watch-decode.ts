@@ -23,7 +23,7 @@
 import { ConfigMap, type ConfigMapObject, type KubeObject, Namespace } from "../src/api/index.ts";
 import { createStore, Informer, internStrings, reflect, stripManagedFields } from "../src/cache/index.ts";
 import { Client, loadKubeconfig } from "../src/client/index.ts";
-import { startCluster } from "../src/testing/index.ts";
+import { startCluster } from "../src/cluster/index.ts";
 import { decodeLines, type RawWatchEvent, type WatchEvent } from "../src/watch/index.ts";
 import { podJson } from "./support/pods.ts";
 import { fmt, loadLine, machineLine, median, table, timed, writeResult } from "./support/report.ts";

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, crdYaml, loadKubeconfig, Manager, Namespace } from "kubeloop";
-import { type Cluster, startCluster } from "kubeloop/testing";
+import { type Cluster, startCluster } from "kubeloop/cluster";
 import pino from "pino";
 import loadtest from "../operators/loadtest/operator.ts";
 import myproxy from "../operators/myproxy/operator.ts";

@@ -6,7 +6,7 @@
  * and its errors, object types and built-in kinds, `defineKind` (and `z`, the zod it is built on),
  * conditions and the status writer, finalizers and owned children. The machinery has its own
  * subpaths (`kubeloop/cache`, `kubeloop/watch`, `kubeloop/queue`, `kubeloop/events`,
- * `kubeloop/election`, `kubeloop/testing`, ...).
+ * `kubeloop/election`, `kubeloop/generate`, `kubeloop/cluster`, `kubeloop/testing`, ...).
  *
  * @example
  * ```ts
@@ -27,8 +27,8 @@ export * from "./api/index.ts";
 export * from "./client/index.ts";
 export * from "./controller/index.ts";
 export { KubeloopError } from "./errors/index.ts";
-export * from "./lifecycle/index.ts";
 export * from "./manager/index.ts";
 export * from "./operator/index.ts";
+export * from "./ownership/index.ts";
 export * from "./schema/index.ts";
 export * from "./status/index.ts";

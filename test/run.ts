@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startCluster } from "../src/testing/index.ts";
+import { startCluster } from "../src/cluster/index.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const [tier = "unit", ...filters] = process.argv.slice(2);
@@ -42,15 +42,13 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
-/** Test files of a tier: `test/<tier>/**` plus, for e2e, each reference operator's `operators/<name>/test/**`. */
+/** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`. */
 function tierFiles(): string[] {
   const operators = join(root, "..", "operators");
-  const operatorTests =
-    tier === "e2e" && existsSync(operators)
-      ? readdirSync(operators).flatMap((name) =>
-          existsSync(join(operators, name, "test")) ? testFiles(join(operators, name, "test")) : [],
-        )
-      : [];
+  const operatorTests = readdirSync(operators)
+    .map((name) => join(operators, name, "test", tier))
+    .filter((dir) => existsSync(dir))
+    .flatMap(testFiles);
   return [...testFiles(join(root, tier)), ...operatorTests];
 }
 

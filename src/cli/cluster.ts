@@ -7,8 +7,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Command, Option } from "commander";
 import { systemClock } from "../clock/index.ts";
+import { cacheRoot, ensureAssets, startCluster, versions } from "../cluster/index.ts";
 import { KubeloopError } from "../errors/index.ts";
-import { cacheRoot, ensureAssets, startCluster, versions } from "../testing/index.ts";
 
 /** The directory holding a named cluster's state. */
 export function clusterDir(name: string): string {

@@ -6,7 +6,7 @@ import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
 import { clusterCommand } from "./cluster.ts";
 import { initCommand } from "./init.ts";
-import { generateCommand, runCommand } from "./operator.ts";
+import { generateCommand, runCommand } from "./project.ts";
 import { verifyCommand } from "./verify.ts";
 
 /** Builds the command tree. */

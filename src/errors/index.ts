@@ -5,7 +5,7 @@
  * {@link KubeloopError} with a stable `code` (for example `KL_NOT_FOUND`) that callers match on,
  * a message that names the cause and the fix, and the underlying `cause` when there is one.
  * Each concept declares its own subclasses next to its code (`client/errors.ts`,
- * `testing/controlplane/errors.ts`, ...); this folder only holds the base.
+ * `cluster/errors.ts`, ...); this folder only holds the base.
  *
  * `instanceof` works across two installed copies of kubeloop, because every instance carries
  * a `Symbol.for` brand that the classes check.

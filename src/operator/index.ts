@@ -2,8 +2,8 @@
  * @module operator
  *
  * An operator declared once with {@link defineOperator} — name, kinds, and a `setup` that builds
- * its controllers — from which kubeloop runs it ({@link runOperator}, `kubeloop run`) and derives
- * its deployment ({@link manifestsOf}, `kubeloop generate`): CRDs from the kinds' schemas, RBAC
+ * its controllers — from which kubeloop runs it ({@link runOperator}, `kubeloop run`) and `kubeloop/generate` derives
+ * its deployment (`kubeloop generate`): CRDs from the kinds' schemas, RBAC
  * from what the controllers declare they watch and own, a hardened Deployment.
  *
  * Not a place for reconcile logic: that lives in the controllers `setup` builds.
@@ -20,12 +20,9 @@
  */
 export { loadOperator, OperatorLoadError } from "./load.ts";
 export {
-  declarationsOf,
   defineOperator,
-  manifestsOf,
   type Operator,
   type OperatorDefinition,
-  permissionsOf,
   type RunOptions,
   runOperator,
 } from "./operator.ts";

@@ -1,19 +1,13 @@
 /**
  * An operator, declared once: its name, the kinds it serves, and how it builds its controllers.
- * From that declaration kubeloop runs it (`kubeloop run`, {@link runOperator}) and derives its
- * CRDs, least-privilege RBAC and deployment manifests (`kubeloop generate`, {@link manifestsOf}).
+ * From that declaration kubeloop runs it (`kubeloop run`, {@link runOperator}), and
+ * `kubeloop/generate` derives its CRDs, least-privilege RBAC and deployment manifests
+ * (`kubeloop generate`).
  */
-import pino from "pino";
-import { Client, type ClusterConnection, type LoadConfigOptions } from "../client/index.ts";
-import type { ControllerDeclaration } from "../controller/index.ts";
+import type { LoadConfigOptions } from "../client/index.ts";
+import type { PermissionRequest } from "../generate/index.ts";
 import { Manager, type ManagerOptions, runManager } from "../manager/index.ts";
-import {
-  type AnyKind,
-  controllerPermissions,
-  operatorManifests,
-  type PermissionRequest,
-  type PermissionTarget,
-} from "../schema/index.ts";
+import type { AnyKind } from "../schema/index.ts";
 
 /** What an operator is. */
 export interface OperatorDefinition {
@@ -52,56 +46,6 @@ export interface Operator extends Required<Pick<OperatorDefinition, "name" | "ki
  */
 export function defineOperator(definition: OperatorDefinition): Operator {
   return { name: definition.name, kinds: definition.kinds, setup: definition.setup, definition };
-}
-
-const offlineConnection: ClusterConnection = {
-  server: "https://offline.invalid",
-  namespace: "default",
-  source: "kubeconfig",
-  tls: { insecure: false },
-  credentials: { get: async () => ({ headers: {}, identity: "offline" }), invalidate: () => {} },
-};
-
-/** The controllers an operator builds, without connecting to a cluster. */
-export async function declarationsOf(operator: Operator): Promise<ControllerDeclaration[]> {
-  const manager = await Manager.create({
-    name: operator.name,
-    client: new Client(offlineConnection),
-    metrics: false,
-    health: false,
-    logger: pino({ level: "silent" }),
-  });
-  await operator.setup(manager);
-  return manager.controllers.map((c) => (c as unknown as { declaration: ControllerDeclaration }).declaration);
-}
-
-/** Everything the operator may do: what its controllers declare, plus its extra permissions. */
-export async function permissionsOf(operator: Operator): Promise<PermissionRequest[]> {
-  const declared = (await declarationsOf(operator)).flatMap((d) =>
-    controllerPermissions({
-      primary: d.primary,
-      owns: d.owns as PermissionTarget[],
-      watches: d.watches as PermissionTarget[],
-    }),
-  );
-  return [...declared, ...(operator.definition.permissions ?? [])];
-}
-
-/** Deployment files (CRDs, Namespace, ServiceAccount, RBAC, Deployment, kustomization, Dockerfile) by file name. */
-export async function manifestsOf(
-  operator: Operator,
-  overrides: { image?: string; namespace?: string } = {},
-): Promise<Map<string, string>> {
-  const { definition } = operator;
-  return operatorManifests({
-    name: operator.name,
-    namespace: overrides.namespace ?? definition.namespace ?? operator.name,
-    image: overrides.image ?? definition.image ?? `${operator.name}:latest`,
-    kinds: operator.kinds,
-    permissions: await permissionsOf(operator),
-    watchNamespace: definition.watchNamespace,
-    leaderElection: true,
-  });
 }
 
 /** Options of {@link runOperator}. */

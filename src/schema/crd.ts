@@ -2,7 +2,7 @@
  * CustomResourceDefinition generation: a kind's versions, schemas, status subresource, printer
  * columns and names as an apiextensions.k8s.io/v1 object, checked to be structural.
  */
-import { conditionsField, observedGenerationField, printerColumnsFor } from "./conditions.ts";
+import { conditionsField, observedGenerationField, printerColumnsFor } from "./condition-schema.ts";
 import { SchemaError } from "./errors.ts";
 import type { AnyKind } from "./kind.ts";
 import { VALIDATIONS } from "./markers.ts";

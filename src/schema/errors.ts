@@ -54,10 +54,3 @@ export class SpecValidationError extends KubeloopError {
     this.issues = issues;
   }
 }
-
-/** A permission request or RBAC option cannot produce valid, least-privilege RBAC. Code `KL_SCHEMA_RBAC`. */
-export class RbacError extends KubeloopError {
-  constructor(cause: string, fix: string) {
-    super("KL_SCHEMA_RBAC", `RBAC: ${cause}. Fix: ${fix}`);
-  }
-}

@@ -3,24 +3,23 @@
  *
  * Schema-first kinds. A custom kind is defined once, in TypeScript, with zod 4 schemas for its
  * spec and status; {@link defineKind} turns that into a typed `ResourceType` (object type inferred
- * from the schemas) with runtime spec validation for reconcilers. From the same definition, pure
- * functions generate what a cluster needs: the CustomResourceDefinition ({@link crdFor},
- * {@link crdYaml}) with a structural schema, the metav1.Condition list, the status subresource
- * and printer columns; least-privilege RBAC ({@link rbacFor}, {@link controllerPermissions}); and
- * deployment manifests, a Dockerfile and a kustomization ({@link operatorManifests}).
+ * from the schemas) with runtime spec validation for reconcilers, and the CustomResourceDefinition
+ * ({@link crdFor}, {@link crdYaml}) with a structural schema, the metav1.Condition list, the status
+ * subresource and printer columns.
  *
  * CRD schemas come from zod's OpenAPI 3.0 output, rewritten to the structural dialect and then
  * checked statically, so anything the apiserver would reject fails here with the JSON path and a
  * fix. Kubernetes markers are set with helpers ({@link preserveUnknown}, {@link withRules},
  * {@link immutable}, {@link listMap}) or the same `x-kubernetes-*` keys in `.meta()`.
  *
- * Not for: talking to a cluster (apply the generated objects with `src/client`), computing
- * conditions (`src/status`), or validating objects of built-in kinds.
+ * Not for: talking to a cluster (apply the generated objects with `kubeloop/client`), computing
+ * conditions (`kubeloop/status`), RBAC and deployment manifests (`kubeloop/generate`), or
+ * validating objects of built-in kinds.
  *
  * @example
  * ```ts
- * import { z } from "zod";
- * import { controllerPermissions, crdYaml, defineKind, Deployment, immutable, operatorManifests } from "kubeloop";
+ * import { defineKind, immutable, z } from "kubeloop";
+ * import { crdYaml } from "kubeloop/schema";
  *
  * export const Widget = defineKind({
  *   group: "example.com",
@@ -33,22 +32,16 @@
  *     owner: immutable(z.string().min(1)),
  *   }),
  *   status: z.object({ readyReplicas: z.int().optional() }),
- *   conditions: { summary: "Ready", types: ["Ready"] },
  *   printerColumns: [{ name: "Replicas", type: "integer", jsonPath: ".spec.replicas" }],
  * });
  *
- * const spec = Widget.parseSpec(widget.spec); // typed, defaults applied
+ * const spec = Widget.parseSpec({ replicas: 2, owner: "me" }); // typed, defaults applied
  * const yaml = crdYaml([Widget]);
- * const files = operatorManifests({
- *   name: "widgets", namespace: "widgets-system", image: "ghcr.io/me/widgets:1.0.0", kinds: [Widget],
- *   permissions: controllerPermissions({ primary: Widget, owns: [Deployment] }),
- * });
  * ```
  */
-export { conditionSchema, printerColumnsFor } from "./conditions.ts";
+export { conditionSchema, printerColumnsFor } from "./condition-schema.ts";
 export { crdFor, crdYaml } from "./crd.ts";
-export { type DockerfileOptions, dockerfile, kustomization } from "./dockerfile.ts";
-export { KindDefinitionError, RbacError, SchemaError, SpecValidationError } from "./errors.ts";
+export { KindDefinitionError, SchemaError, SpecValidationError } from "./errors.ts";
 export {
   type AnyKind,
   defineKind,
@@ -58,37 +51,9 @@ export {
   type KindStatus,
   type KindStatusBase,
 } from "./kind.ts";
-export {
-  type DeploymentOptions,
-  deploymentManifest,
-  namespaceManifest,
-  type OperatorManifestOptions,
-  operatorManifests,
-  POD_NAME_ENV,
-  POD_NAMESPACE_ENV,
-  POD_UID_ENV,
-  serviceAccountManifest,
-} from "./manifests.ts";
 export { immutable, listMap, PRESERVE_UNKNOWN, preserveUnknown, VALIDATIONS, withRules } from "./markers.ts";
 export { pluralize } from "./names.ts";
 export { type SchemaSite, toStructuralSchema } from "./openapi.ts";
-export {
-  type ControllerPermissionOptions,
-  controllerPermissions,
-  eventPermissions,
-  leaderElectionPermissions,
-  ownPermissions,
-  primaryPermissions,
-  watchPermissions,
-} from "./permissions.ts";
-export {
-  type PermissionRequest,
-  type PermissionTarget,
-  type RbacObjects,
-  type RbacOptions,
-  rbacFor,
-  rulesFor,
-} from "./rbac.ts";
 export { assertStructural } from "./structural.ts";
 export type {
   CelRule,

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { KubeObject, ResourceType } from "../api/index.ts";
-import { printerColumnsFor } from "./conditions.ts";
+import { printerColumnsFor } from "./condition-schema.ts";
 import { KindDefinitionError, SpecValidationError } from "./errors.ts";
 import { checkGroup, checkKindName, checkLabel, pluralize } from "./names.ts";
 import type { CelRule, ConditionSetLike, KindCondition, PrinterColumn } from "./types.ts";

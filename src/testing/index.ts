@@ -1,24 +1,22 @@
 /**
  * @module testing
  *
- * Test support that runs against real Kubernetes, not mocks. {@link startCluster} starts a local
- * control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok as fake
- * kubelets) built from Go modules once per machine, and returns its kubeconfig and a stop
- * function. Each run has its own PKI, ports and directory, so several clusters can run at once.
+ * Proving an operator against real Kubernetes, not mocks: {@link startProxy}, a fault-injecting
+ * proxy in front of a real apiserver (latency, resets, blackholes, 429/500, dropped, duplicated or
+ * silenced watch events, request counts by verb), and the conformance kit
+ * ({@link runConformance}, `kubeloop verify`) that checks a controller against the principles
+ * under those faults. The local control plane they run against is `kubeloop/cluster`.
  *
- * Not for production clusters: it is the embedded default for tests, demos and benchmarks.
+ * Not for production code paths.
  *
  * @example
  * ```ts
- * import { startCluster } from "kubeloop/testing";
+ * import { startCluster } from "kubeloop/cluster";
+ * import { startProxy } from "kubeloop/testing";
  *
- * const cluster = await startCluster({ nodes: 2 });
- * try {
- *   const { stdout } = await cluster.kubectl(["get", "nodes"]);
- *   console.log(stdout);
- * } finally {
- *   await cluster.stop();
- * }
+ * const cluster = await startCluster();
+ * const proxy = await startProxy({ cluster });
+ * proxy.inject({ verb: "watch", resource: "configmaps" }, { dropEvents: "all" }); // the watch sees nothing
  * ```
  */
 
@@ -63,19 +61,6 @@ export {
   transientFailures,
   watchExpiry,
 } from "./conformance/index.ts";
-export { type Assets, cacheRoot, ensureAssets, type ProgressReporter } from "./controlplane/assets.ts";
-export {
-  type Cluster,
-  type ClusterComponents,
-  type ClusterOptions,
-  type ComponentName,
-  type KubectlResult,
-  startCluster,
-} from "./controlplane/cluster.ts";
-export { BuildError, StartError, ToolchainError } from "./controlplane/errors.ts";
-export type { KubeconfigDocument } from "./controlplane/kubeconfig.ts";
-export type { KeyPair, LeafRequest } from "./controlplane/pki.ts";
-export { type ControlPlaneVersions, versions } from "./controlplane/versions.ts";
 export { scrapeMetric } from "./metrics.ts";
 export {
   type EventSelector,

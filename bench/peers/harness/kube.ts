@@ -4,7 +4,8 @@
  * and for watching them from outside. Independent of every contender, kubeloop included.
  */
 import { Pool } from "undici";
-import { type Cluster, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import type { Cluster } from "../../../src/cluster/index.ts";
+import { upstreamFromKubeconfig } from "../../../src/testing/index.ts";
 import { API_VERSION, GROUP, KIND, NAMESPACE, PLURAL, VERSION } from "../shared/widget.ts";
 
 export const widgetsPath = `/apis/${GROUP}/${VERSION}/namespaces/${NAMESPACE}/${PLURAL}`;

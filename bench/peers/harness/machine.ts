@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
-import { versions } from "../../../src/testing/index.ts";
+import { versions } from "../../../src/cluster/index.ts";
 import { peersDir, repoRoot } from "./paths.ts";
 import { goVersion } from "./setup.ts";
 

@@ -1,7 +1,8 @@
 /** The runner's side of harness/proxy-child.ts: start a counting proxy in front of a cluster. */
 import { type ChildProcess, fork } from "node:child_process";
 import { join } from "node:path";
-import { type Cluster, type RequestCounts, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import type { Cluster } from "../../../src/cluster/index.ts";
+import { type RequestCounts, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
 import { repoRoot } from "./paths.ts";
 
 /** A running counting proxy. */

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { cacheRoot } from "../../../src/testing/index.ts";
+import { cacheRoot } from "../../../src/cluster/index.ts";
 import { peersDir } from "./paths.ts";
 
 /** Installs the Node peers when their lock file is newer than the install. */

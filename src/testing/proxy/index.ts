@@ -18,7 +18,8 @@
  *
  * @example
  * ```ts
- * import { startCluster, startProxy } from "kubeloop/testing";
+ * import { startProxy } from "kubeloop/testing";
+import { startCluster } from "kubeloop/cluster";
  *
  * await using cluster = await startCluster();
  * await using proxy = await startProxy({ cluster });

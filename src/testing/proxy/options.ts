@@ -3,13 +3,13 @@
  * certificate and the CA it trusts for client certificates.
  */
 import type { Clock } from "../../clock/index.ts";
-import { buildKubeconfig, type KubeconfigDocument } from "../controlplane/kubeconfig.ts";
+import { buildKubeconfig, type KubeconfigDocument } from "../../cluster/kubeconfig.ts";
 import {
   createCertificateAuthority,
   issueCertificate,
   type KeyPair,
   type LeafRequest,
-} from "../controlplane/pki.ts";
+} from "../../cluster/pki.ts";
 import { type KubeconfigSource, upstreamFromKubeconfig } from "./kubeconfig.ts";
 import type { UpstreamCredentials } from "./upstream.ts";
 

@@ -13,7 +13,7 @@ import {
   type StatusUpdate,
   updateStatus,
 } from "kubeloop";
-import { __KIND__, __KIND__Conditions, type __KIND__Object } from "./kinds.ts";
+import { __KIND__, __KIND__Conditions, type __KIND__Object } from "./api.ts";
 
 function desiredConfigMap(obj: __KIND__Object): ConfigMapObject {
   return {

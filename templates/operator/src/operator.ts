@@ -3,8 +3,8 @@
  * the current kubeconfig; `npm run generate` derives its CRDs, RBAC and Deployment from it.
  */
 import { ConfigMap, controller, defineOperator } from "kubeloop";
+import { __KIND__ } from "./api.ts";
 import { reconcile__KIND__ } from "./controller.ts";
-import { __KIND__ } from "./kinds.ts";
 
 export default defineOperator({
   name: "__NAME__",

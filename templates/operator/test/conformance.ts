@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from "kubeloop";
 import { defineConformance } from "kubeloop/testing";
-import { __KIND__, type __KIND__Object } from "../src/kinds.ts";
+import { __KIND__, type __KIND__Object } from "../src/api.ts";
 
 function greeting(namespace: string, name: string, message: string): __KIND__Object {
   return {

@@ -1,12 +1,12 @@
 /**
  * End-to-end tests on a real local control plane (etcd, kube-apiserver, controller-manager,
- * scheduler, kwok) started by kubeloop/testing: the operator runs in this process against it.
+ * scheduler, kwok) started by kubeloop/cluster: the operator runs in this process against it.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Client, ConfigMap, crdYaml, loadKubeconfig, Manager, Namespace } from "kubeloop";
-import { type Cluster, startCluster } from "kubeloop/testing";
-import { __KIND__ } from "../src/kinds.ts";
+import { type Cluster, startCluster } from "kubeloop/cluster";
+import { __KIND__ } from "../src/api.ts";
 import operator from "../src/operator.ts";
 
 let cluster: Cluster;

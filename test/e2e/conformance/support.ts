@@ -4,12 +4,8 @@
  * checks restart its apiserver and compact its etcd — never the run's shared cluster.
  */
 import { after, before } from "node:test";
-import {
-  type CheckResult,
-  type Cluster,
-  type ConformanceReport,
-  startCluster,
-} from "../../../src/testing/index.ts";
+import { type Cluster, startCluster } from "../../../src/cluster/index.ts";
+import type { CheckResult, ConformanceReport } from "../../../src/testing/index.ts";
 
 /** Options of {@link kitCluster}. */
 export interface KitClusterOptions {

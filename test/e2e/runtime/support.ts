@@ -6,9 +6,9 @@ import type { TestContext } from "node:test";
 import pino from "pino";
 import { ConfigMap, Namespace } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
+import { type Cluster, startCluster } from "../../../src/cluster/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import type { Manager } from "../../../src/manager/index.ts";
-import { type Cluster, startCluster } from "../../../src/testing/index.ts";
 import { type SideEffects, Widget, widget, widgetReconciler } from "../fixtures/widgets.ts";
 import { managerMetric, onCleanup, startManager } from "../support.ts";
 

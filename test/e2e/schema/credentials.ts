@@ -10,7 +10,7 @@ import type { TestContext } from "node:test";
 import { parse, stringify } from "yaml";
 import { ServiceAccount } from "../../../src/api/index.ts";
 import type { Client } from "../../../src/client/index.ts";
-import { serviceAccountManifest } from "../../../src/schema/index.ts";
+import { serviceAccountManifest } from "../../../src/generate/index.ts";
 import { kubeconfigPath } from "../support.ts";
 
 interface KubeconfigFile {

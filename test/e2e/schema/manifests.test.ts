@@ -19,7 +19,7 @@ import {
   ServiceAccount,
 } from "../../../src/api/index.ts";
 import { NotFoundError } from "../../../src/client/index.ts";
-import { controllerPermissions, operatorManifests } from "../../../src/schema/index.ts";
+import { controllerPermissions, operatorManifests } from "../../../src/generate/index.ts";
 import { kubectl, testClient, testNamespace } from "../support.ts";
 import { Gadget } from "./kinds.ts";
 

@@ -20,8 +20,8 @@ import {
   type SecretObject,
 } from "../../../src/api/index.ts";
 import { Client, ForbiddenError, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
+import { controllerPermissions, type RbacObjects, rbacFor } from "../../../src/generate/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
-import { controllerPermissions, type RbacObjects, rbacFor } from "../../../src/schema/index.ts";
 import { eventually, testClient, testLogger, testNamespace } from "../support.ts";
 import { createServiceAccount, serviceAccountKubeconfig } from "./credentials.ts";
 import { installCrds, Sprocket, type SprocketObject } from "./kinds.ts";

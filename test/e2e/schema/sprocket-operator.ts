@@ -7,8 +7,8 @@
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
 import { NotFoundError } from "../../../src/client/index.ts";
 import { controller, type ReconcileContext } from "../../../src/controller/index.ts";
-import { ensureChild, withFinalizer } from "../../../src/lifecycle/index.ts";
 import type { Manager } from "../../../src/manager/index.ts";
+import { ensureChild, withFinalizer } from "../../../src/ownership/index.ts";
 import { type Condition, setCondition } from "../../../src/status/index.ts";
 import { Sprocket, type SprocketObject } from "./kinds.ts";
 

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { request as httpsRequest } from "node:https";
 import { type TestContext, test } from "node:test";
 import { Agent, request } from "undici";
+import { startCluster } from "../../../src/cluster/index.ts";
 import {
   type FaultProxy,
   type RequestRecord,
-  startCluster,
   startProxy,
   upstreamFromKubeconfig,
 } from "../../../src/testing/index.ts";

@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { formatElapsed } from "../../../src/cluster/assets.ts";
+import { ensureAssets, ToolchainError, versions } from "../../../src/cluster/index.ts";
+import { cacheKey, components, ldflags } from "../../../src/cluster/versions.ts";
 import { KubeloopError } from "../../../src/errors/index.ts";
-import { formatElapsed } from "../../../src/testing/controlplane/assets.ts";
-import { cacheKey, components, ldflags } from "../../../src/testing/controlplane/versions.ts";
-import { ensureAssets, ToolchainError, versions } from "../../../src/testing/index.ts";
 
 function withEnv(env: Record<string, string | undefined>, fn: () => Promise<void>): Promise<void> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, createPublicKey, sign, verify, X509Certificate } from "node:crypto";
 import { test } from "node:test";
-import * as der from "../../../src/testing/controlplane/der.ts";
+import * as der from "../../../src/cluster/der.ts";
 import {
   createCertificateAuthority,
   createServiceAccountKey,
   issueCertificate,
-} from "../../../src/testing/controlplane/pki.ts";
+} from "../../../src/cluster/pki.ts";
 
 test("DER integers are minimal and positive", () => {
   assert.deepEqual(der.integer(Buffer.from([0, 0, 5])), Buffer.from([0x02, 0x01, 0x05]));

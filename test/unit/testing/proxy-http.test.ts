@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parse, stringify } from "yaml";
+import { buildKubeconfig } from "../../../src/cluster/kubeconfig.ts";
 import { hasCode } from "../../../src/errors/index.ts";
-import { buildKubeconfig } from "../../../src/testing/controlplane/kubeconfig.ts";
 import {
   identifyCaller,
   identityHeaders,

@@ -1,5 +1,5 @@
 /**
- * The operator under test as a child process (see `runner.ts`): start it and wait until its caches
+ * The operator under test as a child process (see `operator-main.ts`): start it and wait until its caches
  * synced, ask it to reconcile everything or whether it is idle, read its metrics, stop it
  * gracefully or SIGKILL it. Its stderr (the operator's logs) is kept as a tail for failure reports.
  */
@@ -20,7 +20,7 @@ import {
 
 const here = fileURLToPath(import.meta.url);
 const fromSource = here.endsWith(".ts");
-const runnerPath = join(dirname(here), "..", fromSource ? "runner.ts" : "runner.js");
+const runnerPath = join(dirname(here), "..", fromSource ? "operator-main.ts" : "operator-main.js");
 const startTimeoutMs = 90_000;
 const tailLines = 300;
 

@@ -1,5 +1,5 @@
 /**
- * The messages the kit and the operator process (`runner.ts`) exchange over Node's IPC channel.
+ * The messages the kit and the operator process (`operator-main.ts`) exchange over Node's IPC channel.
  * Requests carry an `id` that the reply repeats.
  */
 

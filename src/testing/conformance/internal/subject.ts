@@ -6,7 +6,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KubeObject, ResourceType } from "../../../api/index.ts";
-import { declarationsOf, loadOperator, type Operator } from "../../../operator/index.ts";
+import { declarationsOf } from "../../../generate/index.ts";
+import { loadOperator, type Operator } from "../../../operator/index.ts";
 import { ConformanceError } from "../errors.ts";
 import { type ConformanceSpec, type ConformanceTimings, defaultSettled, defaultTimings } from "../spec.ts";
 

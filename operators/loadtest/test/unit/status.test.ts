@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type Condition, findCondition, kstatus } from "kubeloop";
+import { FakeClock } from "kubeloop/clock";
+import type { LoadTestObject } from "../../api.ts";
+import { computeStatus, type Observation } from "../../status.ts";
+import { condition, END, job, loadTest, ms, START } from "./fixtures.ts";
+
+const runningJob = job({ startTime: START, active: 2, succeeded: 2 });
+const succeededJob = job({
+  startTime: START,
+  completionTime: END,
+  succeeded: 4,
+  conditions: [condition("SuccessCriteriaMet"), condition("Complete")],
+});
+const failedJob = job({
+  startTime: START,
+  succeeded: 3,
+  failed: 1,
+  failedIndexes: "1",
+  conditions: [condition("FailureTarget"), condition("Failed")],
+});
+
+/** Computes the status of `obj` at `at` and returns it with the object carrying it. */
+function pass(obj: LoadTestObject, observation: Observation, at = ms(END) + 60_000) {
+  const computed = computeStatus(obj, observation, new FakeClock(at));
+  return { ...computed, obj: { ...obj, status: computed.status } };
+}
+
+function get(obj: LoadTestObject, type: string): Condition | undefined {
+  return findCondition(obj.status?.conditions ?? [], type);
+}
+
+function summary(obj: LoadTestObject, type: string): [string | undefined, string | undefined] {
+  const c = get(obj, type);
+  return [c?.status, c?.reason];
+}
+
+describe("computeStatus", () => {
+  it("bug 1.7.1: a Job failed on one worker completes the load test, WorkersFailed with the count", () => {
+    const { obj, recheckAfterMs } = pass(loadTest(), { kind: "job", job: failedJob });
+    assert.deepEqual(summary(obj, "Completed"), ["True", "WorkersFailed"]);
+    assert.match(get(obj, "Completed")?.message ?? "", /1 of 4 workers failed \(indexes 1\); 3 succeeded/);
+    assert.deepEqual(summary(obj, "Progressing"), ["False", "WorkersFailed"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["False", "WorkersFailed"]);
+    assert.equal(obj.status?.failed, 1);
+    assert.equal(obj.status?.completions, "3/4");
+    assert.equal(
+      obj.status?.completionTime,
+      END,
+      "from the Failed condition: a failed Job has no completionTime",
+    );
+    assert.equal(obj.status?.duration, "1m35s");
+    assert.equal(recheckAfterMs, undefined, "a finished test is not polled");
+    assert.equal(kstatus(obj).status, "Failed", "Stalled=True, not Reconciling forever");
+    assert.equal(get(obj, "Reconciling"), undefined);
+  });
+
+  it("a succeeded Job completes the load test with Succeeded=True and kstatus Current", () => {
+    const { obj, recheckAfterMs } = pass(loadTest(), { kind: "job", job: succeededJob });
+    assert.deepEqual(summary(obj, "Completed"), ["True", "Succeeded"]);
+    assert.deepEqual(summary(obj, "Progressing"), ["False", "Succeeded"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["True", "Succeeded"]);
+    assert.deepEqual(
+      [obj.status?.active, obj.status?.succeeded, obj.status?.failed, obj.status?.completions],
+      [0, 4, 0, "4/4"],
+    );
+    assert.deepEqual([obj.status?.startTime, obj.status?.completionTime], [START, END]);
+    assert.equal(obj.status?.image, "artilleryio/artillery:2.0.23");
+    assert.equal(recheckAfterMs, undefined);
+    assert.equal(kstatus(obj).status, "Current");
+    assert.equal(get(obj, "Stalled"), undefined);
+  });
+
+  it("while workers run: Progressing=True, Completed=False, Succeeded=Unknown, kstatus InProgress", () => {
+    const at = ms(START) + 95_000;
+    const { obj, recheckAfterMs } = pass(loadTest(), { kind: "job", job: runningJob }, at);
+    assert.deepEqual(summary(obj, "Progressing"), ["True", "WorkersRunning"]);
+    assert.equal(get(obj, "Progressing")?.message, "2/4 workers succeeded, 2 running");
+    assert.deepEqual(summary(obj, "Completed"), ["False", "WorkersRunning"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["Unknown", "WorkersRunning"]);
+    assert.deepEqual(summary(obj, "Reconciling"), ["True", "WorkersRunning"]);
+    assert.equal(kstatus(obj).status, "InProgress");
+    assert.equal(obj.status?.duration, "1m30s", "95 s shown in 30 s steps");
+    assert.equal(obj.status?.completionTime, undefined);
+    assert.equal(recheckAfterMs, 25_500, "the next step is 25 s away");
+  });
+
+  it("bug 1.7.5: every condition and the status carry observedGeneration", () => {
+    const { obj } = pass(loadTest(), { kind: "job", job: runningJob });
+    assert.equal(obj.status?.observedGeneration, 1);
+    for (const c of obj.status?.conditions ?? []) assert.equal(c.observedGeneration, 1, c.type);
+    const fresh = pass(loadTest(), { kind: "created" }).obj;
+    assert.equal(kstatus(fresh).status, "InProgress", "not Current before the test ran");
+  });
+
+  it("a missing test script: MissingTestScript, Stalled, Succeeded Unknown (not failed), no poll", () => {
+    const message = "ConfigMap script not found";
+    const { obj, recheckAfterMs } = pass(loadTest(), { kind: "missingScript", message });
+    assert.deepEqual(summary(obj, "Progressing"), ["False", "MissingTestScript"]);
+    assert.deepEqual(summary(obj, "Completed"), ["False", "MissingTestScript"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["Unknown", "MissingTestScript"]);
+    assert.deepEqual(summary(obj, "Stalled"), ["True", "MissingTestScript"]);
+    assert.equal(get(obj, "Stalled")?.message, message);
+    assert.equal(get(obj, "Reconciling"), undefined);
+    assert.equal(kstatus(obj).status, "Failed");
+    assert.equal(obj.status?.completions, "0/4");
+    assert.equal(recheckAfterMs, undefined);
+  });
+
+  for (const [kind, reason] of [
+    ["conflict", "JobConflict"],
+    ["invalid", "InvalidJob"],
+  ] as const) {
+    it(`bug 1.7.7: a ${kind} Job is reported as ${reason} and Stalled`, () => {
+      const { obj } = pass(loadTest(), { kind, message: "explained" });
+      assert.deepEqual(summary(obj, "Progressing"), ["False", reason]);
+      assert.deepEqual(summary(obj, "Succeeded"), ["Unknown", reason]);
+      assert.deepEqual(summary(obj, "Stalled"), ["True", reason]);
+    });
+  }
+
+  it("a completed test whose Job was deleted keeps what it reported", () => {
+    const done = pass(loadTest(), { kind: "job", job: failedJob }).obj;
+    const later = pass(done, { kind: "jobDeleted" }, ms(END) + 3_600_000);
+    assert.equal(later.update.changed, false);
+    assert.deepEqual(later.obj.status, done.status);
+  });
+
+  it("a running test whose Job was deleted ends as JobDeleted and is not started again", () => {
+    const started = pass(loadTest(), { kind: "job", job: runningJob }).obj;
+    const { obj } = pass(started, { kind: "jobDeleted" });
+    assert.deepEqual(summary(obj, "Completed"), ["False", "JobDeleted"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["False", "JobDeleted"]);
+    assert.equal(obj.status?.startTime, START);
+    assert.deepEqual([obj.status?.active, obj.status?.succeeded], [0, 2], "last seen, none running");
+  });
+});
+
+describe("lastTransitionTime across passes", () => {
+  it("bug 1.7.3: moves only when a status moves, and is the time the Job changed", () => {
+    const first = pass(loadTest(), { kind: "created" }, ms(START) - 2_000).obj;
+    const created = get(first, "Completed")?.lastTransitionTime;
+    const second = pass(first, { kind: "job", job: runningJob }, ms(START) + 40_000).obj;
+    assert.equal(get(second, "Completed")?.lastTransitionTime, created, "Completed stayed False");
+    assert.equal(get(second, "Progressing")?.reason, "WorkersRunning");
+    const third = pass(second, { kind: "job", job: succeededJob }, ms(END) + 30_000).obj;
+    assert.equal(get(third, "Completed")?.lastTransitionTime, END, "True since the Job completed");
+    assert.equal(get(third, "Progressing")?.lastTransitionTime, END);
+    assert.equal(get(third, "Succeeded")?.lastTransitionTime, END);
+  });
+
+  it("bug 1.7.4: a finished test computed again later changes nothing (no write, no heartbeat)", () => {
+    const done = pass(loadTest(), { kind: "job", job: succeededJob }).obj;
+    const again = pass(done, { kind: "job", job: succeededJob }, ms(END) + 86_400_000);
+    assert.equal(again.update.changed, false);
+    assert.deepEqual(again.update.transitions, []);
+    assert.deepEqual(again.obj.status, done.status);
+  });
+
+  it("a wiped status is rebuilt identically from a finished Job", () => {
+    const done = pass(loadTest(), { kind: "job", job: succeededJob }).obj;
+    const rebuilt = pass(loadTest(), { kind: "job", job: succeededJob }, ms(END) + 7_200_000).obj;
+    assert.deepEqual(rebuilt.status, done.status);
+  });
+
+  it("while running, a pass in the same duration step changes nothing", () => {
+    const first = pass(loadTest(), { kind: "job", job: runningJob }, ms(START) + 31_000);
+    const second = pass(first.obj, { kind: "job", job: runningJob }, ms(START) + 59_000);
+    assert.equal(second.update.changed, false);
+    assert.deepEqual(second.obj.status, first.obj.status);
+    const third = pass(second.obj, { kind: "job", job: runningJob }, ms(START) + 61_000);
+    assert.equal(third.obj.status?.duration, "1m");
+    assert.equal(get(third.obj, "Progressing")?.lastTransitionTime, START);
+  });
+});

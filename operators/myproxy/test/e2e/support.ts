@@ -1,0 +1,168 @@
+/**
+ * What the myproxy end-to-end tests share: the CRDs installed from the kinds, the operator running
+ * in a Manager in the test process (one per test, watching only the test's namespace), objects to
+ * create, and reads of the operator's metrics and events.
+ */
+import type { TestContext } from "node:test";
+import {
+  type Client,
+  ConfigMap,
+  type ConfigMapObject,
+  crdYaml,
+  Event,
+  type EventObject,
+  type Manager,
+  NotFoundError,
+  Pod,
+  type PodObject,
+  type ResourceType,
+  Service,
+} from "kubeloop";
+import {
+  eventually,
+  kubeconfigPath,
+  kubectl,
+  managerMetric,
+  startManager,
+  testClient,
+  writesSent,
+} from "../../../../test/e2e/support.ts";
+import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "../../api.ts";
+import { configMapName, INSTANCE_LABEL } from "../../deployment.ts";
+import { CONFIG_FILE } from "../../nginx.ts";
+import operator from "../../operator.ts";
+
+export { eventually, kubectl, testClient, testNamespace } from "../../../../test/e2e/support.ts";
+
+/** The operator's name: its field manager and the reporting controller of its events. */
+export const OPERATOR = operator.name;
+
+/** Installs the CRDs generated from the operator's kinds (idempotent) and waits until they are served. */
+export async function installCrds(): Promise<void> {
+  await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml(operator.kinds) });
+  const names = operator.kinds.map((k) => `crd/${k.plural}.${k.group}`);
+  await kubectl(["wait", "--for=condition=Established", ...names, "--timeout=60s"]);
+}
+
+/** Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port. */
+export function startOperator(t: TestContext, namespace: string): Promise<Manager> {
+  const config = { kubeconfig: kubeconfigPath() };
+  const clientOptions = { qps: Number.POSITIVE_INFINITY };
+  return startManager(t, { name: OPERATOR, config, clientOptions, namespace, health: false }, (m) =>
+    operator.setup(m),
+  );
+}
+
+/** Creates a MyProxy. */
+export async function createProxy(
+  namespace: string,
+  name: string,
+  spec: Partial<MyProxyObject["spec"]> = {},
+): Promise<MyProxyObject> {
+  const client = await testClient();
+  const proxy = { apiVersion: MyProxy.apiVersion, kind: MyProxy.kind, metadata: { name, namespace }, spec };
+  return client.create(MyProxy, proxy as MyProxyObject);
+}
+
+/** Creates a ProxyRoute of MyProxy `proxy`. */
+export async function createRoute(
+  namespace: string,
+  name: string,
+  spec: { proxy: string; host: string; path?: string; service: string; port: number | string },
+): Promise<ProxyRouteObject> {
+  const { service, port, ...rest } = spec;
+  const route = {
+    apiVersion: ProxyRoute.apiVersion,
+    kind: ProxyRoute.kind,
+    metadata: { name, namespace },
+    spec: { ...rest, backend: { service, port } },
+  };
+  return (await testClient()).create(ProxyRoute, route as ProxyRouteObject);
+}
+
+/** Creates a Service with the given ports (a backend; nothing needs to run behind it). */
+export async function createService(
+  namespace: string,
+  name: string,
+  ports: { port: number; name?: string }[],
+): Promise<void> {
+  await (await testClient()).create(Service, {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name, namespace },
+    spec: { selector: { app: name }, ports },
+  });
+}
+
+/** The object, or undefined when it does not exist. */
+export async function getOrGone<T extends import("kubeloop").KubeObject>(
+  type: ResourceType<T>,
+  namespace: string,
+  name: string,
+): Promise<T | undefined> {
+  try {
+    return await (await testClient()).get(type, name, { namespace });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** A condition of a MyProxy or ProxyRoute. */
+export function conditionOf(obj: MyProxyObject | ProxyRouteObject | undefined, type: string) {
+  return obj?.status?.conditions?.find((c) => c.type === type);
+}
+
+/** Waits until the object's condition `type` has `status` (and `reason`, when given); returns the object. */
+export async function waitForCondition<T extends MyProxyObject | ProxyRouteObject>(
+  type: ResourceType<T>,
+  namespace: string,
+  name: string,
+  condition: { type: string; status: string; reason?: string },
+  timeoutMs = 30_000,
+): Promise<T> {
+  return eventually(
+    async () => {
+      const obj = await getOrGone(type, namespace, name);
+      const found = conditionOf(obj, condition.type);
+      const matches =
+        found?.status === condition.status && (!condition.reason || found.reason === condition.reason);
+      return matches && found.observedGeneration === obj?.metadata.generation && obj;
+    },
+    {
+      what: `${type.kind} ${name} ${condition.type}=${condition.status} ${condition.reason ?? ""}`,
+      timeoutMs,
+    },
+  );
+}
+
+/** The generated nginx configuration of a MyProxy, or undefined without a ConfigMap. */
+export async function configOf(namespace: string, proxy: string): Promise<string | undefined> {
+  const cm = await getOrGone<ConfigMapObject>(ConfigMap, namespace, configMapName(proxy));
+  return cm?.data?.[CONFIG_FILE];
+}
+
+/** Names of the routes the configuration's header lists. */
+export function routesIn(config: string | undefined): string[] {
+  return [...(config ?? "").matchAll(/^# {3}ProxyRoute ([a-z0-9-]+):/gm)].map((m) => m[1] as string);
+}
+
+/** The pods of a MyProxy that are not terminating, as the API lists them. */
+export async function livePods(namespace: string, proxy: string): Promise<PodObject[]> {
+  const client: Client = await testClient();
+  const { items } = await client.list(Pod, { namespace, labelSelector: `${INSTANCE_LABEL}=${proxy}` });
+  return items.filter((p) => !p.metadata.deletionTimestamp);
+}
+
+/** Metrics of a test manager, shared with the other end-to-end suites. */
+export { managerMetric as metric, writesSent };
+
+/** Events with `reason` about the object named `regarding` in `namespace`. */
+export async function eventsAbout(
+  namespace: string,
+  regarding: string,
+  reason: string,
+): Promise<EventObject[]> {
+  const { items } = await (await testClient()).list(Event, { namespace });
+  return items.filter((e) => e.reason === reason && e.regarding?.name === regarding);
+}

@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { acceptedRoutes } from "../../routes.ts";
+import { NS, route, service } from "./fixtures.ts";
+
+const names = (items: { route: { metadata: { name?: string } } }[]) =>
+  items.map((i) => i.route.metadata.name);
+
+describe("acceptedRoutes: backends", () => {
+  it("accepts a route whose Service has the port, resolving the upstream URL", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [route("api", { host: "api.example.com", path: "/v1", service: "api", port: 8080 })],
+      [service("api", [{ port: 8080 }])],
+    );
+    assert.deepEqual(rejected, []);
+    assert.deepEqual(accepted[0]?.upstream, {
+      service: "api",
+      namespace: NS,
+      port: 8080,
+      url: `http://api.${NS}.svc.cluster.local:8080`,
+    });
+  });
+
+  it("resolves a port name to the Service's port number", () => {
+    const { accepted } = acceptedRoutes(
+      [route("web", { host: "www.example.com", service: "web", port: "http" })],
+      [
+        service("web", [
+          { port: 9000, name: "metrics" },
+          { port: 80, name: "http" },
+        ]),
+      ],
+    );
+    assert.equal(accepted[0]?.upstream.port, 80);
+  });
+
+  it("rejects a route whose Service is missing with BackendNotFound", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [route("lost", { host: "a.example.com", service: "nowhere", port: 80 })],
+      [service("web", [{ port: 80 }])],
+    );
+    assert.deepEqual(accepted, []);
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason, r.message]),
+      [["lost", "BackendNotFound", `Service nowhere not found in namespace ${NS}`]],
+    );
+  });
+
+  it("rejects a route naming a port the Service does not offer, listing what it offers", () => {
+    const { rejected } = acceptedRoutes(
+      [
+        route("by-number", { host: "a.example.com", service: "web", port: 8443 }),
+        route("by-name", { host: "b.example.com", service: "web", port: "https" }),
+      ],
+      [service("web", [{ port: 80, name: "http" }, { port: 9090 }])],
+    );
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason, r.message]),
+      [
+        ["by-name", "BackendNotFound", "Service web has no port https; it offers 80 (http), 9090"],
+        ["by-number", "BackendNotFound", "Service web has no port 8443; it offers 80 (http), 9090"],
+      ],
+    );
+  });
+
+  it("never uses a Service of another namespace", () => {
+    const { rejected } = acceptedRoutes(
+      [route("api", { host: "api.example.com", service: "api", port: 80 })],
+      [service("api", [{ port: 80 }], "elsewhere")],
+    );
+    assert.equal(rejected[0]?.reason, "BackendNotFound");
+  });
+});
+
+describe("acceptedRoutes: conflicts", () => {
+  const web = service("web", [{ port: 80 }]);
+
+  it("gives a host and path to the oldest route; younger ones get Conflict naming the winner", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [
+        route("young", { host: "a.example.com", path: "/x", service: "web", port: 80 }, 30),
+        route("old", { host: "a.example.com", path: "/x", service: "web", port: 80 }, 10),
+        route("other-path", { host: "a.example.com", path: "/y", service: "web", port: 80 }, 40),
+      ],
+      [web],
+    );
+    assert.deepEqual(names(accepted), ["old", "other-path"]);
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason, r.message]),
+      [["young", "Conflict", "host a.example.com path /x is already served by the older ProxyRoute old"]],
+    );
+  });
+
+  it("breaks a tie of creation times by name", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [
+        route("b", { host: "a.example.com", service: "web", port: 80 }, 5),
+        route("a", { host: "a.example.com", service: "web", port: 80 }, 5),
+      ],
+      [web],
+    );
+    assert.deepEqual(names(accepted), ["a"]);
+    assert.deepEqual(names(rejected), ["b"]);
+  });
+
+  it("lets only routes with a resolvable backend claim a host and path", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [
+        route("old-broken", { host: "a.example.com", service: "missing", port: 80 }, 1),
+        route("young-working", { host: "a.example.com", service: "web", port: 80 }, 2),
+      ],
+      [web],
+    );
+    assert.deepEqual(names(accepted), ["young-working"]);
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason]),
+      [["old-broken", "BackendNotFound"]],
+    );
+  });
+
+  it("treats the same path on different hosts as different routes", () => {
+    const { accepted } = acceptedRoutes(
+      [
+        route("a", { host: "a.example.com", service: "web", port: 80 }),
+        route("b", { host: "b.example.com", service: "web", port: 80 }),
+      ],
+      [web],
+    );
+    assert.deepEqual(names(accepted), ["a", "b"]);
+  });
+
+  it("answers the same whatever the order of its inputs", () => {
+    const routes = [
+      route("r1", { host: "b.example.com", path: "/", service: "web", port: 80 }, 3),
+      route("r2", { host: "a.example.com", path: "/z", service: "web", port: 80 }, 2),
+      route("r3", { host: "a.example.com", path: "/a", service: "web", port: 80 }, 1),
+      route("r4", { host: "a.example.com", path: "/a", service: "web", port: 80 }, 0),
+    ];
+    const forward = acceptedRoutes(routes, [web]);
+    const backward = acceptedRoutes([...routes].reverse(), [web]);
+    assert.deepEqual(names(forward.accepted), ["r4", "r2", "r1"]);
+    assert.deepEqual(forward, backward);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * Finds the control plane's binaries, building them once per machine when needed.
+ *
+ * Order: `KUBELOOP_ASSETS=<dir>` (existing binaries, never built), then the per-machine cache
+ * (`$KUBELOOP_CACHE_DIR`, else `$XDG_CACHE_HOME/kubeloop`, else `~/.cache/kubeloop`), keyed on
+ * every version and the Go version. A missing cache entry is built with the local Go toolchain
+ * under a lock, so concurrent test runs build it only once.
+ */
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { systemClock } from "../clock/index.ts";
+import { BuildError, ToolchainError } from "./errors.ts";
+import { type Component, cacheKey, components, controlplaneDir, ldflags } from "./versions.ts";
+
+const run = promisify(execFile);
+
+/** Reports build progress; the default writes to stderr. */
+export type ProgressReporter = (message: string) => void;
+
+const stderrReporter: ProgressReporter = (message) => process.stderr.write(`kubeloop: ${message}\n`);
+
+/** Absolute paths of the control plane's binaries. */
+export type Assets = Record<Component["name"], string>;
+
+/** The root of kubeloop's per-machine cache. */
+export function cacheRoot(): string {
+  if (process.env.KUBELOOP_CACHE_DIR) return process.env.KUBELOOP_CACHE_DIR;
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "kubeloop");
+}
+
+function assetsIn(dir: string): Assets {
+  return Object.fromEntries(components.map((c) => [c.name, join(dir, c.name)])) as Assets;
+}
+
+function missingIn(dir: string): string[] {
+  return components.filter((c) => !existsSync(join(dir, c.name))).map((c) => c.name);
+}
+
+async function goVersion(): Promise<string> {
+  let version: string;
+  try {
+    version = (await run("go", ["env", "GOVERSION"], { env: goEnv() })).stdout.trim();
+  } catch {
+    throw new ToolchainError("No Go toolchain was found on PATH (`go env GOVERSION` failed).");
+  }
+  const [, major = 0, minor = 0] = (/^go(\d+)\.(\d+)/.exec(version) ?? []).map(Number);
+  if (major < 1 || (major === 1 && minor < 26)) {
+    throw new ToolchainError(`Go ${version} is too old: Kubernetes ${"v1.36"} needs Go >= 1.26.`);
+  }
+  return version;
+}
+
+function goEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" };
+}
+
+/**
+ * Returns the binaries, building any that are missing.
+ * @param report - where progress lines go while building
+ */
+export async function ensureAssets(report: ProgressReporter = stderrReporter): Promise<Assets> {
+  const override = process.env.KUBELOOP_ASSETS;
+  if (override) {
+    const missing = missingIn(override);
+    if (missing.length > 0) {
+      throw new ToolchainError(`KUBELOOP_ASSETS=${override} lacks ${missing.join(", ")}.`);
+    }
+    return assetsIn(override);
+  }
+  const dir = join(cacheRoot(), "controlplane", cacheKey(await goVersion()));
+  const bin = join(dir, "bin");
+  if (missingIn(bin).length === 0) return assetsIn(bin);
+  await withLock(join(dir, "build.lock"), report, async () => {
+    if (missingIn(bin).length > 0) await build(bin, report);
+  });
+  return assetsIn(bin);
+}
+
+async function build(bin: string, report: ProgressReporter): Promise<void> {
+  mkdirSync(bin, { recursive: true });
+  const todo = components.filter((c) => !existsSync(join(bin, c.name)));
+  const started = systemClock.now();
+  report(`building the local control plane into ${bin} (once per machine; about 8-10 minutes on 2 cores)`);
+  for (const [i, component] of todo.entries()) {
+    await buildOne(component, bin, `${i + 1}/${todo.length}`, report);
+  }
+  report(`control plane built in ${formatElapsed(systemClock.now() - started)}`);
+}
+
+async function buildOne(component: Component, bin: string, position: string, report: ProgressReporter) {
+  const started = systemClock.now();
+  const elapsed = () => formatElapsed(systemClock.now() - started);
+  report(`building ${component.name} (${position})`);
+  const heartbeat = setInterval(
+    () => report(`building ${component.name} (${position}), ${elapsed()}`),
+    30_000,
+  );
+  const partial = join(bin, `.${component.name}.partial`);
+  try {
+    const args = [
+      "build",
+      "-trimpath",
+      "-tags",
+      "selinux,notest",
+      "-ldflags",
+      ldflags(component),
+      "-o",
+      partial,
+      component.pkg,
+    ];
+    const output = await spawnCollect("go", args, join(controlplaneDir, component.module));
+    if (output.code !== 0) throw new BuildError(component.name, output.text);
+    renameSync(partial, join(bin, component.name));
+  } finally {
+    clearInterval(heartbeat);
+    rmSync(partial, { force: true });
+  }
+  report(`built ${component.name} (${position}) in ${elapsed()}`);
+}
+
+function spawnCollect(cmd: string, args: string[], cwd: string): Promise<{ code: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => {
+      text += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      text += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, text }));
+  });
+}
+
+/** Runs `fn` holding an exclusive lock directory; waits for (or breaks a stale) lock held elsewhere. */
+async function withLock(lock: string, report: ProgressReporter, fn: () => Promise<void>): Promise<void> {
+  mkdirSync(join(lock, ".."), { recursive: true });
+  let waiting = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
+      break;
+    } catch {
+      if (!holderAlive(lock)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!waiting) report(`waiting for another process that is building the control plane (${lock})`);
+      waiting = true;
+      await systemClock.sleep(1000);
+    }
+  }
+  try {
+    await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+  } catch {
+    // The holder may be between creating the directory and writing its pid.
+    return existsSync(lock) && systemClock.now() - statSync(lock).mtimeMs < 10_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Formats milliseconds as `1m05s` or `12s`. */
+export function formatElapsed(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}

@@ -1,0 +1,53 @@
+/**
+ * @module generate
+ *
+ * Everything a cluster needs to run an operator, derived from its declaration: least-privilege
+ * RBAC from what its controllers watch and own ({@link permissionsOf}, {@link rbacFor},
+ * {@link controllerPermissions}), and the deployment — CRDs, Namespace, ServiceAccount, RBAC, a
+ * hardened Deployment with probes and a metrics port, a kustomization and a Dockerfile
+ * ({@link manifestsOf}, {@link operatorManifests}). `kubeloop generate` writes these files.
+ *
+ * Not for: defining kinds or their CRDs (`kubeloop/schema`), or applying anything to a cluster.
+ *
+ * @example
+ * ```ts
+ * import { Deployment } from "kubeloop";
+ * import { controllerPermissions, rbacFor } from "kubeloop/generate";
+ *
+ * const { roles, bindings } = rbacFor(controllerPermissions({ primary: Deployment, owns: [] }), {
+ *   name: "widget-operator",
+ *   serviceAccount: { name: "widget-operator", namespace: "widget-system" },
+ * });
+ * ```
+ */
+export { type DockerfileOptions, dockerfile, kustomization } from "./dockerfile.ts";
+export { RbacError } from "./errors.ts";
+export {
+  type DeploymentOptions,
+  deploymentManifest,
+  namespaceManifest,
+  type OperatorManifestOptions,
+  operatorManifests,
+  POD_NAME_ENV,
+  POD_NAMESPACE_ENV,
+  POD_UID_ENV,
+  serviceAccountManifest,
+} from "./manifests.ts";
+export { declarationsOf, manifestsOf, permissionsOf } from "./operator.ts";
+export {
+  type ControllerPermissionOptions,
+  controllerPermissions,
+  eventPermissions,
+  leaderElectionPermissions,
+  ownPermissions,
+  primaryPermissions,
+  watchPermissions,
+} from "./permissions.ts";
+export {
+  type PermissionRequest,
+  type PermissionTarget,
+  type RbacObjects,
+  type RbacOptions,
+  rbacFor,
+  rulesFor,
+} from "./rbac.ts";

@@ -1,0 +1,36 @@
+/**
+ * @module ownership
+ *
+ * The lifecycle of what a controller creates and guards. {@link withFinalizer} runs cleanup before
+ * deletion (added before any side effect, removed only after cleanup succeeded, safe to run
+ * twice). {@link setControllerReference} links a child to its owner for garbage collection,
+ * refusing to adopt what another controller owns and references across namespaces.
+ * {@link ensureChild} converges an owned child with server-side apply, writing nothing when it
+ * already matches, and reports repairs of someone else's changes or deletions as drift — an event
+ * naming the writer from `managedFields`, and `drift_repairs_total{kind,manager}`.
+ *
+ * Not for in-cluster children's deletion: owner references and garbage collection do that; a
+ * finalizer is only for cleanup the garbage collector cannot do.
+ *
+ * @example
+ * ```ts
+ * const result = await ensureChild(ctx, proxy, ConfigMap, desiredConfigMap(proxy));
+ * // "created" | "updated" | "unchanged"; a kubectl edit of the ConfigMap is reverted and reported
+ * ```
+ */
+export {
+  type ChildContext,
+  containsDesired,
+  type EnsureChildOptions,
+  type EnsureResult,
+  ensureChild,
+} from "./children.ts";
+export { type Drift, type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
+export {
+  AlreadyOwnedError,
+  CrossNamespaceOwnerError,
+  FinalizerCleanupError,
+  FinalizerNameError,
+} from "./errors.ts";
+export { type FinalizerClient, type FinalizerEvent, withFinalizer } from "./finalizers.ts";
+export { controllerOf, controllerReference, isControlledBy, setControllerReference } from "./owners.ts";

@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseAllDocuments } from "yaml";
+import { Deployment } from "../../../src/api/index.ts";
+import {
+  controllerPermissions,
+  deploymentManifest,
+  dockerfile,
+  operatorManifests,
+  POD_NAME_ENV,
+  POD_NAMESPACE_ENV,
+  POD_UID_ENV,
+} from "../../../src/generate/index.ts";
+import { Widget } from "../schema/fixtures.ts";
+
+const options = {
+  name: "widgets",
+  namespace: "widgets-system",
+  image: "ghcr.io/example/widgets:1.0.0",
+  kinds: [Widget],
+  permissions: controllerPermissions({ primary: Widget, owns: [Deployment] }),
+};
+const files = operatorManifests(options);
+const docs = (file: string) => parseAllDocuments(files.get(file) ?? "").map((doc) => doc.toJS());
+
+describe("deploymentManifest", () => {
+  const deployment = deploymentManifest(options);
+  const pod = deployment.spec.template.spec;
+  const container = pod.containers[0];
+
+  it("runs the image as the operator's service account, selecting its own labels", () => {
+    assert.equal(container?.image, options.image);
+    assert.equal(pod.serviceAccountName, "widgets");
+    assert.deepEqual(deployment.spec.selector.matchLabels, deployment.spec.template.metadata?.labels);
+    assert.equal(deployment.spec.replicas, 1);
+  });
+
+  it("probes /healthz and /readyz on port 8081 and exposes metrics on 8080", () => {
+    assert.deepEqual(container?.livenessProbe, {
+      httpGet: { path: "/healthz", port: 8081 },
+      initialDelaySeconds: 5,
+      periodSeconds: 10,
+    });
+    assert.deepEqual((container?.readinessProbe as { httpGet: unknown } | undefined)?.httpGet, {
+      path: "/readyz",
+      port: 8081,
+    });
+    assert.deepEqual(container?.ports, [
+      { name: "metrics", containerPort: 8080, protocol: "TCP" },
+      { name: "health", containerPort: 8081, protocol: "TCP" },
+    ]);
+  });
+
+  it("uses other ports when asked", () => {
+    const custom = deploymentManifest({ ...options, healthPort: 9440, metricsPort: 9090 }).spec.template.spec
+      .containers[0];
+    assert.deepEqual((custom?.livenessProbe as { httpGet: unknown } | undefined)?.httpGet, {
+      path: "/healthz",
+      port: 9440,
+    });
+    assert.equal(custom?.ports?.[0]?.containerPort, 9090);
+  });
+
+  it("is locked down: non-root, read-only root, no escalation, no capabilities, RuntimeDefault seccomp", () => {
+    assert.deepEqual(container?.securityContext, {
+      runAsNonRoot: true,
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ["ALL"] },
+      seccompProfile: { type: "RuntimeDefault" },
+    });
+    assert.deepEqual(pod.securityContext, { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+    assert.deepEqual(container?.volumeMounts, [{ name: "tmp", mountPath: "/tmp" }]);
+  });
+
+  it("requests resources and passes the pod name, namespace and uid from the downward API", () => {
+    assert.deepEqual(container?.resources?.requests, { cpu: "100m", memory: "128Mi" });
+    assert.deepEqual(container?.env?.slice(0, 3), [
+      { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+      { name: POD_NAMESPACE_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
+      { name: POD_UID_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.uid" } } },
+    ]);
+  });
+});
+
+describe("operatorManifests", () => {
+  it("returns the files in apply order", () => {
+    assert.deepEqual(
+      [...files.keys()],
+      [
+        "namespace.yaml",
+        "crds.yaml",
+        "serviceaccount.yaml",
+        "rbac.yaml",
+        "deployment.yaml",
+        "kustomization.yaml",
+        "Dockerfile",
+      ],
+    );
+  });
+
+  it("lists every YAML manifest in the kustomization", () => {
+    const [kustomization] = docs("kustomization.yaml");
+    assert.deepEqual(kustomization.resources, [
+      "namespace.yaml",
+      "crds.yaml",
+      "serviceaccount.yaml",
+      "rbac.yaml",
+      "deployment.yaml",
+    ]);
+  });
+
+  it("creates the namespace, the service account and the CRDs", () => {
+    assert.deepEqual(docs("namespace.yaml"), [
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: "widgets-system" } },
+    ]);
+    assert.deepEqual(docs("serviceaccount.yaml")[0].metadata, {
+      name: "widgets",
+      namespace: "widgets-system",
+    });
+    assert.equal(docs("crds.yaml")[0].metadata.name, "widgets.example.kubeloop.dev");
+  });
+
+  it("adds lease permissions in the operator's namespace for leader election", () => {
+    const rbac = docs("rbac.yaml");
+    assert.deepEqual(
+      rbac.map((doc) => doc.kind),
+      ["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"],
+    );
+    assert.equal(rbac[2].metadata.namespace, "widgets-system");
+    assert.equal(rbac[2].rules[0].resources[0], "leases");
+    const single = operatorManifests({ ...options, leaderElection: false });
+    assert.ok(!single.get("rbac.yaml")?.includes("leases"));
+  });
+
+  it("scopes RBAC to the watched namespace when there is one", () => {
+    const scoped = operatorManifests({ ...options, watchNamespace: "widgets-system" });
+    const kinds = parseAllDocuments(scoped.get("rbac.yaml") ?? "").map((doc) => doc.toJS().kind);
+    assert.deepEqual(kinds, ["Role", "RoleBinding"]);
+  });
+
+  it("omits crds.yaml without kinds", () => {
+    assert.ok(!operatorManifests({ ...options, kinds: [] }).has("crds.yaml"));
+  });
+});
+
+describe("dockerfile", () => {
+  const text = files.get("Dockerfile") ?? "";
+
+  it("builds in one node:24-slim stage and runs production dependencies in another", () => {
+    assert.equal(text.match(/^FROM node:24-slim/gm)?.length, 2);
+    assert.match(text, /^RUN npm ci --omit=dev/m);
+    assert.match(text, /^COPY --from=build \/app\/dist \.\/dist$/m);
+  });
+
+  it("runs as a numeric non-root user", () => {
+    assert.match(text, /^USER 1000:1000$/m);
+  });
+
+  it("runs the configured entry point", () => {
+    assert.match(dockerfile({ entrypoint: "dist/operator.js" }), /^CMD \["node", "dist\/operator\.js"\]$/m);
+  });
+});

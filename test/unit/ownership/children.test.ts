@@ -1,0 +1,261 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
+import { AlreadyOwnedError, controllerReference, ensureChild } from "../../../src/ownership/index.ts";
+import { childContext, configMap, entry, owning, widget } from "./support.ts";
+
+const OWNER = widget();
+const desired = (message = "hi"): ConfigMapObject => configMap("w-config", { message });
+
+/** The child as the cache holds it after this controller applied it, with server-set fields. */
+function stored(
+  message: string,
+  managedFields = [entry("widgets", "2026-01-01T00:00:05Z", "Apply")],
+  extra: Partial<ConfigMapObject["metadata"]> = {},
+): ConfigMapObject {
+  return configMap(
+    "w-config",
+    { message, addedByOthers: "x" },
+    {
+      uid: "uid-c",
+      resourceVersion: "42",
+      creationTimestamp: "2026-01-01T00:00:05Z",
+      ownerReferences: [controllerReference(OWNER)],
+      managedFields,
+      labels: { "added-by": "someone-else" },
+      ...extra,
+    },
+  );
+}
+
+describe("ensureChild", () => {
+  it("creates a missing child by forced server-side apply, with the controller reference set", async () => {
+    const { ctx, applies, events, drifts, informers } = childContext();
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "created");
+    assert.deepEqual(informers, [ConfigMap]);
+    assert.equal(applies.length, 1);
+    assert.equal(applies[0]?.type, ConfigMap);
+    assert.deepEqual(applies[0]?.opts, { force: true });
+    assert.deepEqual(applies[0]?.obj.metadata.ownerReferences, [controllerReference(OWNER)]);
+    assert.deepEqual(events, [], "a first creation is not drift");
+    assert.deepEqual(drifts, []);
+  });
+
+  it("writes nothing for a settled child, whatever the server and other managers added", async () => {
+    const { ctx, applies, events } = childContext({ stored: [stored("hi")] });
+    for (let i = 0; i < 3; i++)
+      assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "unchanged");
+    assert.equal(applies.length, 0);
+    assert.equal(events.length, 0);
+  });
+
+  it("treats owner references as a set: another owner's reference added to a settled child is no difference", async () => {
+    const extra = { apiVersion: "v1", kind: "ConfigMap", name: "bundle", uid: "uid-bundle" };
+    const child = stored(
+      "hi",
+      [entry("widgets", "2026-01-01T00:00:05Z", "Apply"), entry("bundler", "2026-01-01T00:00:09Z")],
+      {
+        ownerReferences: [extra, controllerReference(OWNER)],
+      },
+    );
+    const { ctx, applies, events } = childContext({ stored: [child] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "unchanged");
+    assert.equal(applies.length, 0);
+    assert.equal(events.length, 0);
+  });
+
+  it("repairs a child someone else changed after this controller, and reports who", async () => {
+    const tampered = stored("tampered", [
+      entry("widgets", "2026-01-01T00:00:05Z", "Apply"),
+      entry("tamperer", "2026-01-01T00:00:09Z", "Update"),
+    ]);
+    const onServer = stored("tampered", [
+      owning("widgets", "2026-01-01T00:00:05Z", { "f:metadata": { "f:ownerReferences": {} } }, "Apply"),
+      owning("tamperer", "2026-01-01T00:00:09Z", { "f:data": { "f:message": {} } }),
+    ]);
+    const { ctx, applies, gets, events, drifts } = childContext({ stored: [tampered], server: [onServer] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+    assert.equal(applies.length, 1);
+    assert.deepEqual((applies[0]?.obj as ConfigMapObject | undefined)?.data, { message: "hi" });
+    assert.deepEqual(gets, ["ns/w-config"], "the field sets are read once");
+    assert.equal(events.length, 1);
+    assert.equal(events[0]?.reason, "DriftRepaired");
+    assert.equal(events[0]?.regarding, OWNER);
+    assert.equal(events[0]?.related, tampered);
+    assert.match(events[0]?.note ?? "", /modified by tamperer \(Update at 2026-01-01T00:00:09Z\)/);
+    assert.deepEqual(drifts, [["ConfigMap", "tamperer"]]);
+  });
+
+  it("reports a change whose writer took every field from this controller (its own entry is gone)", async () => {
+    const { ctx, drifts } = childContext({
+      stored: [stored("tampered", [entry("kubectl-edit", "2026-01-01T00:00:01Z")])],
+      server: [
+        stored("tampered", [
+          owning("kubectl-edit", "2026-01-01T00:00:01Z", { "f:data": { "f:message": {} } }),
+        ]),
+      ],
+    });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+    assert.deepEqual(drifts, [["ConfigMap", "kubectl-edit"]]);
+  });
+
+  it("blames the writer of a desired field, not a more recent one that only added a label", async () => {
+    const fields = [
+      owning("widgets", "2026-01-01T00:00:05Z", { "f:metadata": { "f:ownerReferences": {} } }, "Apply"),
+      owning("tamperer", "2026-01-01T00:00:07Z", { "f:data": { "f:message": {} } }),
+      owning("labeler", "2026-01-01T00:00:09Z", { "f:metadata": { "f:labels": { ".": {}, "f:team": {} } } }),
+    ];
+    const { ctx, drifts } = childContext({
+      stored: [
+        stored(
+          "tampered",
+          fields.map((f) => entry(f.manager, f.time, f.operation)),
+        ),
+      ],
+      server: [stored("tampered", fields)],
+    });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+    assert.deepEqual(drifts, [["ConfigMap", "tamperer"]]);
+  });
+
+  it("does not report an update caused by the owner's spec when a newer foreign writer touched no desired field", async () => {
+    const fields = [
+      owning("widgets", "2026-01-01T00:00:05Z", { "f:data": { "f:message": {} } }, "Apply"),
+      owning("labeler", "2026-01-01T00:00:09Z", { "f:metadata": { "f:labels": { "f:team": {} } } }),
+    ];
+    const { ctx, applies, events, drifts } = childContext({
+      stored: [
+        stored(
+          "old message",
+          fields.map((f) => entry(f.manager, f.time, f.operation)),
+        ),
+      ],
+      server: [stored("old message", fields)],
+    });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired("new message")), "updated");
+    assert.equal(applies.length, 1);
+    assert.deepEqual(events, []);
+    assert.deepEqual(drifts, []);
+  });
+
+  it("does not report (nor read) an update when foreign writers are older than its own write", async () => {
+    const child = stored("old message", [
+      entry("labeler", "2026-01-01T00:00:01Z"),
+      entry("widgets", "2026-01-01T00:00:05Z", "Apply"),
+    ]);
+    const { ctx, applies, gets, events, drifts } = childContext({ stored: [child] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired("new message")), "updated");
+    assert.equal(applies.length, 1);
+    assert.deepEqual(gets, []);
+    assert.deepEqual(events, []);
+    assert.deepEqual(drifts, []);
+  });
+
+  it("does not report an update when only this controller and status writers touched the child", async () => {
+    const child = stored("old", [
+      entry("widgets", "2026-01-01T00:00:05Z", "Apply"),
+      entry("kube-controller-manager", "2026-01-01T00:00:09Z", "Update", "status"),
+    ]);
+    const { ctx, gets, drifts } = childContext({ stored: [child] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired("new")), "updated");
+    assert.deepEqual(gets, []);
+    assert.deepEqual(drifts, []);
+  });
+
+  it("still repairs, and falls back to the last foreign writer, when the field sets cannot be read", async () => {
+    const { ctx, applies, drifts } = childContext({
+      stored: [stored("tampered", [entry("tamperer", "2026-01-01T00:00:09Z")])],
+      server: [],
+    });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+    assert.equal(applies.length, 1);
+    assert.deepEqual(drifts, [["ConfigMap", "tamperer"]]);
+  });
+
+  it("reports a recreated child that this owner controlled as deleted, naming its last foreign writer", async () => {
+    const last = stored("hi", [
+      entry("widgets", "2026-01-01T00:00:05Z", "Apply"),
+      entry("helm", "2026-01-01T00:00:07Z"),
+    ]);
+    const { ctx, events, drifts } = childContext({ tombstones: [last] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "created");
+    assert.match(events[0]?.note ?? "", /was deleted .*last changed by helm/);
+    assert.deepEqual(drifts, [["ConfigMap", "helm"]]);
+  });
+
+  it("reports a deletion as manager unknown when no foreign writer is known", async () => {
+    const { ctx, drifts } = childContext({ tombstones: [stored("hi")] });
+    await ensureChild(ctx, OWNER, ConfigMap, desired());
+    assert.deepEqual(drifts, [["ConfigMap", "unknown"]]);
+  });
+
+  it("does not report a child whose last state belonged to an earlier owner of the same name", async () => {
+    // The owner was deleted (garbage collection removed the child) and created again: a new uid.
+    const previous = stored("hi", undefined, {
+      ownerReferences: [controllerReference(widget({ uid: "uid-previous" }))],
+    });
+    const { ctx, applies, events, drifts } = childContext({ tombstones: [previous] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "created");
+    assert.equal(applies.length, 1);
+    assert.deepEqual(events, []);
+    assert.deepEqual(drifts, []);
+  });
+
+  it("refuses to adopt a child controlled by another object, without writing", async () => {
+    const foreign = stored("theirs", undefined, {
+      ownerReferences: [controllerReference(widget({ name: "other", uid: "uid-other" }))],
+    });
+    const { ctx, applies, events } = childContext({ stored: [foreign] });
+    await assert.rejects(
+      ensureChild(ctx, OWNER, ConfigMap, desired()),
+      (err: unknown) =>
+        err instanceof AlreadyOwnedError &&
+        err.controller.uid === "uid-other" &&
+        /ns\/w-config/.test(err.message),
+    );
+    assert.equal(applies.length, 0);
+    assert.equal(events.length, 0);
+  });
+
+  it("takes over an uncontrolled child (no controller reference) by applying", async () => {
+    const orphan = stored("hi", undefined, { ownerReferences: undefined });
+    const { ctx, applies } = childContext({ stored: [orphan] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+    assert.deepEqual(applies[0]?.obj.metadata.ownerReferences, [controllerReference(OWNER)]);
+  });
+
+  it("does nothing while the owner is being deleted", async () => {
+    const { ctx, applies, informers } = childContext();
+    const deleting = widget({ deletionTimestamp: "2026-01-01T00:00:00Z" });
+    assert.equal(await ensureChild(ctx, deleting, ConfigMap, desired()), "unchanged");
+    assert.equal(applies.length, 0);
+    assert.deepEqual(informers, []);
+  });
+
+  it("uses a custom matcher instead of containment", async () => {
+    const { ctx, applies } = childContext({ stored: [stored("different")] });
+    const result = await ensureChild(ctx, OWNER, ConfigMap, desired(), {
+      matches: (want, have) => want.metadata.name === have.metadata.name,
+    });
+    assert.equal(result, "unchanged");
+    assert.equal(applies.length, 0);
+  });
+
+  it("sees a changed label or annotation it desires as a difference", async () => {
+    const { ctx, applies } = childContext({ stored: [stored("hi")] });
+    const want = desired();
+    want.metadata.labels = { tier: "web" };
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, want), "updated");
+    assert.equal(applies.length, 1);
+  });
+
+  it("rejects a child in another namespace than its owner", async () => {
+    const { ctx, applies } = childContext();
+    const elsewhere = configMap("w-config", {}, { namespace: "other" });
+    await assert.rejects(
+      ensureChild(ctx, OWNER, ConfigMap, elsewhere),
+      /cannot own ConfigMap other\/w-config/,
+    );
+    assert.equal(applies.length, 0);
+  });
+});

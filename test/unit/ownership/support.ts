@@ -1,0 +1,187 @@
+/**
+ * In-memory stand-ins for what src/ownership talks to: a JSON-patch client that records every
+ * call, an event recorder and drift metrics that record what they are told, and a reconcile
+ * context whose cache holds given children and tombstones.
+ */
+import {
+  type ConfigMapObject,
+  type KubeObject,
+  keyOf,
+  type ManagedFieldsEntry,
+  type ResourceType,
+  resourceType,
+} from "../../../src/api/index.ts";
+import type { InformerCache } from "../../../src/cache/index.ts";
+import type { ApplyOptions, Client } from "../../../src/client/index.ts";
+import { type ControllerMetrics, noopControllerMetrics } from "../../../src/controller/index.ts";
+import type { EventOptions, EventRecorder } from "../../../src/events/index.ts";
+import type { ChildContext, FinalizerClient } from "../../../src/ownership/index.ts";
+
+export interface WidgetObject extends KubeObject {
+  spec?: { message?: string };
+}
+
+/** A namespaced custom kind for owners and finalizer subjects. */
+export const Widget = resourceType<WidgetObject>("example.com/v1", "Widget", "widgets", true);
+/** A cluster-scoped custom kind. */
+export const Cluster = resourceType<KubeObject>("example.com/v1", "Cluster", "clusters", false);
+
+/** A Widget as the apiserver would return it. */
+export function widget(overrides: Partial<WidgetObject["metadata"]> = {}): WidgetObject {
+  return {
+    apiVersion: Widget.apiVersion,
+    kind: Widget.kind,
+    metadata: { name: "w", namespace: "ns", uid: "uid-w", resourceVersion: "7", ...overrides },
+    spec: { message: "hi" },
+  };
+}
+
+/** One JSON-patch call the fake client received. */
+export interface PatchCall {
+  type: ResourceType;
+  name: string;
+  patch: unknown;
+  opts: { type: "json"; namespace?: string };
+}
+
+/** Records patches in `calls` (and in the shared `log`) and answers with `respond`, or throws `fail`. */
+export class FakeFinalizerClient implements FinalizerClient {
+  readonly calls: PatchCall[] = [];
+  fail: Error | undefined;
+  constructor(
+    private readonly log: string[] = [],
+    private readonly respond: (call: PatchCall) => KubeObject = () => widget(),
+  ) {}
+
+  async patch<T extends KubeObject>(
+    type: ResourceType<T>,
+    name: string,
+    patch: unknown,
+    opts: { type: "json"; namespace?: string },
+  ): Promise<T> {
+    const call = { type, name, patch: structuredClone(patch), opts: { ...opts } };
+    this.calls.push(call);
+    this.log.push("patch");
+    if (this.fail) throw this.fail;
+    return this.respond(call) as T;
+  }
+}
+
+/** One event the fake recorder was given. */
+export interface RecordedEvent {
+  type: "Normal" | "Warning";
+  regarding: unknown;
+  reason: string;
+  action: string;
+  note?: string;
+  related?: unknown;
+}
+
+/** Records events; stands in for an {@link EventRecorder} (only `normal`/`warning` are used). */
+export function fakeRecorder(): { recorder: EventRecorder; events: RecordedEvent[] } {
+  const events: RecordedEvent[] = [];
+  const record =
+    (type: RecordedEvent["type"]) =>
+    (regarding: unknown, reason: string, action: string, note?: string, options?: EventOptions) =>
+      events.push({ type, regarding, reason, action, note, related: options?.related });
+  const recorder = { normal: record("Normal"), warning: record("Warning") };
+  return { recorder: recorder as unknown as EventRecorder, events };
+}
+
+/** Controller metrics that record `driftRepaired(kind, manager)` calls. */
+export function fakeMetrics(): { metrics: ControllerMetrics; drifts: [string, string][] } {
+  const drifts: [string, string][] = [];
+  return {
+    metrics: { ...noopControllerMetrics, driftRepaired: (kind, manager) => drifts.push([kind, manager]) },
+    drifts,
+  };
+}
+
+/** A managedFields summary entry, as owned informers keep it. */
+export function entry(
+  manager: string,
+  time: string,
+  operation: "Apply" | "Update" = "Update",
+  subresource?: string,
+): ManagedFieldsEntry {
+  return subresource ? { manager, operation, time, subresource } : { manager, operation, time };
+}
+
+/** A full managedFields entry as the apiserver returns it, owning `fieldsV1`. */
+export function owning(
+  manager: string,
+  time: string,
+  fieldsV1: object,
+  operation: "Apply" | "Update" = "Update",
+) {
+  return { manager, operation, time, fieldsType: "FieldsV1", fieldsV1 };
+}
+
+/** A ConfigMap in `ns`. */
+export function configMap(
+  name: string,
+  data: Record<string, string>,
+  metadata: Partial<ConfigMapObject["metadata"]> = {},
+): ConfigMapObject {
+  return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "ns", ...metadata }, data };
+}
+
+/** One server-side apply the fake client received. */
+export interface ApplyCall {
+  type: ResourceType;
+  obj: KubeObject;
+  opts: ApplyOptions | undefined;
+}
+
+/**
+ * A reconcile context for ensureChild: a cache holding `stored` and `tombstones`, a client that
+ * records applies and answers reads from `server` (default: `stored`), which has the full
+ * `managedFields` that the cache only summarizes.
+ */
+export function childContext(
+  opts: {
+    stored?: KubeObject[];
+    tombstones?: KubeObject[];
+    server?: KubeObject[];
+    fieldManager?: string;
+  } = {},
+) {
+  const applies: ApplyCall[] = [];
+  const gets: string[] = [];
+  const stored = new Map((opts.stored ?? []).map((o) => [keyOf(o), o]));
+  const server = new Map((opts.server ?? opts.stored ?? []).map((o) => [keyOf(o), o]));
+  const tombstones = new Map((opts.tombstones ?? []).map((o) => [keyOf(o), o]));
+  const informers: ResourceType[] = [];
+  const client = {
+    fieldManager: opts.fieldManager ?? "widgets",
+    async apply(type: ResourceType, obj: KubeObject, applyOpts?: ApplyOptions) {
+      applies.push({ type, obj: structuredClone(obj), opts: applyOpts });
+      return obj;
+    },
+    async get(_type: ResourceType, name: string, getOpts: { namespace?: string } = {}) {
+      const key = getOpts.namespace ? `${getOpts.namespace}/${name}` : name;
+      gets.push(key);
+      const found = server.get(key);
+      if (!found) throw new Error(`not found: ${key}`);
+      return structuredClone(found);
+    },
+  };
+  const cache = {
+    informer(type: ResourceType) {
+      informers.push(type);
+      return {
+        store: { get: (key: string) => stored.get(key) },
+        tombstone: (key: string) => tombstones.get(key),
+      };
+    },
+  };
+  const { recorder, events } = fakeRecorder();
+  const { metrics, drifts } = fakeMetrics();
+  const ctx: ChildContext = {
+    client: client as unknown as Client,
+    cache: cache as unknown as InformerCache,
+    recorder,
+    metrics,
+  };
+  return { ctx, applies, gets, events, drifts, informers };
+}
