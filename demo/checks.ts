@@ -2,14 +2,8 @@
  * The demo's expectations: each names what should hold and how to see it, and is polled with a
  * deadline. `npm start -- --once` exits 0 only if every one held.
  */
-import {
-  type Client,
-  type ConditionStatus,
-  ConfigMap,
-  Event,
-  type KubeObject,
-  type ResourceType,
-} from "kubeloop";
+import { type Client, ConfigMap, Event, type KubeObject, type ResourceType } from "kubeloop";
+import { type ConditionStatus } from "kubeloop/status";
 
 /** One expectation and its outcome. */
 export interface Expectation {
@@ -27,10 +21,7 @@ export interface Outcome {
 }
 
 type Conditioned = KubeObject & {
-  status?: { conditions?: { type: string; status: ConditionStatus; reason: string }[] } & Record<
-    string,
-    unknown
-  >;
+  status?: { conditions?: readonly { type: string; status: ConditionStatus; reason: string }[] };
 };
 
 /** The condition `type` of an object, if present. */

@@ -7,7 +7,9 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client, crdYaml, loadKubeconfig, Manager, Namespace } from "kubeloop";
+import { Client, Manager, Namespace } from "kubeloop";
+import { crdYaml } from "kubeloop/schema";
+import { loadKubeconfig } from "kubeloop/client";
 import { type Cluster, startCluster } from "kubeloop/cluster";
 import pino from "pino";
 import loadtest from "../operators/loadtest/operator.ts";

@@ -1,34 +1,114 @@
 /**
  * @module kubeloop
  *
- * Kubernetes operators in TypeScript. The root entry holds what writing an operator needs — the
- * manager and `defineOperator`, the controller builder, reconciler types and actions, the client
- * and its errors, object types and built-in kinds, `defineKind` (and `z`, the zod it is built on),
- * conditions and the status writer, finalizers and owned children. The machinery has its own
- * subpaths (`kubeloop/cache`, `kubeloop/watch`, `kubeloop/queue`, `kubeloop/events`,
- * `kubeloop/election`, `kubeloop/generate`, `kubeloop/cluster`, `kubeloop/testing`, ...).
+ * Kubernetes operators in TypeScript. The root holds what an operator author uses daily: kinds
+ * defined with zod (`defineKind`, `z`) and their condition sets, `defineOperator`, the controller
+ * builder and what a reconciler returns or throws, the manager, the client and the errors a
+ * reconciler catches, object types and built-in kinds, owned children, finalizers and owner
+ * references, and the status writer. Everything else has its own subpath, one per concept:
+ * `kubeloop/api`, `kubeloop/client`, `kubeloop/watch`, `kubeloop/cache`, `kubeloop/queue`,
+ * `kubeloop/controller`, `kubeloop/manager`, `kubeloop/election`, `kubeloop/status`,
+ * `kubeloop/ownership`, `kubeloop/events`, `kubeloop/schema`, `kubeloop/generate`,
+ * `kubeloop/operator`, `kubeloop/clock`, `kubeloop/errors`, `kubeloop/cluster` (the local control
+ * plane) and `kubeloop/testing` (fault proxy and conformance kit).
  *
  * @example
  * ```ts
- * import { ConfigMap, controller, defineKind, Manager, runManager } from "kubeloop";
- * import { z } from "zod";
+ * import { ConfigMap, controller, defineKind, defineOperator, ensureChild, z } from "kubeloop";
  *
- * const Widget = defineKind({ group: "example.com", version: "v1", kind: "Widget", scope: "Namespaced",
- *   spec: z.object({ message: z.string() }) });
- * const manager = await Manager.create({ name: "widgets" });
- * controller(manager).for(Widget).owns(ConfigMap).reconcile(async (req, ctx) => {
- *   // read ctx.object, converge the ConfigMap, report conditions
+ * const Widget = defineKind({
+ *   group: "example.com",
+ *   version: "v1",
+ *   kind: "Widget",
+ *   scope: "Namespaced",
+ *   spec: z.object({ message: z.string() }),
  * });
- * await runManager(manager);
+ *
+ * export default defineOperator({
+ *   name: "widgets",
+ *   kinds: [Widget],
+ *   setup: (manager) =>
+ *     void controller(manager)
+ *       .for(Widget)
+ *       .owns(ConfigMap)
+ *       .reconcile(async (ctx) => {
+ *         const widget = ctx.object;
+ *         if (!widget) return; // deleted: the ConfigMap is garbage-collected
+ *         await ensureChild(ctx, widget, ConfigMap, {
+ *           apiVersion: "v1",
+ *           kind: "ConfigMap",
+ *           metadata: { name: widget.metadata.name, namespace: widget.metadata.namespace },
+ *           data: { message: widget.spec.message },
+ *         });
+ *       }),
+ * });
  * ```
  */
 export { z } from "zod";
-export * from "./api/index.ts";
-export * from "./client/index.ts";
-export * from "./controller/index.ts";
+export {
+  ConfigMap,
+  type ConfigMapObject,
+  Deployment,
+  type DeploymentObject,
+  Event,
+  type EventObject,
+  Job,
+  type JobObject,
+  type KubeObject,
+  keyOf,
+  Namespace,
+  type NamespaceObject,
+  type ObjectKey,
+  type ObjectMeta,
+  type ObjectOf,
+  objectKey,
+  Pod,
+  type PodObject,
+  type ResourceType,
+  Secret,
+  type SecretObject,
+  Service,
+  ServiceAccount,
+  type ServiceObject,
+} from "./api/index.ts";
+export {
+  AlreadyExistsError,
+  ApiError,
+  Client,
+  ConflictError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+} from "./client/index.ts";
+export {
+  Action,
+  controller,
+  generationChanged,
+  type MapFn,
+  type Predicate,
+  type ReconcileContext,
+  type Reconciler,
+  TerminalError,
+} from "./controller/index.ts";
 export { KubeloopError } from "./errors/index.ts";
-export * from "./manager/index.ts";
-export * from "./operator/index.ts";
-export * from "./ownership/index.ts";
-export * from "./schema/index.ts";
-export * from "./status/index.ts";
+export { Manager, type ManagerOptions, runManager } from "./manager/index.ts";
+export { defineOperator, type Operator, runOperator } from "./operator/index.ts";
+export {
+  AlreadyOwnedError,
+  controllerOf,
+  ensureChild,
+  isControlledBy,
+  setControllerReference,
+  withFinalizer,
+} from "./ownership/index.ts";
+export { defineKind, immutable, withRules } from "./schema/index.ts";
+export {
+  type Condition,
+  defineConditionSet,
+  findCondition,
+  isTrue,
+  kstatus,
+  setCondition,
+  updateStatus,
+  writeStatus,
+} from "./status/index.ts";

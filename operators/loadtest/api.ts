@@ -4,15 +4,8 @@
  * (`count`, `environment`, `testScript`), so an Artillery manifest works after changing its
  * `apiVersion`.
  */
-import {
-  defineConditionSet,
-  defineKind,
-  NOT_REPORTED_REASON,
-  type ObjectOf,
-  type RollUp,
-  withRules,
-  z,
-} from "kubeloop";
+import { defineConditionSet, defineKind, type ObjectOf, withRules, z } from "kubeloop";
+import { NOT_REPORTED_REASON, type RollUp } from "kubeloop/status";
 
 /** The worker image when the spec names none: a pinned Artillery release, never `:latest`. */
 export const DEFAULT_IMAGE = "artilleryio/artillery:2.0.23";

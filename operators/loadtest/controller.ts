@@ -10,25 +10,21 @@ import {
   AlreadyOwnedError,
   ConfigMap,
   type ConfigMapObject,
-  containsDesired,
   controllerOf,
-  countTransitions,
   ensureChild,
   InvalidError,
   isControlledBy,
   Job,
   type JobObject,
   type ReconcileContext,
-  type Request,
-  type StatusUpdate,
   setControllerReference,
-  transitionEvents,
-  updateStatus,
+  writeStatus,
 } from "kubeloop";
-import { systemClock } from "kubeloop/clock";
+import { containsDesired } from "kubeloop/ownership";
+import type { TransitionEvent } from "kubeloop/status";
 import { LoadTest, LoadTestConditions, type LoadTestObject, Reasons } from "./api.ts";
 import { desiredJob, jobName, SCRIPT_KEY } from "./job.ts";
-import { type ComputedStatus, computeStatus, type Observation } from "./status.ts";
+import { describeStatus, type Observation, recheckAfterMs } from "./status.ts";
 
 type Context = ReconcileContext<LoadTestObject>;
 
@@ -46,12 +42,20 @@ const WARNING_REASONS: ReadonlySet<string> = new Set([
  * Converges one LoadTest. Returns a requeue only while workers run, so that `status.duration`
  * advances in coarse steps; a finished or waiting LoadTest is reconciled again only on a change.
  */
-export async function reconcileLoadTest(_request: Request, ctx: Context): Promise<Action | undefined> {
+export async function reconcileLoadTest(ctx: Context): Promise<Action | undefined> {
   const loadTest = ctx.object;
   if (!loadTest || loadTest.metadata.deletionTimestamp) return undefined; // the Job is garbage-collected
   const observation = await observe(ctx, loadTest);
-  const computed = await writeStatus(ctx, loadTest, observation);
-  return computed?.recheckAfterMs === undefined ? undefined : Action.requeueAfter(computed.recheckAfterMs);
+  const { result, status } = await writeStatus(
+    ctx,
+    LoadTest,
+    loadTest,
+    LoadTestConditions,
+    (draft, fresh) => describeStatus(draft, fresh, observation, ctx.clock.now()),
+    { events: summaryEvent },
+  );
+  const recheck = result === "gone" ? undefined : recheckAfterMs(status, ctx.clock.now());
+  return recheck === undefined ? undefined : Action.requeueAfter(recheck);
 }
 
 /** Looks at the Job and, before there is one, the test script; creates the Job when it can. */
@@ -144,31 +148,12 @@ function conflictMessage(job: JobObject): string {
   return `Job ${job.metadata.name} already exists and is ${holder}; it is left untouched. Delete or rename it, or give the LoadTest another name`;
 }
 
-/** Writes the status computed from `observation`, and records its summary transitions as events. */
-async function writeStatus(
-  ctx: Context,
-  loadTest: LoadTestObject,
-  observation: Observation,
-): Promise<ComputedStatus | undefined> {
-  let computed: ComputedStatus | undefined;
-  const result = await updateStatus(ctx.client, LoadTest, loadTest, (fresh) => {
-    computed = computeStatus(fresh, observation, systemClock);
-    return computed.status;
-  });
-  if (result === "updated" && computed) recordOutcome(ctx, loadTest, computed.update);
-  return result === "gone" ? undefined : computed;
-}
-
 /**
- * One event per transition of the summary: started, succeeded, failed, or waiting for help; every
- * transition is counted in the metrics.
+ * The event of a written transition: one per transition of the summary (started, succeeded,
+ * failed, or waiting for help), a Warning for a failure or a wait; none for the dependents. Every
+ * transition is still counted in the metrics.
  */
-function recordOutcome(ctx: Context, loadTest: LoadTestObject, update: StatusUpdate): void {
-  countTransitions(ctx.metrics, loadTest, update.transitions);
-  const summary = update.transitions.filter((t) => t.type === LoadTestConditions.summary);
-  for (const event of transitionEvents(LoadTestConditions, summary)) {
-    if (event.type === "Warning" || WARNING_REASONS.has(event.reason))
-      ctx.recorder.warning(loadTest, event.reason, "Reconcile", event.note);
-    else ctx.recorder.normal(loadTest, event.reason, "Reconcile", event.note);
-  }
+function summaryEvent(event: TransitionEvent): TransitionEvent | undefined {
+  if (event.condition !== LoadTestConditions.summary) return undefined;
+  return WARNING_REASONS.has(event.reason) ? { ...event, type: "Warning" } : event;
 }

@@ -3,7 +3,8 @@
  * once. A worker that fails (or whose pod is deleted or evicted) fails its index and is never
  * started again, and never stops the other workers; the Job finishes once every worker has.
  */
-import type { JobObject, PodTemplateSpec } from "kubeloop";
+import type { JobObject } from "kubeloop";
+import type { PodTemplateSpec } from "kubeloop/api";
 import type { LoadTestObject, LoadTestSpec } from "./api.ts";
 
 /** Where the test-script ConfigMap is mounted in each worker. */

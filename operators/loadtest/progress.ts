@@ -3,7 +3,8 @@
  * type *and* status, in any order, and the interim `FailureTarget` / `SuccessCriteriaMet` are not
  * taken for the end (pods may still be running or terminating then). Pure functions.
  */
-import type { BuiltinCondition, JobObject } from "kubeloop";
+import type { JobObject } from "kubeloop";
+import type { BuiltinCondition } from "kubeloop/api";
 
 /** How far the workers are. */
 export type Outcome = "starting" | "running" | "succeeded" | "workersFailed" | "jobFailed";

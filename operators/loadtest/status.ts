@@ -2,12 +2,12 @@
  * A LoadTest's status, computed from observation alone: what the controller saw of its Job and
  * test-script ConfigMap becomes the status fields and the reports of `Progressing` and
  * `Completed`. Times come from the Job, so a wiped status is written back the same. Pure: the
- * clock is injected.
+ * time is passed in.
  */
 
-import type { ConditionReport, JobObject, StallOptions, StatusUpdate } from "kubeloop";
-import type { Clock } from "kubeloop/clock";
-import { LoadTestConditions, type LoadTestObject, type LoadTestStatus, Reasons } from "./api.ts";
+import { isTrue, type JobObject } from "kubeloop";
+import type { ConditionReport, StallOptions, StatusFields } from "kubeloop/status";
+import { type LoadTestConditions, type LoadTestObject, type LoadTestStatus, Reasons } from "./api.ts";
 import { formatDuration, type JobProgress, jobProgress, secondsBetween } from "./progress.ts";
 
 /** While workers run, `status.duration` advances in steps of this many seconds (one write per step). */
@@ -28,39 +28,42 @@ export type Observation =
   /** The Job is gone although the test had started: it is not run twice. */
   | { readonly kind: "jobDeleted" };
 
-/** What {@link computeStatus} returns. */
-export interface ComputedStatus {
-  /** The whole status to write. */
-  readonly status: LoadTestStatus;
-  /** The conditions' update, with its transitions. */
-  readonly update: StatusUpdate;
-  /** While workers run: ms until `duration` reaches its next step. */
-  readonly recheckAfterMs?: number;
-}
+/** A draft of the LoadTest conditions, as `writeStatus` hands it over. */
+export type LoadTestDraft = ReturnType<(typeof LoadTestConditions)["begin"]>;
 
 /** The dependents' reports, the fields beside the conditions, and an optional stall. */
 interface Assessment {
-  readonly fields: LoadTestStatus;
+  readonly fields: StatusFields<LoadTestObject>;
   readonly progressing: ConditionReport;
   readonly completed: ConditionReport;
   readonly stall?: { reason: string; message: string; options?: StallOptions };
-  readonly recheckAfterMs?: number;
 }
 
-/** Computes the whole status of `fresh` from `observation`. */
-export function computeStatus(fresh: LoadTestObject, observation: Observation, clock: Clock): ComputedStatus {
-  const assessment = assess(fresh, observation, clock.now());
-  const draft = LoadTestConditions.begin(fresh, clock)
-    .set("Progressing", assessment.progressing)
-    .set("Completed", assessment.completed);
-  const { stall } = assessment;
+/**
+ * Describes the status of `fresh` from `observation` at `now` (ms): reports `Progressing` and
+ * `Completed` on `draft`, declares a stall when the test cannot go on, and returns the status fields
+ * beside the conditions. Shaped for `writeStatus`.
+ */
+export function describeStatus(
+  draft: LoadTestDraft,
+  fresh: LoadTestObject,
+  observation: Observation,
+  now: number,
+): StatusFields<LoadTestObject> {
+  const { fields, progressing, completed, stall } = assess(fresh, observation, now);
+  draft.set("Progressing", progressing).set("Completed", completed);
   if (stall) draft.stalled(stall.reason, stall.message, stall.options);
-  const update = draft.finish();
-  return {
-    status: { ...assessment.fields, ...update.status },
-    update,
-    ...(assessment.recheckAfterMs === undefined ? {} : { recheckAfterMs: assessment.recheckAfterMs }),
-  };
+  return fields;
+}
+
+/**
+ * While `status` says the workers run (`Progressing=True` since `startTime`): the ms until
+ * `duration` reaches its next step, so the LoadTest is looked at again then. Otherwise undefined: a
+ * finished or waiting LoadTest changes only when something it watches does.
+ */
+export function recheckAfterMs(status: LoadTestStatus, now: number): number | undefined {
+  if (!status.startTime || !isTrue(status.conditions ?? [], "Progressing")) return undefined;
+  return untilNextStep(status.startTime, now);
 }
 
 function assess(fresh: LoadTestObject, observation: Observation, now: number): Assessment {
@@ -85,7 +88,7 @@ function assess(fresh: LoadTestObject, observation: Observation, now: number): A
 }
 
 /** Counters before any Job exists. */
-function emptyFields(fresh: LoadTestObject): LoadTestStatus {
+function emptyFields(fresh: LoadTestObject): StatusFields<LoadTestObject> {
   return { active: 0, succeeded: 0, failed: 0, completions: `0/${fresh.spec.count}` };
 }
 
@@ -112,7 +115,7 @@ function fromJob(progress: JobProgress, jobName: string, now: number): Assessmen
   switch (progress.outcome) {
     case "starting":
     case "running":
-      return running(progress, fields, now);
+      return running(progress, fields);
     case "succeeded":
       return finished(fields, progress, Reasons.Succeeded, `all ${progress.count} workers succeeded`);
     case "workersFailed":
@@ -122,7 +125,7 @@ function fromJob(progress: JobProgress, jobName: string, now: number): Assessmen
   }
 }
 
-function jobFields(progress: JobProgress, now: number): LoadTestStatus {
+function jobFields(progress: JobProgress, now: number): StatusFields<LoadTestObject> {
   const { startTime, completionTime } = progress;
   const elapsed = startTime ? secondsBetween(startTime, completionTime ?? now) : undefined;
   const shown = elapsed === undefined || completionTime ? elapsed : stepDown(elapsed);
@@ -143,7 +146,7 @@ function stepDown(seconds: number): number {
   return seconds - (seconds % DURATION_STEP_SECONDS);
 }
 
-function running(progress: JobProgress, fields: LoadTestStatus, now: number): Assessment {
+function running(progress: JobProgress, fields: StatusFields<LoadTestObject>): Assessment {
   const message = runningMessage(progress);
   const since = progress.startTime ? { lastTransitionTime: progress.startTime } : {};
   const reason = Reasons.WorkersRunning;
@@ -151,7 +154,6 @@ function running(progress: JobProgress, fields: LoadTestStatus, now: number): As
     fields,
     progressing: { status: "True", reason, message, ...since },
     completed: { status: "False", reason, message },
-    ...(progress.startTime ? { recheckAfterMs: untilNextStep(progress.startTime, now) } : {}),
   };
 }
 
@@ -163,7 +165,7 @@ function untilNextStep(startTime: string, now: number): number {
 }
 
 function finished(
-  fields: LoadTestStatus,
+  fields: StatusFields<LoadTestObject>,
   progress: JobProgress,
   reason: string,
   message: string,

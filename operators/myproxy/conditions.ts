@@ -3,7 +3,8 @@
  * A MyProxy is Ready only when its pods are available and the rollout of the current configuration
  * is complete; a ProxyRoute is Ready exactly when it is Accepted.
  */
-import { type ConditionReport, type DependentState, defineConditionSet, NOT_REPORTED_REASON } from "kubeloop";
+import { defineConditionSet } from "kubeloop";
+import { type ConditionReport, type DependentState, NOT_REPORTED_REASON } from "kubeloop/status";
 
 /** Reasons of a MyProxy's `Available` and `Progressing` conditions (and of its `Ready`). */
 export const ProxyReason = {

@@ -17,8 +17,8 @@ import {
   type Manager,
   Pod,
   type ReconcileContext,
-  type Request,
   Service,
+  writeStatus,
 } from "kubeloop";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { MyProxyConditions, ProxyReason } from "./conditions.ts";
@@ -37,7 +37,6 @@ import {
 import { configHash, nginxConfig } from "./nginx.ts";
 import { acceptedRoutes } from "./routes.ts";
 import { type ProxyObservation, proxyStatus } from "./status.ts";
-import { writeStatus } from "./write-status.ts";
 
 /** How often a MyProxy blocked by a child another controller owns looks again. */
 const BLOCKED_RETRY_MS = 10_000;
@@ -60,7 +59,7 @@ export function myProxyController(manager: Manager) {
 }
 
 /** Converges one MyProxy. */
-export async function reconcileMyProxy(_request: Request, ctx: Context): Promise<Action | undefined> {
+export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined> {
   const proxy = ctx.object;
   // Gone or going: its children carry owner references, so garbage collection removes them.
   if (!proxy || proxy.metadata.deletionTimestamp) return undefined;

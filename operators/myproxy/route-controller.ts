@@ -6,15 +6,15 @@
  * It writes ProxyRoute status, nothing else.
  */
 import {
-  type ConditionReport,
   controller,
   generationChanged,
   keyOf,
   type Manager,
   type ReconcileContext,
-  type Request,
   Service,
+  writeStatus,
 } from "kubeloop";
+import type { ConditionReport } from "kubeloop/status";
 import { MyProxy, ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { ProxyRouteConditions, RouteReason } from "./conditions.ts";
 import {
@@ -27,7 +27,6 @@ import {
   routesOfService,
 } from "./indexes.ts";
 import { acceptedRoutes, type RouteAcceptance } from "./routes.ts";
-import { writeStatus } from "./write-status.ts";
 
 type Context = ReconcileContext<ProxyRouteObject>;
 
@@ -52,9 +51,9 @@ export function proxyRouteController(manager: Manager) {
 }
 
 /** Reports one route's `Accepted` condition. */
-export async function reconcileProxyRoute(_request: Request, ctx: Context): Promise<undefined> {
+export async function reconcileProxyRoute(ctx: Context): Promise<void> {
   const route = ctx.object;
-  if (!route || route.metadata.deletionTimestamp) return undefined;
+  if (!route || route.metadata.deletionTimestamp) return;
   const verdict = judgeRoute(ctx, route);
   await writeStatus(ctx, ProxyRoute, route, ProxyRouteConditions, (draft) => {
     draft.set("Accepted", verdict.accepted);
@@ -62,7 +61,6 @@ export async function reconcileProxyRoute(_request: Request, ctx: Context): Prom
       draft.stalled(RouteReason.Conflict, verdict.accepted.message);
     return verdict.upstream ? { upstream: verdict.upstream } : {};
   });
-  return undefined;
 }
 
 /** Whether the route's MyProxy serves it, judged as the MyProxy controller does. */

@@ -2,7 +2,9 @@
  * A MyProxy's status, derived only from what the controller observes (its Deployment, its pods, the
  * accepted routes): pure, so that wiping the status and reconciling writes the same thing back.
  */
-import type { BuiltinCondition, ConditionReport, DeploymentObject, PodObject } from "kubeloop";
+import type { DeploymentObject, PodObject } from "kubeloop";
+import type { ConditionReport } from "kubeloop/status";
+import type { BuiltinCondition } from "kubeloop/api";
 import { ProxyReason } from "./conditions.ts";
 
 /** What one reconcile observed of a MyProxy's world. */

@@ -91,15 +91,57 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-/** 403: RBAC (or admission) denied the request. Code `KL_FORBIDDEN`. */
+/**
+ * Why the apiserver answered 403, told apart by its message: `rbac` (the identity lacks the verb
+ * on the resource), `quota` (a ResourceQuota is exceeded), `admission` (an admission webhook,
+ * ValidatingAdmissionPolicy, PodSecurity or LimitRange refused the object), `terminating` (the
+ * namespace is being deleted), or `unknown`.
+ */
+export type ForbiddenCause = "rbac" | "quota" | "admission" | "terminating" | "unknown";
+
+const forbiddenCauses: readonly { cause: ForbiddenCause; pattern: RegExp; fix: string }[] = [
+  {
+    cause: "rbac",
+    pattern: /\bcannot [a-z]+ resource\b/,
+    fix: "grant this verb and resource to the operator's ServiceAccount (`kubeloop generate` derives the Role from the controllers)",
+  },
+  {
+    cause: "quota",
+    pattern: /\bexceeded quota\b|\bmust specify limits\b|\bmust specify requests\b/,
+    fix: "the namespace's ResourceQuota refused it: lower what the object requests, or raise the quota (`kubectl describe resourcequota`)",
+  },
+  {
+    cause: "terminating",
+    pattern: /\bbecause it is being terminated\b/,
+    fix: "the namespace is being deleted: nothing can be created in it until it is gone",
+  },
+  {
+    cause: "admission",
+    pattern:
+      /\badmission webhook\b|\bValidatingAdmissionPolicy\b|\bviolates PodSecurity\b|\bmaximum [a-z]+ usage\b|\bminimum [a-z]+ usage\b/,
+    fix: "an admission check refused the object (the message names it): change the object to satisfy it, or ask the cluster's admin about the policy",
+  },
+];
+
+/** Classifies a 403 by the apiserver's message; see {@link ForbiddenCause}. */
+export function forbiddenCause(message: string): { cause: ForbiddenCause; fix: string } {
+  const known = forbiddenCauses.find((c) => c.pattern.test(message));
+  return (
+    known ?? {
+      cause: "unknown",
+      fix: "check the cluster's RBAC, quotas and admission policies for this request",
+    }
+  );
+}
+
+/** 403: RBAC, a quota or an admission check denied the request ({@link ForbiddenError.deniedBy} says which). Code `KL_FORBIDDEN`. */
 export class ForbiddenError extends ApiError {
+  /** What refused the request, as the message tells it. */
+  readonly deniedBy: ForbiddenCause;
   constructor(status: StatusDetails, request: RequestSummary) {
-    super(
-      "KL_FORBIDDEN",
-      status,
-      request,
-      "; grant this verb and resource to the operator's ServiceAccount (`kubeloop generate` derives the Role from the controllers)",
-    );
+    const { cause, fix } = forbiddenCause(status.message);
+    super("KL_FORBIDDEN", status, request, `; ${fix}`);
+    this.deniedBy = cause;
   }
 }
 

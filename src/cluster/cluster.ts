@@ -59,6 +59,9 @@ export interface ClusterOptions {
 /** Names of the processes a cluster runs. */
 export type ComponentName = "etcd" | "kube-apiserver" | "kube-controller-manager" | "kube-scheduler" | "kwok";
 
+/** The components that watch the apiserver, restarted with it. */
+const dependents: readonly ComponentName[] = ["kube-controller-manager", "kube-scheduler"];
+
 /** A running local control plane. */
 export interface Cluster {
   /** `https://127.0.0.1:<port>`. */
@@ -75,7 +78,12 @@ export interface Cluster {
   readonly etcdUrl: string;
   /** PIDs of the running components. */
   pids(): Partial<Record<ComponentName, number>>;
-  /** Kills a component (SIGKILL) and starts it again with the same flags; resolves once it is ready. */
+  /**
+   * Kills a component (SIGKILL) and starts it again with the same flags; resolves once it is ready.
+   * Restarting the kube-apiserver restarts the controller manager and the scheduler after
+   * it, which otherwise back off for up to half a minute (more with each restart) before they
+   * watch again, or stall waiting to read back writes made before the restart.
+   */
   restart(component: ComponentName, opts?: { downMs?: number }): Promise<void>;
   /** Compacts etcd's history up to its current revision, so older resourceVersions expire. Returns the revision. */
   compactEtcd(): Promise<number>;
@@ -286,6 +294,11 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
   };
   const ready = (name: ComponentName) =>
     readiness(name, procs.get(name) as ComponentProcess, api, ports, timeout);
+  const relaunch = async (name: ComponentName) => {
+    await stopProcess(procs.get(name) as ComponentProcess, 0);
+    launch(name);
+    await ready(name);
+  };
 
   const stop = async () => {
     for (const name of [...procs.keys()].reverse()) await stopProcess(procs.get(name) as ComponentProcess);
@@ -331,6 +344,12 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
       await systemClock.sleep(opts.downMs ?? 0);
       launch(name);
       await ready(name);
+      // The components that watch the apiserver back off while it is away, exponentially and
+      // for longer with each restart (client-go's reflector), so a test cluster could stall for
+      // half a minute after it is back; the controller manager also refuses to act while its
+      // informers have not read back its own last writes ("read version ... is not as new as
+      // written version"). They are restarted with the apiserver and start from fresh lists.
+      if (name === "kube-apiserver") await Promise.all(dependents.filter((d) => procs.has(d)).map(relaunch));
     },
     compactEtcd: () => compactEtcd(`http://127.0.0.1:${ports.etcdClient}`),
     caPem: run.ca.certPem,

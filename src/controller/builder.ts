@@ -52,7 +52,7 @@ export interface WatchOptions<T extends KubeObject> {
  *   .owns(ConfigMap)
  *   .watches(Secret, (secret) => widgetsUsing(secret))
  *   .withOptions({ concurrency: 4 })
- *   .reconcile(async (req, ctx) => { ... });
+ *   .reconcile(async (ctx) => { ... });
  * ```
  */
 export class ControllerBuilder<T extends KubeObject> {

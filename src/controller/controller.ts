@@ -15,7 +15,7 @@ import type { EventRecorder } from "../events/index.ts";
 import { type QueueItem, type RateLimiter, WorkQueue } from "../queue/index.ts";
 import { type Action, TerminalError } from "./action.ts";
 import { type ControllerMetrics, noopControllerMetrics } from "./metrics.ts";
-import type { ReconcileContext, Reconciler, Request } from "./reconciler.ts";
+import type { ReconcileContext, ReconcileReporting, Reconciler, Request } from "./reconciler.ts";
 import type { Source } from "./source.ts";
 
 /** Tuning of a controller. */
@@ -59,6 +59,7 @@ export class Controller<T extends KubeObject> {
   readonly #primaryInformer: Informer<T>;
   readonly #deps: ControllerDeps;
   readonly #metrics: ControllerMetrics;
+  readonly #report: ReconcileReporting;
   readonly #clock: Clock;
   #active = 0;
 
@@ -78,6 +79,7 @@ export class Controller<T extends KubeObject> {
     this.#deps = deps;
     this.#options = options;
     this.#metrics = deps.metrics ?? noopControllerMetrics;
+    this.#report = reportingOf(this.#metrics);
     this.#clock = deps.clock ?? systemClock;
     this.queue = new WorkQueue({
       clock: this.#clock,
@@ -160,7 +162,7 @@ export class Controller<T extends KubeObject> {
     const seconds = () => (this.#clock.now() - started) / 1000;
     try {
       const ctx = this.#context(request, log, reconcileID, item, signal);
-      const action = (await this.#reconciler(request, ctx)) ?? undefined;
+      const action = (await this.#reconciler(ctx)) ?? undefined;
       this.#succeeded(item.key, action, seconds());
       if (debug)
         log().debug({ triggers, requeueAfterMs: action?.requeueAfterMs, seconds: seconds() }, "reconciled");
@@ -188,7 +190,8 @@ export class Controller<T extends KubeObject> {
       triggers: item.reasons,
       reconcileID,
       controller: this.name,
-      metrics: this.#metrics,
+      clock: this.#clock,
+      report: this.#report,
       signal,
     };
   }
@@ -226,4 +229,13 @@ export class Controller<T extends KubeObject> {
     this.#metrics.triggered("requeue-after");
     this.queue.addAfter(key, afterMs, "requeue-after");
   }
+}
+
+/** The part of `metrics` a reconciler may call, and nothing else of it. */
+function reportingOf(metrics: ControllerMetrics): ReconcileReporting {
+  return Object.freeze({
+    driftRepaired: (kind: string, manager: string) => metrics.driftRepaired(kind, manager),
+    conditionTransitioned: (kind: string, condition: string, status: string) =>
+      metrics.conditionTransitioned(kind, condition, status),
+  });
 }

@@ -17,7 +17,7 @@
  * controller(manager)
  *   .for(Widget)
  *   .owns(ConfigMap)
- *   .reconcile(async (req, ctx) => {
+ *   .reconcile(async (ctx) => {
  *     const widget = ctx.object;
  *     if (!widget) return; // deleted: owned children are garbage-collected
  *     await ctx.client.apply(ConfigMap, desiredConfigMap(widget), { fieldManager: "widgets", force: true });
@@ -46,5 +46,5 @@ export {
   passes,
   predicate,
 } from "./predicate.ts";
-export type { ReconcileContext, Reconciler, Request } from "./reconciler.ts";
+export type { ReconcileContext, ReconcileReporting, Reconciler, Request } from "./reconciler.ts";
 export { type Enqueue, informerSource, type MapFn, mapToOwner, type Source, self } from "./source.ts";

@@ -1,10 +1,14 @@
 import { noopQueueMetrics, type QueueMetrics } from "../queue/index.ts";
+import type { ReconcileReporting } from "./reconciler.ts";
 
 /** Outcome labels of `controller_runtime_reconcile_total`. */
 export type ReconcileResult = "success" | "error" | "requeue" | "requeue_after";
 
-/** Hooks a controller calls; the manager binds them to controller-runtime's metric names. */
-export interface ControllerMetrics {
+/**
+ * Hooks a controller calls; the manager binds them to controller-runtime's metric names. Only the
+ * {@link ReconcileReporting} part reaches a reconciler, as `ctx.report`.
+ */
+export interface ControllerMetrics extends ReconcileReporting {
   /** `controller_runtime_reconcile_total` and `controller_runtime_reconcile_time_seconds`. */
   reconciled(result: ReconcileResult, seconds: number): void;
   /** `controller_runtime_reconcile_errors_total`, and `..._terminal_reconcile_errors_total` when terminal. */
@@ -15,10 +19,6 @@ export interface ControllerMetrics {
   maxConcurrent(count: number): void;
   /** Why keys were queued: `kubeloop_reconcile_triggers_total{trigger}`. */
   triggered(reason: string): void;
-  /** An owned object changed or deleted by another actor was repaired: `drift_repairs_total{kind,manager}`. */
-  driftRepaired(kind: string, manager: string): void;
-  /** A condition changed status: `kubeloop_condition_transitions_total{kind,condition,status}`. */
-  conditionTransitioned(kind: string, condition: string, status: string): void;
   /** The `workqueue_*` metrics of this controller's queue. */
   readonly queue: QueueMetrics;
 }

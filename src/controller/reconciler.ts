@@ -2,10 +2,12 @@ import type { Logger } from "pino";
 import type { KubeObject, ObjectKey } from "../api/index.ts";
 import type { InformerCache } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
+import type { Clock } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
+import type { DriftMetrics } from "../ownership/index.ts";
 import type { QueueReason } from "../queue/index.ts";
+import type { TransitionMetrics } from "../status/index.ts";
 import type { Action } from "./action.ts";
-import type { ControllerMetrics } from "./metrics.ts";
 
 /**
  * Which object to reconcile: a key, never an event. The reconciler reads the current state
@@ -18,7 +20,20 @@ export interface Request {
   readonly name: string;
 }
 
-/** Everything a reconcile gets besides the key. */
+/**
+ * What a reconcile may report to the controller's metrics: the outcomes only user code sees. The
+ * framework calls that write for you report through it (`ensureChild` a repaired drift,
+ * `writeStatus` the condition transitions it wrote); call it yourself only when you do that work
+ * by hand. The controller's own metrics (reconciles, errors, workers, queue) are not reachable.
+ *
+ * @example
+ * ```ts
+ * ctx.report.conditionTransitioned("Widget", "Ready", "True");
+ * ```
+ */
+export interface ReconcileReporting extends DriftMetrics, TransitionMetrics {}
+
+/** Everything a reconcile gets: the key, the object, and the ports to act and report through. */
 export interface ReconcileContext<T extends KubeObject> {
   /** The key being reconciled. */
   readonly request: Request;
@@ -38,17 +53,30 @@ export interface ReconcileContext<T extends KubeObject> {
   readonly reconcileID: string;
   /** Name of the controller. */
   readonly controller: string;
-  /** The controller's metrics hooks (e.g. `driftRepaired`). */
-  readonly metrics: ControllerMetrics;
+  /** The controller's clock: read time from it (`ctx.clock.now()`), never from `Date.now()`. */
+  readonly clock: Clock;
+  /** Reports what this reconcile repaired or changed to the controller's metrics. */
+  readonly report: ReconcileReporting;
   /** Aborts when the manager shuts down past its grace period, or leadership is lost. */
   readonly signal: AbortSignal;
 }
 
 /**
- * A reconciler: one async function. Return nothing or an {@link Action}; throw to retry with
- * per-key backoff (or throw a `TerminalError` to stop retrying).
+ * A reconciler: one async function of the {@link ReconcileContext} (the key is `ctx.request`).
+ * Return nothing or an {@link Action}; throw to retry with per-key backoff (or throw a
+ * `TerminalError` to stop retrying).
+ *
+ * @example
+ * ```ts
+ * const reconcileWidget: Reconciler<WidgetObject> = async (ctx) => {
+ *   const widget = ctx.object;
+ *   if (!widget) return; // deleted
+ *   await ensureChild(ctx, widget, ConfigMap, desiredConfigMap(widget));
+ *   return Action.requeueAfter(60_000);
+ * };
+ * ```
  */
 export type Reconciler<T extends KubeObject> = (
-  request: Request,
   ctx: ReconcileContext<T>,
-) => Promise<Action | undefined>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets `async (ctx) => { ...; return; }` be a reconciler
+) => Promise<Action | undefined | void>;

@@ -17,7 +17,8 @@
  *
  * @example
  * ```ts
- * import { Client, LeaderElector } from "kubeloop";
+ * import { Client } from "kubeloop";
+import { LeaderElector } from "kubeloop/election";
  *
  * const client = await Client.load();
  * const elector = new LeaderElector({

@@ -24,7 +24,8 @@
  *
  * @example
  * ```ts
- * import { Client, EventRecorder } from "kubeloop";
+ * import { Client } from "kubeloop";
+import { EventRecorder } from "kubeloop/events";
  *
  * const client = await Client.load();
  * const recorder = new EventRecorder(client, { reportingController: "example.com/backup-controller", logger });

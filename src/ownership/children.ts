@@ -4,8 +4,9 @@
  * reports a repair as drift when someone else changed or deleted it.
  */
 import { type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
-import type { ReconcileContext } from "../controller/index.ts";
-import { type Drift, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
+import type { InformerCache } from "../cache/index.ts";
+import type { Client } from "../client/index.ts";
+import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
 import { AlreadyOwnedError } from "./errors.ts";
 import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
 
@@ -21,8 +22,11 @@ export interface EnsureChildOptions<C extends KubeObject> {
   matches?: (desired: C, actual: C) => boolean;
 }
 
-/** The parts of a reconcile context {@link ensureChild} uses. */
-export type ChildContext = Pick<ReconcileContext<KubeObject>, "client" | "cache" | "recorder" | "metrics">;
+/** The parts of a reconcile context {@link ensureChild} uses; a `ReconcileContext` fits. */
+export interface ChildContext extends DriftReporting {
+  readonly client: Client;
+  readonly cache: InformerCache;
+}
 
 /** True when every value set in `desired` equals the one at the same path in `actual`. */
 export function containsDesired(desired: unknown, actual: unknown): boolean {
@@ -82,7 +86,7 @@ export async function ensureChild<C extends KubeObject>(
     // an earlier owner with the same name (deleted and created again) is no drift.
     const lastState = informer.tombstone(key);
     if (lastState && isControlledBy(lastState, owner))
-      report(ctx, owner, desired, "deleted", lastForeignWriter(lastState, own));
+      reportDrift(ctx, owner, desired, "deleted", lastForeignWriter(lastState, own));
     return "created";
   }
   const controller = controllerOf(actual);
@@ -96,7 +100,7 @@ export async function ensureChild<C extends KubeObject>(
       ? await writerOfDesired(ctx, type, desired, own).catch(() => writer)
       : undefined;
   await ctx.client.apply(type, desired, { force: true });
-  if (culprit) report(ctx, owner, actual, "modified", culprit);
+  if (culprit) reportDrift(ctx, owner, actual, "modified", culprit);
   return "updated";
 }
 
@@ -141,14 +145,4 @@ function wroteAfterUs(obj: KubeObject, writer: Writer, own: string): boolean {
   const ours = (obj.metadata.managedFields ?? []).filter((e) => e.manager === own).map((e) => e.time ?? "");
   const latestOurs = ours.sort().at(-1) ?? "";
   return writer.time === undefined || writer.time >= latestOurs;
-}
-
-function report(
-  ctx: ChildContext,
-  owner: KubeObject,
-  child: KubeObject,
-  drift: Drift,
-  writer: Writer | undefined,
-): void {
-  reportDrift({ recorder: ctx.recorder, metrics: ctx.metrics }, owner, child, drift, writer);
 }

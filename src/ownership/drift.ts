@@ -4,7 +4,6 @@
  * summary of it): the most recent entry of a manager other than the controller's own.
  */
 import type { KubeObject, ManagedFieldsEntry } from "../api/index.ts";
-import type { ControllerMetrics } from "../controller/index.ts";
 import type { EventRecorder } from "../events/index.ts";
 
 /** Who last wrote an object, and how. */
@@ -43,10 +42,16 @@ function byTime(a: ManagedFieldsEntry, b: ManagedFieldsEntry): number {
 /** What happened to the owned object. */
 export type Drift = "modified" | "deleted";
 
-/** Where a repair is reported. */
+/** The metrics hook {@link reportDrift} calls; a reconcile context's `report` fits. */
+export interface DriftMetrics {
+  /** An owned object changed or deleted by another actor was repaired: `drift_repairs_total{kind,manager}`. */
+  driftRepaired(kind: string, manager: string): void;
+}
+
+/** Where a repair is reported; a `ReconcileContext` fits. */
 export interface DriftReporting {
-  recorder: EventRecorder;
-  metrics: Pick<ControllerMetrics, "driftRepaired">;
+  readonly recorder: Pick<EventRecorder, "warning">;
+  readonly report: DriftMetrics;
 }
 
 /**
@@ -71,5 +76,5 @@ export function reportDrift(
   reporting.recorder.warning(owner, "DriftRepaired", "Repair", `${name} was ${drift} ${by}; restored it`, {
     related: child,
   });
-  reporting.metrics.driftRepaired(child.kind, manager);
+  reporting.report.driftRepaired(child.kind, manager);
 }

@@ -25,7 +25,14 @@ export {
   type EnsureResult,
   ensureChild,
 } from "./children.ts";
-export { type Drift, type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
+export {
+  type Drift,
+  type DriftMetrics,
+  type DriftReporting,
+  lastForeignWriter,
+  reportDrift,
+  type Writer,
+} from "./drift.ts";
 export {
   AlreadyOwnedError,
   CrossNamespaceOwnerError,

@@ -102,9 +102,9 @@ const RESERVED_RULE = "the summary, Reconciling and Stalled are written by the s
  *   status.set("Available", { status: "True", reason: "MinimumReplicasAvailable", message: "3/3 ready" });
  *   status.set("Degraded", { status: "False", reason: "AllReplicasHealthy" });
  * }
- * const next = status.finish();
- * await updateStatus(client, App, app, () => ({ ...app.status, ...next.status })); // writes only if changed
- * recordTransitions(ctx, app, next.transitions, AppConditions); // history goes to events and metrics
+ * const next = status.finish(); // next.status to write, next.transitions for events and metrics
+ * // writeStatus(ctx, App, app, AppConditions, (draft) => ...) does this from a fresh read, writes only
+ * // on change and records the transitions it wrote
  * ```
  */
 export function defineConditionSet<D extends string, P extends string = never>(

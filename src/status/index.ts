@@ -9,10 +9,11 @@
  * {@link kstatus} to read any object the way Flux, Helm 4 and kpt do.
  *
  * The engine is pure: it computes the next status and reports whether it changed and which
- * conditions transitioned. {@link updateStatus} sends the result to `/status` only when it changed
- * (recomputing from a fresh read on conflict), and {@link recordTransitions} turns transitions into
- * events and metrics. Status keeps no history, and conditions of other controllers are passed through
- * untouched. Time comes from an injected
+ * conditions transitioned. {@link writeStatus} is the call a reconciler makes: it computes the
+ * conditions from the freshly read object, sends the status to `/status` only when it changed
+ * (recomputing from a fresh read on conflict, with {@link updateStatus}), and turns the transitions
+ * it wrote into events and metrics ({@link recordTransitions}). Status keeps no history, and
+ * conditions of other controllers are passed through untouched. Time comes from an injected
  * `Clock`; every time is RFC 3339 at second precision, as the apiserver stores it.
  *
  * @example
@@ -21,13 +22,13 @@
  *   summary: "Ready",
  *   dependents: { Available: "normal-true", Degraded: "normal-false" },
  * });
- * const status = Ready.begin(obj);
- * status.set("Available", { status: "True", reason: "MinimumReplicasAvailable", message: "3/3 ready" });
- * status.set("Degraded", { status: "False", reason: "AllReplicasHealthy" });
- * const next = status.finish(); // next.status.conditions holds Ready=True, no Reconciling
- * await updateStatus(client, Kind, obj, () => next.status); // only writes when something changed
- * recordTransitions({ recorder }, obj, next.transitions, Ready); // transitions are events, not status
- * kstatus({ ...obj, status: next.status }).status; // "Current"
+ * // in the reconciler: only writes when something changed; transitions become events, not status
+ * const { status } = await writeStatus(ctx, Kind, obj, Ready, (draft) => {
+ *   draft.set("Available", { status: "True", reason: "MinimumReplicasAvailable", message: "3/3 ready" });
+ *   draft.set("Degraded", { status: "False", reason: "AllReplicasHealthy" });
+ *   return {}; // the kind's other status fields
+ * });
+ * kstatus({ ...obj, status }).status; // "Current": Ready=True, no Reconciling
  * ```
  */
 export {
@@ -76,7 +77,6 @@ export {
 } from "./rollup.ts";
 export {
   CONDITION_REMOVED_REASON,
-  countTransitions,
   recordTransitions,
   type TransitionEvent,
   type TransitionEventOptions,
@@ -95,6 +95,14 @@ export {
   validateConditionType,
   validateReason,
 } from "./validation.ts";
+export {
+  type DescribeStatus,
+  type StatusContext,
+  type StatusFields,
+  type StatusWrite,
+  type WriteStatusOptions,
+  writeStatus,
+} from "./write-status.ts";
 export {
   type ComputeStatus,
   DEFAULT_STATUS_WRITE_ATTEMPTS,

@@ -11,7 +11,7 @@ import { RECONCILING, STALLED } from "./kstatus.ts";
 /** The recorder methods {@link recordTransitions} calls; an `EventRecorder` fits. */
 export type TransitionRecorder = Pick<EventRecorder, "normal" | "warning">;
 
-/** The metrics hook {@link recordTransitions} calls; a controller's `ControllerMetrics` fits. */
+/** The metrics hook {@link recordTransitions} calls; a reconcile context's `report` fits. */
 export interface TransitionMetrics {
   /** `kubeloop_condition_transitions_total{kind,condition,status}`: `status` is the new one. */
   conditionTransitioned(kind: string, condition: string, status: string): void;
@@ -21,7 +21,7 @@ export interface TransitionMetrics {
 export interface TransitionReporting {
   readonly recorder: TransitionRecorder;
   /** Counts each transition when given. */
-  readonly metrics?: TransitionMetrics;
+  readonly report?: TransitionMetrics;
 }
 
 /** What a condition set must tell about its conditions to judge a transition. */
@@ -29,6 +29,8 @@ export type TransitionPolicy = Pick<ConditionSet, "summary" | "dependents">;
 
 /** One event describing one transition. */
 export interface TransitionEvent {
+  /** The condition type that transitioned. */
+  readonly condition: string;
   /** `Warning` when the condition moved to its abnormal status, else `Normal`. */
   readonly type: "Normal" | "Warning";
   /** The condition's reason after the transition, or {@link CONDITION_REMOVED_REASON}. */
@@ -41,6 +43,17 @@ export interface TransitionEvent {
 export interface TransitionEventOptions {
   /** The events' `action`: what the controller did. Default `Reconcile`. */
   action?: string;
+  /**
+   * Decides the event of each transition: return it as is, changed (another `type`, `reason` or
+   * `note`), or `undefined` to record none. Every transition is counted in the metrics either way.
+   * Default: one event per transition, as {@link transitionEvents} describes it.
+   *
+   * @example
+   * ```ts
+   * { events: (e) => (e.condition === "Ready" ? e : undefined) } // the summary's transitions only
+   * ```
+   */
+  events?: (event: TransitionEvent) => TransitionEvent | undefined;
 }
 
 /** Reason of the event for a condition that was removed (it has no reason of its own any more). */
@@ -58,7 +71,8 @@ const ABSENT = "Absent";
  * @example
  * ```ts
  * transitionEvents(AppConditions, update.transitions);
- * // [{ type: "Normal", reason: "AllConditionsNormal", note: "Ready: Unknown → True (AllConditionsNormal)" }]
+ * // [{ condition: "Ready", type: "Normal", reason: "AllConditionsNormal",
+ * //    note: "Ready: Unknown → True (AllConditionsNormal)" }]
  * ```
  */
 export function transitionEvents(
@@ -66,6 +80,7 @@ export function transitionEvents(
   transitions: readonly Transition[],
 ): TransitionEvent[] {
   return reported(transitions).map((t) => ({
+    condition: t.type,
     type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
     reason: t.reason ?? CONDITION_REMOVED_REASON,
     note: noteOf(t),
@@ -74,9 +89,11 @@ export function transitionEvents(
 
 /**
  * Records {@link transitionEvents} about `regarding` through `reporting.recorder` (fire and forget,
- * as the recorder is) and counts the same transitions with {@link countTransitions}. Call it after
- * the status carrying the transitions was written, so the events describe what the object says;
- * status keeps no history of its own.
+ * as the recorder is; `options.events` may change or drop each) and counts every transition but
+ * `Reconciling` in `kubeloop_condition_transitions_total{kind,condition,status}` through
+ * `reporting.report` (a removed condition counts with status `Absent`). Call it after the status carrying the transitions was written, so
+ * the events describe what the object says; status keeps no history of its own. `writeStatus`
+ * calls it for you.
  *
  * @example
  * ```ts
@@ -91,21 +108,21 @@ export function recordTransitions(
   set: TransitionPolicy,
   options: TransitionEventOptions = {},
 ): void {
-  const { recorder, metrics } = reporting;
+  const { recorder, report } = reporting;
   const action = options.action ?? "Reconcile";
-  for (const event of transitionEvents(set, transitions)) {
-    if (event.type === "Warning") recorder.warning(regarding, event.reason, action, event.note);
-    else recorder.normal(regarding, event.reason, action, event.note);
+  const decide = options.events ?? ((event: TransitionEvent) => event);
+  for (const event of transitionEvents(set, transitions).map(decide)) {
+    if (event?.type === "Warning") recorder.warning(regarding, event.reason, action, event.note);
+    else if (event) recorder.normal(regarding, event.reason, action, event.note);
   }
-  if (metrics) countTransitions(metrics, regarding, transitions);
+  if (report) countTransitions(report, regarding, transitions);
 }
 
 /**
  * Counts each transition of `regarding` in `kubeloop_condition_transitions_total`, leaving out
  * `Reconciling` as {@link transitionEvents} does; a removed condition counts with status `Absent`.
- * {@link recordTransitions} calls it; call it directly when the events are written another way.
  */
-export function countTransitions(
+function countTransitions(
   metrics: TransitionMetrics,
   regarding: EventSubject,
   transitions: readonly Transition[],

@@ -78,6 +78,9 @@ interface Target<T extends KubeObject> {
  * are thrown. The comparison is with the status of the copy at hand: a stale copy whose status is
  * already what it computes sends nothing, and the newer version's watch event reconciles again.
  *
+ * A reconciler whose kind has a condition set calls `writeStatus`, which builds on this and records
+ * the transitions it wrote; call `updateStatus` directly for a status without one.
+ *
  * Status is rebuilt from observation: wipe it and the next call writes it back the same, except
  * each condition's `lastTransitionTime`, which records when the controller saw the status (the
  * rebuild), not when the world changed, since that history was wiped with it.

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startCluster } from "../../../src/cluster/index.ts";
-import { crdYaml } from "../../../src/index.ts";
+import { crdYaml } from "../../../src/schema/index.ts";
 import type { RequestCounts } from "../../../src/testing/index.ts";
 import { Widget } from "../kubeloop/kinds.ts";
 import { type ContenderName, ContenderProcess } from "./contenders.ts";

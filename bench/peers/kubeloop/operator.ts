@@ -25,7 +25,7 @@ controller(manager)
   .for(Widget)
   .owns(ConfigMap)
   .withOptions({ concurrency: settings.workers, resyncPeriodMs: settings.resyncSeconds * 1000 })
-  .reconcile(async (req, ctx) => {
+  .reconcile(async (ctx) => {
     reconcileStarted();
     const widget = ctx.object;
     if (!widget) return; // deleted: its ConfigMap is garbage-collected
@@ -39,7 +39,7 @@ controller(manager)
       });
       return { ...draft.finish().status };
     });
-    reconcileDone(req.key);
+    reconcileDone(ctx.request.key);
   });
 
 const announce = setInterval(() => {

@@ -3,16 +3,7 @@
  * the message (repairing it if someone edits or deletes it), and reports what it observed as
  * conditions. It never asks what event happened.
  */
-import {
-  ConfigMap,
-  type ConfigMapObject,
-  ensureChild,
-  type ReconcileContext,
-  type Request,
-  recordTransitions,
-  type StatusUpdate,
-  updateStatus,
-} from "kubeloop";
+import { ConfigMap, type ConfigMapObject, ensureChild, type ReconcileContext, writeStatus } from "kubeloop";
 import { __KIND__, __KIND__Conditions, type __KIND__Object } from "./api.ts";
 
 function desiredConfigMap(obj: __KIND__Object): ConfigMapObject {
@@ -25,18 +16,14 @@ function desiredConfigMap(obj: __KIND__Object): ConfigMapObject {
 }
 
 /** Converges one __KIND__. */
-export async function reconcile__KIND__(
-  _request: Request,
-  ctx: ReconcileContext<__KIND__Object>,
-): Promise<undefined> {
+export async function reconcile__KIND__(ctx: ReconcileContext<__KIND__Object>): Promise<void> {
   const obj = ctx.object;
   if (!obj) return; // Deleted: the ConfigMap it owned is garbage-collected.
   const desired = desiredConfigMap(obj);
   await ensureChild(ctx, obj, ConfigMap, desired);
   const stored = (await ctx.cache.reader(ConfigMap)).get(desired.metadata.name ?? "", obj.metadata.namespace);
-  let update: StatusUpdate | undefined;
-  await updateStatus(ctx.client, __KIND__, obj, (fresh) => {
-    const draft = __KIND__Conditions.begin(fresh);
+  // Writes /status only when it changed; the condition transitions it wrote become events and metrics.
+  await writeStatus(ctx, __KIND__, obj, __KIND__Conditions, (draft, fresh) => {
     draft.set(
       "ConfigMapReady",
       stored?.data?.message === fresh.spec.message
@@ -51,8 +38,6 @@ export async function reconcile__KIND__(
             message: `waiting for ConfigMap ${desired.metadata.name}`,
           },
     );
-    update = draft.finish();
-    return { ...update.status, configMapName: desired.metadata.name };
+    return { configMapName: desired.metadata.name };
   });
-  if (update) recordTransitions(ctx, obj, update.transitions, __KIND__Conditions);
 }

@@ -37,10 +37,10 @@ async function startDriftOperator(t: TestContext, namespace: string): Promise<Dr
     widgets = controller(m)
       .for(Widget)
       .owns(ConfigMap)
-      .reconcile(async (req, ctx) => {
+      .reconcile(async (ctx) => {
         if (!ctx.object) return undefined;
         results.push({
-          key: req.key,
+          key: ctx.request.key,
           result: await ensureChild(ctx, ctx.object, ConfigMap, childOf(ctx.object)),
         });
         return undefined;

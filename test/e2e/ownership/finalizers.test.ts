@@ -83,7 +83,7 @@ async function startFinalizerOperator(
     controller(m)
       .for(Widget)
       .withOptions({ errorPolicy: () => Action.requeueAfter(300) })
-      .reconcile(async (_req, ctx) => {
+      .reconcile(async (ctx) => {
         const w = ctx.object;
         if (!w) return undefined;
         const name = w.metadata.name as string;

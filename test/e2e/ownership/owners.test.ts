@@ -37,7 +37,7 @@ function startOwnersOperator(t: TestContext, namespace: string): Promise<Manager
     controller(m)
       .for(Widget)
       .owns(ConfigMap)
-      .reconcile(async (_req, ctx) => {
+      .reconcile(async (ctx) => {
         const w = ctx.object;
         if (!w || w.metadata.deletionTimestamp) return undefined;
         try {

@@ -81,7 +81,7 @@ export function sprocketController(manager: Manager, log: CleanupLog) {
   return controller(manager)
     .for(Sprocket)
     .owns(ConfigMap)
-    .reconcile(async (_request, ctx) => {
+    .reconcile(async (ctx) => {
       const sprocket = ctx.object;
       if (!sprocket) return undefined;
       return withFinalizer(

@@ -71,7 +71,7 @@ export class Probe {
 
 /** The reconciler. */
 export function gizmoReconciler(probe: Probe): Reconciler<GizmoObject> {
-  return async (req, ctx) => {
+  return async (ctx) => {
     probe.active++;
     try {
       const obj = ctx.object;
@@ -91,7 +91,7 @@ export function gizmoReconciler(probe: Probe): Reconciler<GizmoObject> {
         { fieldManager: FIELD_MANAGER },
       );
       if (result === "updated" && update) recordTransitions(ctx, obj, update.transitions, GizmoConditions);
-      probe.record(req.key, result);
+      probe.record(ctx.request.key, result);
       return undefined;
     } finally {
       probe.active--;

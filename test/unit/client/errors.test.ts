@@ -160,7 +160,51 @@ describe("apiErrorFrom: status details", () => {
   it("adds a fix to the messages of conflicts, 401 and 403", () => {
     assert.match(apiErrorFrom(409, status(409, "Conflict"), request).message, /re-read the object/);
     assert.match(apiErrorFrom(401, status(401, "Unauthorized"), request).message, /kubeconfig's user/);
-    assert.match(apiErrorFrom(403, status(403, "Forbidden"), request).message, /ServiceAccount/);
+    assert.match(apiErrorFrom(403, status(403, "Forbidden"), request).message, /RBAC, quotas and admission/);
+  });
+
+  describe("tells the causes of a 403 apart and names the fix of each", () => {
+    const cases: [string, string, RegExp][] = [
+      [
+        'configmaps is forbidden: User "system:serviceaccount:ops:widgets" cannot create resource "configmaps" in API group "" in the namespace "a"',
+        "rbac",
+        /grant this verb and resource to the operator's ServiceAccount/,
+      ],
+      [
+        'pods "w-0" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=1, limited: cpu=2',
+        "quota",
+        /ResourceQuota refused it/,
+      ],
+      [
+        'admission webhook "deny.example.com" denied the request: no widgets on Sundays',
+        "admission",
+        /admission check refused the object/,
+      ],
+      [
+        "configmaps \"w\" is forbidden: ValidatingAdmissionPolicy 'no-w' with binding 'b' denied request: nope",
+        "admission",
+        /admission check refused the object/,
+      ],
+      [
+        'pods "w" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false',
+        "admission",
+        /admission check/,
+      ],
+      [
+        'configmaps "w" is forbidden: unable to create new content in namespace a because it is being terminated',
+        "terminating",
+        /namespace is being deleted/,
+      ],
+    ];
+    for (const [message, cause, fix] of cases) {
+      it(`${cause}: ${message.slice(0, 40)}...`, () => {
+        const err = apiErrorFrom(403, status(403, "Forbidden", { message }), request);
+        assert.ok(err instanceof ForbiddenError);
+        assert.equal(err.deniedBy, cause);
+        assert.match(err.message, fix);
+        if (cause !== "rbac") assert.doesNotMatch(err.message, /ServiceAccount/);
+      });
+    }
   });
 
   it("keeps the field causes of an InvalidError", () => {

@@ -88,8 +88,8 @@ describe("controller builder", () => {
       .for(Widget)
       .owns(ConfigMap)
       .watches(Secret, (secret) => [`ns/${secret.metadata.labels?.widget}`])
-      .reconcile(async (req, ctx: ReconcileContext<KubeObject>) => {
-        seen.push([req.key, ctx.triggers.map((r) => r.reason)]);
+      .reconcile(async (ctx: ReconcileContext<KubeObject>) => {
+        seen.push([ctx.request.key, ctx.triggers.map((r) => r.reason)]);
         return undefined;
       });
     assert.equal(built.name, "widget");
@@ -124,7 +124,7 @@ describe("controller builder", () => {
     const objects: (KubeObject | undefined)[] = [];
     const built = controller(host)
       .for(Widget)
-      .reconcile(async (_req, ctx) => {
+      .reconcile(async (ctx) => {
         objects.push(ctx.object);
         return undefined;
       });
@@ -139,8 +139,8 @@ describe("controller builder", () => {
     const keys: string[] = [];
     const built = controller(host)
       .for(Widget, { predicates: [generationChanged] })
-      .reconcile(async (req) => {
-        keys.push(req.key);
+      .reconcile(async (ctx) => {
+        keys.push(ctx.request.key);
         return undefined;
       });
     const { stop, streams } = await startCache(t, host, { Widget: [obj("Widget", "w1", { generation: 1 })] });

@@ -6,7 +6,7 @@ import { cm, deferred, flush, harness } from "./support.ts";
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("Controller: the reconcile context", () => {
-  it("hands the reconciler the request, the cached object, the triggers and a fresh reconcileID", async (t) => {
+  it("hands the reconciler the request, the cached object, the triggers, the clock and a fresh reconcileID", async (t) => {
     const h = harness(t);
     h.store.writer.apply(cm("a", "7"));
     h.controller.enqueue("ns/a", "watch:ConfigMap:create");
@@ -16,19 +16,31 @@ describe("Controller: the reconcile context", () => {
     void h.run();
     await flush();
     const [first, second] = h.reconciles;
-    assert.deepEqual(first?.request, { key: "ns/a", namespace: "ns", name: "a" });
+    assert.deepEqual(first?.ctx.request, { key: "ns/a", namespace: "ns", name: "a" });
     assert.equal(first?.ctx.object?.metadata.resourceVersion, "7");
     assert.deepEqual(first?.ctx.triggers, [
       { reason: "watch:ConfigMap:create", count: 2 },
       { reason: "owned:Secret:update", count: 1 },
     ]);
-    assert.deepEqual(first?.ctx.request, first?.request);
     assert.equal(first?.ctx.controller, "widgets");
     assert.match(first?.ctx.reconcileID ?? "", uuid);
     assert.equal(first?.ctx.signal.aborted, false);
-    assert.deepEqual(second?.request, { key: "gone", name: "gone" });
+    assert.equal(first?.ctx.clock, h.clock);
+    assert.deepEqual(second?.ctx.request, { key: "gone", name: "gone" });
     assert.equal(second?.ctx.object, undefined, "an object that is not cached is undefined");
     assert.notEqual(second?.ctx.reconcileID, first?.ctx.reconcileID);
+  });
+
+  it("reports drift repairs and condition transitions to the metrics, and nothing else", async (t) => {
+    const h = harness(t);
+    h.controller.enqueue("ns/a", "manual");
+    void h.run();
+    await flush();
+    const report = h.reconciles[0]?.ctx.report;
+    report?.driftRepaired("ConfigMap", "kubectl-edit");
+    report?.conditionTransitioned("ConfigMap", "Ready", "True");
+    assert.deepEqual(Object.keys(report ?? {}).sort(), ["conditionTransitioned", "driftRepaired"]);
+    assert.deepEqual(h.calls.slice(-2), ["drift ConfigMap kubectl-edit", "transition ConfigMap Ready True"]);
   });
 
   it("counts every trigger", async (t) => {
@@ -185,7 +197,7 @@ describe("Controller: concurrency", () => {
     const h = harness(
       t,
       async (call, i) => {
-        const key = call.request.key;
+        const key = call.ctx.request.key;
         running.set(key, (running.get(key) ?? 0) + 1);
         overlap ||= (running.get(key) ?? 0) > 1;
         peak = Math.max(

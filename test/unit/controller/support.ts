@@ -12,7 +12,6 @@ import {
   type ControllerOptions,
   type Enqueue,
   type ReconcileContext,
-  type Request,
   type Source,
 } from "../../../src/controller/index.ts";
 import type { EventRecorder } from "../../../src/events/index.ts";
@@ -74,7 +73,6 @@ export function recordingControllerMetrics(): { metrics: ControllerMetrics; call
 
 /** One call of the reconciler, as it saw it. */
 export interface Reconcile {
-  request: Request;
   ctx: ReconcileContext<ConfigMapObject>;
   at: number;
 }
@@ -98,8 +96,8 @@ export function harness(
     "widgets",
     informer,
     [source],
-    async (request, ctx) => {
-      const call = { request, ctx, at: clock.now() };
+    async (ctx) => {
+      const call = { ctx, at: clock.now() };
       reconciles.push(call);
       return behaviour(call, reconciles.length - 1);
     },
@@ -118,7 +116,7 @@ export function harness(
   /** Starts the controller; resolves when it has stopped. */
   const run = () => controller.run(stop.signal);
   /** The keys reconciled so far, in order. */
-  const keys = () => reconciles.map((r) => r.request.key);
+  const keys = () => reconciles.map((r) => r.ctx.request.key);
   /** Advances the clock by `ms` and lets the controller react. */
   const advance = async (ms: number) => {
     clock.advance(ms);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { containsDesired, lastForeignWriter, reportDrift } from "../../../src/ownership/index.ts";
-import { configMap, entry, fakeMetrics, fakeRecorder, widget } from "./support.ts";
+import { configMap, entry, fakeRecorder, fakeReport, widget } from "./support.ts";
 
 describe("containsDesired", () => {
   it("compares scalars by value and type", () => {
@@ -156,10 +156,10 @@ describe("lastForeignWriter", () => {
 describe("reportDrift", () => {
   it("records a Warning DriftRepaired on the owner naming the writer and operation, and counts it", () => {
     const { recorder, events } = fakeRecorder();
-    const { metrics, drifts } = fakeMetrics();
+    const { report, drifts } = fakeReport();
     const owner = widget();
     const child = configMap("w-config", {});
-    reportDrift({ recorder, metrics }, owner, child, "modified", {
+    reportDrift({ recorder, report }, owner, child, "modified", {
       manager: "kubectl-edit",
       operation: "Update",
       time: "2026-01-01T00:00:09Z",
@@ -179,8 +179,8 @@ describe("reportDrift", () => {
 
   it("reports a deletion with the last foreign writer when one is known", () => {
     const { recorder, events } = fakeRecorder();
-    const { metrics, drifts } = fakeMetrics();
-    reportDrift({ recorder, metrics }, widget(), configMap("w-config", {}), "deleted", {
+    const { report, drifts } = fakeReport();
+    reportDrift({ recorder, report }, widget(), configMap("w-config", {}), "deleted", {
       manager: "helm",
       operation: "Apply",
     });
@@ -193,8 +193,8 @@ describe("reportDrift", () => {
 
   it("reports a deletion by an unknown actor as manager unknown", () => {
     const { recorder, events } = fakeRecorder();
-    const { metrics, drifts } = fakeMetrics();
-    reportDrift({ recorder, metrics }, widget(), configMap("w-config", {}), "deleted", undefined);
+    const { report, drifts } = fakeReport();
+    reportDrift({ recorder, report }, widget(), configMap("w-config", {}), "deleted", undefined);
     assert.equal(events[0]?.reason, "DriftRepaired");
     assert.equal(
       events[0]?.note,

@@ -1,6 +1,6 @@
 /**
  * In-memory stand-ins for what src/ownership talks to: a JSON-patch client that records every
- * call, an event recorder and drift metrics that record what they are told, and a reconcile
+ * call, an event recorder and a drift reporting port that record what they are told, and a reconcile
  * context whose cache holds given children and tombstones.
  */
 import {
@@ -13,9 +13,8 @@ import {
 } from "../../../src/api/index.ts";
 import type { InformerCache } from "../../../src/cache/index.ts";
 import type { ApplyOptions, Client } from "../../../src/client/index.ts";
-import { type ControllerMetrics, noopControllerMetrics } from "../../../src/controller/index.ts";
 import type { EventOptions, EventRecorder } from "../../../src/events/index.ts";
-import type { ChildContext, FinalizerClient } from "../../../src/ownership/index.ts";
+import type { ChildContext, DriftMetrics, FinalizerClient } from "../../../src/ownership/index.ts";
 
 export interface WidgetObject extends KubeObject {
   spec?: { message?: string };
@@ -88,13 +87,10 @@ export function fakeRecorder(): { recorder: EventRecorder; events: RecordedEvent
   return { recorder: recorder as unknown as EventRecorder, events };
 }
 
-/** Controller metrics that record `driftRepaired(kind, manager)` calls. */
-export function fakeMetrics(): { metrics: ControllerMetrics; drifts: [string, string][] } {
+/** A reporting port that records `driftRepaired(kind, manager)` calls. */
+export function fakeReport(): { report: DriftMetrics; drifts: [string, string][] } {
   const drifts: [string, string][] = [];
-  return {
-    metrics: { ...noopControllerMetrics, driftRepaired: (kind, manager) => drifts.push([kind, manager]) },
-    drifts,
-  };
+  return { report: { driftRepaired: (kind, manager) => drifts.push([kind, manager]) }, drifts };
 }
 
 /** A managedFields summary entry, as owned informers keep it. */
@@ -176,12 +172,12 @@ export function childContext(
     },
   };
   const { recorder, events } = fakeRecorder();
-  const { metrics, drifts } = fakeMetrics();
+  const { report, drifts } = fakeReport();
   const ctx: ChildContext = {
     client: client as unknown as Client,
     cache: cache as unknown as InformerCache,
     recorder,
-    metrics,
+    report,
   };
   return { ctx, applies, gets, events, drifts, informers };
 }

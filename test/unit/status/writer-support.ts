@@ -1,6 +1,7 @@
 /**
  * A scripted {@link StatusClient} for the status writer's unit tests: it records every call and
- * answers from queues the test fills (an object, or an error to throw).
+ * answers from queues the test fills (an object, or an error to throw); and an event recorder and
+ * a reporting port that keep what they are told.
  */
 import { type KubeObject, resourceType } from "../../../src/api/index.ts";
 import {
@@ -9,7 +10,13 @@ import {
   NotFoundError,
   type StatusDetails,
 } from "../../../src/client/index.ts";
-import type { Condition, StatusClient } from "../../../src/status/index.ts";
+import type { EventSubject } from "../../../src/events/index.ts";
+import type {
+  Condition,
+  StatusClient,
+  TransitionMetrics,
+  TransitionRecorder,
+} from "../../../src/status/index.ts";
 
 /** The test kind's object: a counter plus conditions in status. */
 export interface GadgetObject extends KubeObject {
@@ -89,4 +96,21 @@ export class FakeStatusClient implements StatusClient {
     if (next instanceof Error) throw next;
     return structuredClone(next) as never;
   }
+}
+
+/** Keeps each event as `[type, kind, reason, action, note]`. */
+export class FakeRecorder implements TransitionRecorder {
+  readonly events: string[][] = [];
+  normal(regarding: EventSubject, reason: string, action: string, note?: string): void {
+    this.events.push(["Normal", String(regarding.kind), reason, action, note ?? ""]);
+  }
+  warning(regarding: EventSubject, reason: string, action: string, note?: string): void {
+    this.events.push(["Warning", String(regarding.kind), reason, action, note ?? ""]);
+  }
+}
+
+/** A reporting port that keeps the labels of every count. */
+export function countingReport(): { report: TransitionMetrics; counted: string[][] } {
+  const counted: string[][] = [];
+  return { report: { conditionTransitioned: (...labels) => counted.push(labels) }, counted };
 }

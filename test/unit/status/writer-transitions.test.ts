@@ -1,18 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { FakeClock } from "../../../src/clock/index.ts";
-import type { EventSubject } from "../../../src/events/index.ts";
 import {
   CONDITION_REMOVED_REASON,
-  countTransitions,
   defineConditionSet,
   recordTransitions,
   type Transition,
-  type TransitionMetrics,
-  type TransitionRecorder,
   transitionEvents,
 } from "../../../src/status/index.ts";
 import { NOW_MS, stored, subject } from "./support.ts";
+import { countingReport, FakeRecorder } from "./writer-support.ts";
 
 const App = defineConditionSet({
   summary: "Ready",
@@ -29,22 +26,13 @@ function transition(
   return { type, from, to, reason, message };
 }
 
-class FakeRecorder implements TransitionRecorder {
-  readonly events: string[][] = [];
-  normal(regarding: EventSubject, reason: string, action: string, note?: string): void {
-    this.events.push(["Normal", String(regarding.kind), reason, action, note ?? ""]);
-  }
-  warning(regarding: EventSubject, reason: string, action: string, note?: string): void {
-    this.events.push(["Warning", String(regarding.kind), reason, action, note ?? ""]);
-  }
-}
-
 describe("transitionEvents", () => {
   it("describes a transition with its statuses, reason and message", () => {
     assert.deepEqual(
       transitionEvents(App, [transition("Ready", "False", "True", "AllConditionsNormal", "3/3 up")]),
       [
         {
+          condition: "Ready",
           type: "Normal",
           reason: "AllConditionsNormal",
           note: "Ready: False → True (AllConditionsNormal): 3/3 up",
@@ -55,7 +43,12 @@ describe("transitionEvents", () => {
 
   it("leaves the message out when it is empty, and names an absent status", () => {
     assert.deepEqual(transitionEvents(App, [transition("Available", undefined, "Unknown", "Creating", "")]), [
-      { type: "Normal", reason: "Creating", note: "Available: Absent → Unknown (Creating)" },
+      {
+        condition: "Available",
+        type: "Normal",
+        reason: "Creating",
+        note: "Available: Absent → Unknown (Creating)",
+      },
     ]);
   });
 
@@ -88,7 +81,12 @@ describe("transitionEvents", () => {
       transition("Stalled", "True", undefined),
     ]);
     assert.deepEqual(events, [
-      { type: "Normal", reason: CONDITION_REMOVED_REASON, note: "Stalled: True → Absent" },
+      {
+        condition: "Stalled",
+        type: "Normal",
+        reason: CONDITION_REMOVED_REASON,
+        note: "Stalled: True → Absent",
+      },
     ]);
   });
 
@@ -105,12 +103,6 @@ describe("transitionEvents", () => {
     ]);
   });
 });
-
-/** Transition metrics that keep the labels of every count. */
-function countingMetrics(): { metrics: TransitionMetrics; counted: string[][] } {
-  const counted: string[][] = [];
-  return { metrics: { conditionTransitioned: (...labels) => counted.push(labels) }, counted };
-}
 
 describe("recordTransitions", () => {
   const obj = { apiVersion: "example.com/v1", kind: "App", metadata: { name: "a", namespace: "ns" } };
@@ -129,21 +121,21 @@ describe("recordTransitions", () => {
 
   it("records nothing without transitions", () => {
     const recorder = new FakeRecorder();
-    const { metrics, counted } = countingMetrics();
-    recordTransitions({ recorder, metrics }, obj, [], App);
+    const { report, counted } = countingReport();
+    recordTransitions({ recorder, report }, obj, [], App);
     assert.deepEqual(recorder.events, []);
     assert.deepEqual(counted, []);
   });
 
   it("counts each transition by kind, condition and new status, leaving out Reconciling as events do", () => {
     const recorder = new FakeRecorder();
-    const { metrics, counted } = countingMetrics();
+    const { report, counted } = countingReport();
     const transitions = [
       transition("Ready", "True", "False", "Down"),
       transition("Reconciling", undefined, "True", "Progressing"),
       transition("Degraded", "False", undefined),
     ];
-    recordTransitions({ recorder, metrics }, obj, transitions, App);
+    recordTransitions({ recorder, report }, obj, transitions, App);
     assert.deepEqual(counted, [
       ["App", "Ready", "False"],
       ["App", "Degraded", "Absent"],
@@ -151,9 +143,20 @@ describe("recordTransitions", () => {
     assert.equal(recorder.events.length, 2, "one event per counted transition");
   });
 
-  it("countTransitions counts without recording events", () => {
-    const { metrics, counted } = countingMetrics();
-    countTransitions(metrics, obj, [transition("Ready", undefined, "Unknown", "Starting")]);
-    assert.deepEqual(counted, [["App", "Ready", "Unknown"]]);
+  it("records the events options.events returns, changed or not, and counts every transition", () => {
+    const recorder = new FakeRecorder();
+    const { report, counted } = countingReport();
+    const transitions = [
+      transition("Ready", "True", "Unknown", "Checking"),
+      transition("Available", undefined, "Unknown", "Starting"),
+    ];
+    recordTransitions({ recorder, report }, obj, transitions, App, {
+      events: (e) => (e.condition === "Ready" ? { ...e, type: "Warning", note: "checking" } : undefined),
+    });
+    assert.deepEqual(recorder.events, [["Warning", "App", "Checking", "Reconcile", "checking"]]);
+    assert.deepEqual(counted, [
+      ["App", "Ready", "Unknown"],
+      ["App", "Available", "Unknown"],
+    ]);
   });
 });

@@ -5,19 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "node:test";
-import {
-  Client,
-  type Condition,
-  ConfigMap,
-  type ConfigMapObject,
-  crdYaml,
-  Event,
-  type EventObject,
-  findCondition,
-  loadKubeconfig,
-  Manager,
-  Namespace,
-} from "kubeloop";
+import { Client, type Condition, ConfigMap, type ConfigMapObject, Event, type EventObject, findCondition, Manager, Namespace } from "kubeloop";
+import { crdYaml } from "kubeloop/schema";
+import { loadKubeconfig } from "kubeloop/client";
 import {
   eventually,
   kubeconfigPath,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { crdFor } from "kubeloop";
+import { crdFor } from "kubeloop/schema";
 import { permissionsOf } from "kubeloop/generate";
 import { parseAllDocuments } from "yaml";
 import { DEFAULT_IMAGE, IMMUTABLE_SPEC_MESSAGE, LoadTest } from "../../api.ts";

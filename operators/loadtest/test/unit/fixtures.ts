@@ -1,5 +1,6 @@
 /** LoadTests and Jobs for the LoadTest operator's unit tests. */
-import type { BuiltinCondition, JobObject } from "kubeloop";
+import type { JobObject } from "kubeloop";
+import type { BuiltinCondition } from "kubeloop/api";
 import { LoadTest, type LoadTestObject } from "../../api.ts";
 import { desiredJob } from "../../job.ts";
 

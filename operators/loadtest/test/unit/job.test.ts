@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Container } from "kubeloop";
+import type { Container } from "kubeloop/api";
 import { DEFAULT_IMAGE } from "../../api.ts";
 import { desiredJob, workerArgs } from "../../job.ts";
 import { loadTest } from "./fixtures.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { BuiltinCondition } from "kubeloop";
+import type { BuiltinCondition } from "kubeloop/api";
 import { formatDuration, jobProgress, type Outcome } from "../../progress.ts";
 import { condition, END, job, START } from "./fixtures.ts";
 

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type Condition, findCondition, kstatus } from "kubeloop";
 import { FakeClock } from "kubeloop/clock";
-import type { LoadTestObject } from "../../api.ts";
-import { computeStatus, type Observation } from "../../status.ts";
+import { LoadTestConditions, type LoadTestObject } from "../../api.ts";
+import { describeStatus, type Observation, recheckAfterMs } from "../../status.ts";
 import { condition, END, job, loadTest, ms, START } from "./fixtures.ts";
 
 const runningJob = job({ startTime: START, active: 2, succeeded: 2 });
@@ -21,10 +21,16 @@ const failedJob = job({
   conditions: [condition("FailureTarget"), condition("Failed")],
 });
 
-/** Computes the status of `obj` at `at` and returns it with the object carrying it. */
+/**
+ * Computes the status of `obj` at `at` as `writeStatus` does, and returns the conditions' update,
+ * the recheck it asks for, and the object carrying the status.
+ */
 function pass(obj: LoadTestObject, observation: Observation, at = ms(END) + 60_000) {
-  const computed = computeStatus(obj, observation, new FakeClock(at));
-  return { ...computed, obj: { ...obj, status: computed.status } };
+  const draft = LoadTestConditions.begin(obj, new FakeClock(at));
+  const fields = describeStatus(draft, obj, observation, at);
+  const update = draft.finish();
+  const status = { ...fields, ...update.status };
+  return { update, recheckAfterMs: recheckAfterMs(status, at), obj: { ...obj, status } };
 }
 
 function get(obj: LoadTestObject, type: string): Condition | undefined {
@@ -36,7 +42,7 @@ function summary(obj: LoadTestObject, type: string): [string | undefined, string
   return [c?.status, c?.reason];
 }
 
-describe("computeStatus", () => {
+describe("describeStatus", () => {
   it("bug 1.7.1: a Job failed on one worker completes the load test, WorkersFailed with the count", () => {
     const { obj, recheckAfterMs } = pass(loadTest(), { kind: "job", job: failedJob });
     assert.deepEqual(summary(obj, "Completed"), ["True", "WorkersFailed"]);

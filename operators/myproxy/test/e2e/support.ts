@@ -4,20 +4,8 @@
  * create, and reads of the operator's metrics and events.
  */
 import type { TestContext } from "node:test";
-import {
-  type Client,
-  ConfigMap,
-  type ConfigMapObject,
-  crdYaml,
-  Event,
-  type EventObject,
-  type Manager,
-  NotFoundError,
-  Pod,
-  type PodObject,
-  type ResourceType,
-  Service,
-} from "kubeloop";
+import { type Client, ConfigMap, type ConfigMapObject, Event, type EventObject, type Manager, NotFoundError, Pod, type PodObject, type ResourceType, Service } from "kubeloop";
+import { crdYaml } from "kubeloop/schema";
 import {
   eventually,
   kubeconfigPath,

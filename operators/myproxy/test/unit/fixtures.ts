@@ -1,5 +1,6 @@
 /** Objects for the myproxy unit tests: routes, Services, Deployments and pods as the cache holds them. */
-import type { BuiltinCondition, DeploymentObject, PodObject, ServiceObject } from "kubeloop";
+import type { DeploymentObject, PodObject, ServiceObject } from "kubeloop";
+import type { BuiltinCondition } from "kubeloop/api";
 import type { ProxyRouteObject } from "../../api.ts";
 import type { AcceptedRoute } from "../../routes.ts";
 

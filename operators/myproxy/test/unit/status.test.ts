@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type ConditionReport, findCondition } from "kubeloop";
+import { findCondition } from "kubeloop";
+import { type ConditionReport } from "kubeloop/status";
 import { FakeClock } from "kubeloop/clock";
 import type { MyProxyObject } from "../../api.ts";
 import { MyProxyConditions } from "../../conditions.ts";
