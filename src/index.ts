@@ -82,6 +82,7 @@ export {
 } from "./client/index.ts";
 export {
   Action,
+  type ControllerHost,
   controller,
   generationChanged,
   type MapFn,
@@ -91,7 +92,7 @@ export {
   TerminalError,
 } from "./controller/index.ts";
 export { KubeloopError } from "./errors/index.ts";
-export { Manager, type ManagerOptions, runManager } from "./manager/index.ts";
+export { Manager, type ManagerOptions, parseEndpointFlags, runManager } from "./manager/index.ts";
 export { defineOperator, type Operator, runOperator } from "./operator/index.ts";
 export {
   AlreadyOwnedError,

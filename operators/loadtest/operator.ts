@@ -6,12 +6,12 @@
 import {
   ConfigMap,
   type ConfigMapObject,
+  type ControllerHost,
   controller,
   defineOperator,
   Job,
   type JobObject,
   keyOf,
-  type Manager,
 } from "kubeloop";
 import { LoadTest, type LoadTestObject } from "./api.ts";
 import { reconcileLoadTest } from "./controller.ts";
@@ -25,16 +25,16 @@ export function testScriptKeys(loadTest: LoadTestObject): string[] {
   return name ? [`${loadTest.metadata.namespace ?? ""}/${name}`] : [];
 }
 
-/** Builds the LoadTest controller on `manager`. */
-export function setupLoadTests(manager: Manager): void {
-  const loadTests = manager.cache.informer(LoadTest);
+/** Builds the LoadTest controller on `host` (the manager). */
+export function setupLoadTests(host: ControllerHost): void {
+  const loadTests = host.cache.informer(LoadTest);
   loadTests.addIndexer(TEST_SCRIPT_INDEX, testScriptKeys);
   const usersOf = (configMap: ConfigMapObject) =>
     loadTests.store.byIndex(TEST_SCRIPT_INDEX, keyOf(configMap)).map(keyOf);
   // A Job named like a LoadTest but controlled by someone else blocks it (JobConflict); watching
   // Jobs by name too wakes the LoadTest when that Job goes away or is released.
   const sameName = (job: JobObject) => (loadTests.store.get(keyOf(job)) ? [keyOf(job)] : []);
-  controller(manager)
+  controller(host)
     .for(LoadTest)
     .owns(Job)
     .watches(Job, sameName)

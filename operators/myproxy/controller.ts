@@ -8,13 +8,13 @@ import {
   Action,
   AlreadyOwnedError,
   ConfigMap,
+  type ControllerHost,
   controller,
   Deployment,
   ensureChild,
   generationChanged,
   isControlledBy,
   keyOf,
-  type Manager,
   Pod,
   type ReconcileContext,
   Service,
@@ -43,18 +43,18 @@ const BLOCKED_RETRY_MS = 10_000;
 
 type Context = ReconcileContext<MyProxyObject>;
 
-/** Registers the MyProxy controller on `manager`. */
-export function myProxyController(manager: Manager) {
-  routeStore(manager.cache);
-  return controller(manager)
+/** Registers the MyProxy controller on `host` (the manager). */
+export function myProxyController(host: ControllerHost) {
+  routeStore(host.cache);
+  return controller(host)
     .for(MyProxy)
     .owns(ConfigMap)
     .owns(Deployment)
     .watches(ProxyRoute, (route: ProxyRouteObject) => [proxyKeyOf(route)], {
       predicates: [generationChanged],
     })
-    .watches(Service, (service) => routesOfService(manager.cache, service).map(proxyKeyOf))
-    .watches(Pod, podToProxy, { scope: podScope(manager.cache), predicates: [podMembershipChanged] })
+    .watches(Service, (service) => routesOfService(host.cache, service).map(proxyKeyOf))
+    .watches(Pod, podToProxy, { scope: podScope(host.cache), predicates: [podMembershipChanged] })
     .reconcile(reconcileMyProxy);
 }
 

@@ -6,10 +6,10 @@
  * It writes ProxyRoute status, nothing else.
  */
 import {
+  type ControllerHost,
   controller,
   generationChanged,
   keyOf,
-  type Manager,
   type ReconcileContext,
   Service,
   writeStatus,
@@ -36,15 +36,15 @@ export interface RouteVerdict {
   upstream?: string;
 }
 
-/** Registers the ProxyRoute controller on `manager`. */
-export function proxyRouteController(manager: Manager) {
-  routeStore(manager.cache);
-  const siblings = (route: ProxyRouteObject) => routesOfProxy(manager.cache, proxyKeyOf(route)).map(keyOf);
-  return controller(manager)
+/** Registers the ProxyRoute controller on `host` (the manager). */
+export function proxyRouteController(host: ControllerHost) {
+  routeStore(host.cache);
+  const siblings = (route: ProxyRouteObject) => routesOfProxy(host.cache, proxyKeyOf(route)).map(keyOf);
+  return controller(host)
     .for(ProxyRoute)
     .watches(ProxyRoute, siblings, { predicates: [generationChanged] })
-    .watches(Service, (service) => routesOfService(manager.cache, service).flatMap(siblings))
-    .watches(MyProxy, (proxy) => routesOfProxy(manager.cache, keyOf(proxy)).map(keyOf), {
+    .watches(Service, (service) => routesOfService(host.cache, service).flatMap(siblings))
+    .watches(MyProxy, (proxy) => routesOfProxy(host.cache, keyOf(proxy)).map(keyOf), {
       predicates: [existenceChanged],
     })
     .reconcile(reconcileProxyRoute);

@@ -190,6 +190,30 @@ export interface PolicyRule {
   resourceNames?: string[];
   nonResourceURLs?: string[];
 }
+/** Who a request comes from, as authentication found it (authentication.k8s.io/v1 UserInfo). */
+export interface UserInfo {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+/** authentication.k8s.io/v1 TokenReview: asks the apiserver who a bearer token belongs to. */
+export interface TokenReviewObject extends KubeObject {
+  spec: { token: string; audiences?: string[] };
+  status?: { authenticated?: boolean; user?: UserInfo; audiences?: string[]; error?: string };
+}
+/** authorization.k8s.io/v1 SubjectAccessReview: asks the apiserver whether a user may do something. */
+export interface SubjectAccessReviewObject extends KubeObject {
+  spec: {
+    user?: string;
+    uid?: string;
+    groups?: string[];
+    extra?: Record<string, string[]>;
+    resourceAttributes?: Record<string, string>;
+    nonResourceAttributes?: { path: string; verb: string };
+  };
+  status?: { allowed: boolean; denied?: boolean; reason?: string; evaluationError?: string };
+}
 export interface RoleObject extends KubeObject {
   rules?: PolicyRule[];
 }
@@ -237,5 +261,19 @@ export const ClusterRoleBinding = resourceType<RoleBindingObject>(
   "rbac.authorization.k8s.io/v1",
   "ClusterRoleBinding",
   "clusterrolebindings",
+  false,
+);
+/** TokenReviews are only created (`client.create(TokenReview, review)`); the answer is in `status`. */
+export const TokenReview = resourceType<TokenReviewObject>(
+  "authentication.k8s.io/v1",
+  "TokenReview",
+  "tokenreviews",
+  false,
+);
+/** SubjectAccessReviews are only created; `status.allowed` is the answer. */
+export const SubjectAccessReview = resourceType<SubjectAccessReviewObject>(
+  "authorization.k8s.io/v1",
+  "SubjectAccessReview",
+  "subjectaccessreviews",
   false,
 );

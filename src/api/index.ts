@@ -12,6 +12,7 @@
  * @example
  * ```ts
  * import { ConfigMap, type ConfigMapObject } from "kubeloop";
+ *
  * const cm: ConfigMapObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" }, data: {} };
  * await client.create(ConfigMap, cm);
  * ```

@@ -5,8 +5,10 @@
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
 import type { Clock } from "../clock/index.ts";
-import type { WatchClient, WatchMetrics } from "../watch/index.ts";
-import { Informer, type InformerOptions, type InformerScope } from "./informer.ts";
+import type { WatchClient } from "../watch/index.ts";
+import type { CacheSyncTimeoutError } from "./errors.ts";
+import type { InformerHealth } from "./health.ts";
+import { Informer, type InformerMetrics, type InformerOptions, type InformerScope } from "./informer.ts";
 import type { LabelSelectorMatcher } from "./labels.ts";
 import type { Indexer } from "./store.ts";
 
@@ -18,9 +20,15 @@ export interface InformerCacheOptions {
   byKind?: Record<string, InformerScope>;
   /** Options applied to every informer (transform, watch tuning). */
   informer?: Pick<InformerOptions<KubeObject>, "transform" | "watch">;
-  /** Watch health hooks per kind. */
-  metrics?: (type: ResourceType) => WatchMetrics;
+  /** Watch and informer health hooks per kind. */
+  metrics?: (type: ResourceType) => InformerMetrics;
   onError?: (err: unknown, context: string) => void;
+  /**
+   * How long {@link InformerCache.waitForSync} and {@link InformerCache.reader} wait for an
+   * informer to sync before they reject with {@link CacheSyncTimeoutError}. Default 2 minutes,
+   * as controller-runtime's `CacheSyncTimeout`.
+   */
+  syncTimeoutMs?: number;
   /** Told when a read starts an informer nobody declared, so unplanned cluster-wide caches are visible. */
   onLazyInformer?: (type: ResourceType, scope: InformerScope) => void;
   clock?: Clock;
@@ -31,6 +39,19 @@ export interface CacheReader<T extends KubeObject> {
   get(name: string, namespace?: string): T | undefined;
   list(opts?: { namespace?: string; labelSelector?: string | LabelSelectorMatcher }): T[];
   byIndex(index: string, value: string): T[];
+}
+
+const defaultSyncTimeoutMs = 2 * 60_000;
+
+/**
+ * The key of an informer: kind plus scope, the same whatever the order of the scope's fields,
+ * and with absent, empty and false fields left out (`{ namespace: "" }` is the cluster).
+ */
+function informerKey(type: ResourceType, scope: InformerScope): string {
+  const fields = Object.entries(scope)
+    .filter(([, value]) => value !== undefined && value !== "" && value !== false)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return `${type.apiVersion}/${type.kind}?${JSON.stringify(fields)}`;
 }
 
 /** Shared informers of one process. */
@@ -60,7 +81,7 @@ export class InformerCache {
     scope: InformerScope = this.scopeFor(type),
     indexers: Record<string, Indexer<T>> = {},
   ): Informer<T> {
-    const key = `${type.apiVersion}/${type.kind}?${JSON.stringify(scope)}`;
+    const key = informerKey(type, scope);
     let informer = this.#informers.get(key) as Informer<T> | undefined;
     if (!informer) {
       informer = new Informer<T>(this.#client, type, {
@@ -88,9 +109,13 @@ export class InformerCache {
     for (const informer of this.#informers.values()) void informer.start(signal);
   }
 
-  /** Resolves once every informer created so far has synced. */
+  /**
+   * Resolves once every informer created so far has synced. Rejects with the signal's reason
+   * when `signal` aborts first, and with {@link CacheSyncTimeoutError} (for the first informer
+   * found late) when one has not synced within `syncTimeoutMs`.
+   */
   async waitForSync(signal?: AbortSignal): Promise<void> {
-    await Promise.all(this.informers().map((i) => i.waitForSync(signal)));
+    await Promise.all(this.informers().map((i) => i.waitForSync(signal, this.#syncTimeoutMs)));
   }
 
   /** True when every informer has synced. */
@@ -99,15 +124,29 @@ export class InformerCache {
   }
 
   /**
+   * The health of every informer ({@link Informer.health}): `/readyz` wants each `synced`;
+   * `/healthz` fails on one whose `state` has been `failing` for too long (`failingForMs`).
+   */
+  health(): InformerHealth[] {
+    return this.informers().map((i) => i.health());
+  }
+
+  get #syncTimeoutMs(): number {
+    return this.#options.syncTimeoutMs ?? defaultSyncTimeoutMs;
+  }
+
+  /**
    * Cached reads of `type`, starting (and waiting for) its informer when none exists yet —
    * reported through `onLazyInformer`, because such an informer may cache a whole cluster.
+   * Rejects with the signal's reason when `signal` aborts before the informer synced, and with
+   * {@link CacheSyncTimeoutError} after `syncTimeoutMs`: it never hands out an unsynced store.
    */
   async reader<T extends KubeObject>(type: ResourceType<T>, signal?: AbortSignal): Promise<CacheReader<T>> {
     const scope = this.scopeFor(type);
-    const exists = this.#informers.has(`${type.apiVersion}/${type.kind}?${JSON.stringify(scope)}`);
+    const exists = this.#informers.has(informerKey(type, scope));
     const informer = this.informer(type, scope);
     if (!exists) this.#options.onLazyInformer?.(type, scope);
-    await informer.waitForSync(signal);
+    await informer.waitForSync(signal, this.#syncTimeoutMs);
     const store = informer.store;
     return {
       get: (name, namespace) => store.get(type.namespaced && namespace ? `${namespace}/${name}` : name),

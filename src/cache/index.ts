@@ -4,7 +4,11 @@
  * Informers and their stores. An {@link Informer} keeps one watch of one kind and scope
  * (namespace, label/field selectors, optionally metadata only) in a {@link StoreReader} with a
  * namespace index and user-defined indexes, strips `managedFields` and shares repeated strings by default, reports a synced
- * signal, and fans changes out to handlers whose errors never stop it. {@link InformerCache}
+ * signal and its {@link Informer.health}, and fans changes out to handlers. User code it runs
+ * (indexers, transform, handlers) never stops it: failures are reported and counted, and a loop
+ * that dies anyway restarts with backoff. After every relist, handlers see each object still
+ * present as an update, changed or not (client-go's `Replace`). Waiting for a sync rejects on
+ * abort and, in {@link InformerCache}, after a sync timeout ({@link CacheSyncTimeoutError}). {@link InformerCache}
  * shares one informer per kind and scope across every controller of a process and serves the
  * cached reads reconcilers make. {@link reflect} and {@link createStore} are the stages it is
  * built from, usable on their own.
@@ -23,7 +27,16 @@
  * ```
  */
 export { type CacheReader, InformerCache, type InformerCacheOptions } from "./cache.ts";
-export { Informer, type InformerHandler, type InformerOptions, type InformerScope } from "./informer.ts";
+export { CacheSyncTimeoutError } from "./errors.ts";
+export type { InformerHealth, InformerState } from "./health.ts";
+export {
+  Informer,
+  type InformerCallback,
+  type InformerHandler,
+  type InformerMetrics,
+  type InformerOptions,
+  type InformerScope,
+} from "./informer.ts";
 export { internStrings } from "./intern.ts";
 export {
   InvalidSelectorError,
@@ -38,4 +51,10 @@ export {
   summarizeManagedFields,
   type Transform,
 } from "./reflector.ts";
-export { createStore, type Indexer, type StoreReader, type StoreWriter } from "./store.ts";
+export {
+  createStore,
+  type Indexer,
+  type IndexerErrorHandler,
+  type StoreReader,
+  type StoreWriter,
+} from "./store.ts";

@@ -1,11 +1,17 @@
 /**
  * An informer: one watch of one kind and scope, kept in a store, fanned out to handlers.
- * Handler errors are caught and reported; they never stop the watch or the process.
+ * User code it runs — indexers, the transform, handlers — cannot stop it: a failure is reported
+ * (`onError`, `callbackError`) and the object goes on. Should its loop die anyway, it restarts
+ * with backoff, and {@link Informer.health} says so.
  */
-import { type KubeObject, keyOf, type ResourceType } from "../api/index.ts";
+import { type KubeObject, keyOf, type ObjectKey, type ResourceType } from "../api/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
-import { type WatchClient, type WatcherOptions, type WatchMetrics, watch } from "../watch/index.ts";
+import { Backoff, type WatchClient, type WatcherOptions, type WatchMetrics, watch } from "../watch/index.ts";
+import { CacheSyncTimeoutError } from "./errors.ts";
+import { HealthTracker, type InformerHealth } from "./health.ts";
 import { internStrings } from "./intern.ts";
+import { childController } from "./internal/signals.ts";
+import { SyncWaiters } from "./internal/sync-waiters.ts";
 import {
   type Change,
   reflect,
@@ -30,8 +36,24 @@ export interface InformerScope {
 /** Callbacks for store changes. `initial` is true for objects of the first list. */
 export interface InformerHandler<T extends KubeObject> {
   onAdd?(obj: T, initial: boolean): void;
+  /**
+   * An object changed, or — after every relist (a 410, a restart) — was listed again, unchanged
+   * or not: as client-go's informers do, a relist re-delivers each object still present as an
+   * update, so that a missed event is repaired. Filter with predicates (e.g. `generationChanged`).
+   */
   onUpdate?(old: T, obj: T): void;
   onDelete?(obj: T): void;
+}
+
+/** User code an informer runs, as {@link InformerMetrics.callbackError} names it. */
+export type InformerCallback = "indexer" | "transform" | "handler";
+
+/** Watch health hooks plus the informer's own; the manager binds them to metrics. All optional. */
+export interface InformerMetrics extends WatchMetrics {
+  /** User code threw (`kubeloop_informer_callback_errors_total{kind,callback}`); the informer went on. */
+  callbackError?(callback: InformerCallback): void;
+  /** The informer's loop died unexpectedly; it restarts after `delayMs`. */
+  restart?(error: unknown, delayMs: number): void;
 }
 
 /** Options of an {@link Informer}. */
@@ -39,19 +61,26 @@ export interface InformerOptions<T extends KubeObject> extends InformerScope {
   /**
    * Rewrites objects before they are stored. Default: drop `managedFields` (or keep a summary for
    * owned kinds) and share repeated strings ({@link internStrings}). Pass `(o) => o` to keep everything.
+   * An object it throws on is stored untransformed (and the failure reported).
    */
   transform?: Transform<T>;
-  /** Extra indexes for {@link StoreReader.byIndex}. */
+  /** Extra indexes for {@link StoreReader.byIndex}. An object an indexer throws on is left out of that index. */
   indexers?: Record<string, Indexer<T>>;
-  /** Watch tuning (inactivity, backoff, initial state). */
+  /** Watch tuning (inactivity, backoff, initial state). The backoff also paces restarts. */
   watch?: Pick<WatcherOptions, "inactivityMs" | "backoff" | "initialState" | "pageSize" | "timeoutSeconds">;
-  /** Called with handler errors and watch failures. */
+  /** Called with failures of user code, of the watch and of the informer itself. */
   onError?: (err: unknown, context: string) => void;
-  metrics?: WatchMetrics;
+  metrics?: InformerMetrics;
   clock?: Clock;
 }
 
-/** A running watch of one kind and scope, with a store and handlers. */
+/**
+ * A running watch of one kind and scope, with a store and handlers.
+ *
+ * After every relist (the first list, a `410 Expired`, a restart) handlers see an `onAdd` for each
+ * new object, an `onUpdate` for every object still present — changed or not, as client-go's
+ * `Replace` re-delivers the list — and an `onDelete` for each object that vanished meanwhile.
+ */
 export class Informer<T extends KubeObject> {
   /** What is watched. */
   readonly type: ResourceType<T>;
@@ -62,8 +91,9 @@ export class Informer<T extends KubeObject> {
   readonly #options: InformerOptions<T>;
   readonly #handlers = new Set<InformerHandler<T>>();
   readonly #clock: Clock;
+  readonly #health: HealthTracker;
+  readonly #syncWaiters: SyncWaiters;
   #synced = false;
-  #syncedWaiters: (() => void)[] = [];
   #lastEventAt: number | undefined;
   #running: Promise<void> | undefined;
   #retainWriters = false;
@@ -77,9 +107,17 @@ export class Informer<T extends KubeObject> {
     this.type = type;
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+    this.#health = new HealthTracker(`${type.apiVersion}/${type.kind}`, this.#clock);
+    this.#syncWaiters = new SyncWaiters(this.#clock);
     const { namespace, labelSelector, fieldSelector, metadataOnly } = options;
     this.scope = { namespace, labelSelector, fieldSelector, metadataOnly };
-    const store = createStore<T>(options.indexers);
+    const store = createStore<T>(options.indexers, (err, index, key) =>
+      this.#callbackFailed(
+        "indexer",
+        err,
+        `indexer "${index}" failed on ${key}; it is stored outside that index`,
+      ),
+    );
     this.store = store.reader;
     this.#writer = store;
   }
@@ -91,16 +129,27 @@ export class Informer<T extends KubeObject> {
 
   /** Milliseconds since the last change arrived, or undefined before any. */
   get msSinceLastEvent(): number | undefined {
-    return this.#lastEventAt === undefined ? undefined : this.#clock.now() - this.#lastEventAt;
+    return this.#lastEventAt === undefined ? undefined : this.#clock.monotonicMs() - this.#lastEventAt;
   }
 
-  /** Resolves once the first list has been stored (or when `signal` aborts). */
-  waitForSync(signal?: AbortSignal): Promise<void> {
-    if (this.#synced || signal?.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#syncedWaiters.push(resolve);
-      signal?.addEventListener("abort", () => resolve(), { once: true });
-    });
+  /** Its state, last failure and restarts, for health checks. */
+  health(): InformerHealth {
+    return this.#health.snapshot(this.#synced);
+  }
+
+  /**
+   * Resolves once the first list has been stored. Rejects with the signal's reason (an
+   * `AbortError` unless it was aborted with another) when `signal` aborts first, and with
+   * {@link CacheSyncTimeoutError} (naming the last list or watch failure) after `timeoutMs`:
+   * it never resolves while the store is still empty for want of a sync.
+   */
+  waitForSync(signal?: AbortSignal, timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
+    if (this.#synced) return Promise.resolve();
+    return this.#syncWaiters.wait(
+      signal,
+      timeoutMs,
+      () => new CacheSyncTimeoutError(this.type, this.scope.namespace, timeoutMs, this.#health.lastError),
+    );
   }
 
   /**
@@ -127,7 +176,7 @@ export class Informer<T extends KubeObject> {
   /** The last state of an object deleted within the last 10 minutes, for attributing the deletion. */
   tombstone(key: string): T | undefined {
     const entry = this.#tombstones.get(key);
-    return entry && this.#clock.now() - entry.at < tombstoneTtlMs ? entry.object : undefined;
+    return entry && this.#clock.monotonicMs() - entry.at < tombstoneTtlMs ? entry.object : undefined;
   }
 
   /** Adds an index to the store (a name already present is kept). */
@@ -135,41 +184,109 @@ export class Informer<T extends KubeObject> {
     this.#writer.writer.addIndexer(name, indexer);
   }
 
-  /** Starts watching (once); runs until `signal` aborts. */
+  /**
+   * Starts watching (once); runs until `signal` aborts. The informer follows `signal` through a
+   * controller of its own, so any number of informers may share one signal.
+   */
   start(signal: AbortSignal): Promise<void> {
-    this.#running ??= this.#run(signal);
+    this.#running ??= this.#runUntil(signal);
     return this.#running;
   }
 
-  async #run(signal: AbortSignal): Promise<void> {
-    const { metrics, clock } = this.#options;
-    const intern = internStrings<T>();
-    const transform: Transform<T> =
-      this.#options.transform ??
-      ((obj) => intern((this.#retainWriters ? summarizeManagedFields : stripManagedFields)(obj)));
-    const events = watch(this.client, this.type, {
-      ...this.scope,
-      ...this.#options.watch,
-      metrics: { ...metrics, retry: (err, delayMs) => this.#watchRetry(err, delayMs) },
-      clock,
-      signal,
-    });
+  async #runUntil(parent: AbortSignal): Promise<void> {
+    const { controller, release } = childController(parent);
+    this.#health.started();
     try {
-      for await (const change of reflect(this.#writer, events, transform)) {
-        this.#lastEventAt = this.#clock.now();
-        if (change.type === "synced") this.#markSynced();
-        else {
-          if (change.type === "delete") this.#bury(change.object);
-          for (const handler of this.#handlers) this.#call(handler, change);
-        }
-      }
-    } catch (err) {
-      if (!signal.aborted) this.#options.onError?.(err, `informer ${this.type.kind} stopped`);
+      await this.#run(controller.signal);
+    } finally {
+      release();
+      this.#health.stopped();
     }
   }
 
+  /** Follows the watch; restarts it with backoff whenever it dies before `signal` aborts. */
+  async #run(signal: AbortSignal): Promise<void> {
+    const backoff = new Backoff(this.#options.watch?.backoff?.initialMs, this.#options.watch?.backoff?.maxMs);
+    while (!signal.aborted) {
+      try {
+        await this.#follow(signal, backoff);
+        if (!signal.aborted) throw new Error("the watch ended although the informer was not stopped");
+      } catch (err) {
+        if (signal.aborted) return;
+        const delayMs = backoff.next();
+        this.#health.failed(err, true);
+        this.#options.metrics?.restart?.(err, delayMs);
+        this.#report(err, `informer ${this.type.kind} died; restarting in ${Math.round(delayMs)} ms`);
+        await this.#clock.sleep(delayMs, signal).catch(() => {});
+      }
+    }
+  }
+
+  async #follow(signal: AbortSignal, backoff: Backoff): Promise<void> {
+    const events = watch(this.client, this.type, {
+      ...this.scope,
+      ...this.#options.watch,
+      metrics: this.#watchMetrics(),
+      clock: this.#options.clock,
+      signal,
+    });
+    for await (const change of reflect(this.#writer, events, this.#transform())) {
+      this.#lastEventAt = this.#clock.monotonicMs();
+      this.#health.recovered();
+      if (change.type === "synced") {
+        backoff.reset();
+        this.#markSynced();
+      } else {
+        if (change.type === "delete") this.#bury(change.object);
+        this.#dispatch(change);
+      }
+    }
+  }
+
+  /**
+   * The transform in force, made safe: an object it throws on is stored untransformed, and the
+   * failure logged and counted. client-go instead fails the whole Add or Replace and relists,
+   * which never ends for an object the transform always rejects: the informer would freeze.
+   */
+  #transform(): Transform<T> {
+    const intern = internStrings<T>();
+    const transform =
+      this.#options.transform ??
+      ((obj: T) => intern((this.#retainWriters ? summarizeManagedFields : stripManagedFields)(obj)));
+    return (obj) => {
+      try {
+        const result = transform(obj);
+        if (result?.metadata) return result;
+        throw new TypeError(`the transform returned ${String(result)} instead of an object`);
+      } catch (err) {
+        this.#callbackFailed(
+          "transform",
+          err,
+          `transform failed on ${describe(obj)}; it is stored untransformed`,
+        );
+        return obj;
+      }
+    };
+  }
+
+  #watchMetrics(): WatchMetrics {
+    const metrics = this.#options.metrics;
+    return {
+      ...metrics,
+      event: (type) => {
+        this.#health.recovered();
+        metrics?.event?.(type);
+      },
+      retry: (err, delayMs) => {
+        this.#health.failed(err);
+        metrics?.retry?.(err, delayMs);
+        this.#report(err, `watch of ${this.type.kind} failed; retrying in ${Math.round(delayMs)} ms`);
+      },
+    };
+  }
+
   #bury(object: T): void {
-    const now = this.#clock.now();
+    const now = this.#clock.monotonicMs();
     for (const [key, entry] of this.#tombstones) {
       if (now - entry.at >= tombstoneTtlMs || this.#tombstones.size >= maxTombstones)
         this.#tombstones.delete(key);
@@ -178,15 +295,16 @@ export class Informer<T extends KubeObject> {
     this.#tombstones.set(keyOf(object), { object, at: now });
   }
 
-  #watchRetry(err: unknown, delayMs: number): void {
-    this.#options.metrics?.retry?.(err, delayMs);
-    this.#options.onError?.(err, `watch of ${this.type.kind} failed; retrying in ${Math.round(delayMs)} ms`);
-  }
-
   #markSynced(): void {
     if (this.#synced) return;
     this.#synced = true;
-    for (const resolve of this.#syncedWaiters.splice(0)) resolve();
+    this.#syncWaiters.releaseAll();
+  }
+
+  /** Hands a change to every handler; adds of a relist after the first sync are not `initial`. */
+  #dispatch(change: Exclude<Change<T>, { type: "synced" }>): void {
+    const delivered = change.type === "add" && this.#synced ? { ...change, initial: false } : change;
+    for (const handler of this.#handlers) this.#call(handler, delivered);
   }
 
   #call(handler: InformerHandler<T>, change: Exclude<Change<T>, { type: "synced" }>): void {
@@ -195,7 +313,26 @@ export class Informer<T extends KubeObject> {
       else if (change.type === "update") handler.onUpdate?.(change.old, change.object);
       else handler.onDelete?.(change.object);
     } catch (err) {
-      this.#options.onError?.(err, `${this.type.kind} handler failed on ${change.type}`);
+      this.#callbackFailed("handler", err, `handler failed on ${change.type} of ${describe(change.object)}`);
     }
   }
+
+  #callbackFailed(callback: InformerCallback, err: unknown, what: string): void {
+    this.#options.metrics?.callbackError?.(callback);
+    this.#report(err, `${this.type.kind} ${what}`);
+  }
+
+  /** Reports through `onError`; a reporter that throws must not take the informer down with it. */
+  #report(err: unknown, context: string): void {
+    try {
+      this.#options.onError?.(err, context);
+    } catch {
+      // Nowhere left to report to; the informer goes on.
+    }
+  }
+}
+
+/** The object's key, for messages; never throws, even for an object without metadata. */
+function describe(obj: KubeObject): ObjectKey {
+  return obj?.metadata ? keyOf(obj) : "(an object without metadata)";
 }

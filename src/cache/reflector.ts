@@ -1,7 +1,8 @@
 /**
  * Folds a watch's events into a store and reports what changed. A relist (`init` …
- * `initDone`) is buffered and swapped in at `initDone`, producing adds, updates (only where the
- * resourceVersion moved) and deletes for objects that vanished while the watch was away.
+ * `initDone`) is buffered and swapped in at `initDone`, producing an add for each new object, an
+ * update for every object that was already stored — changed or not, as client-go's `Replace`
+ * re-delivers the whole list — and a delete for each object that vanished while the watch was away.
  */
 import { type KubeObject, keyOf } from "../api/index.ts";
 import type { WatchEvent } from "../watch/index.ts";
@@ -41,7 +42,12 @@ export function summarizeManagedFields<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata: { ...obj.metadata, managedFields } };
 }
 
-/** Applies `events` to the store, yielding each resulting {@link Change}. */
+/**
+ * Applies `events` to the store, yielding each resulting {@link Change}. After every (re)list,
+ * each object of the list that was already stored comes out as an `update`, even when its
+ * resourceVersion did not move (client-go's `Replace` semantics): a relist is also a chance to
+ * repair whatever an earlier event's handling missed.
+ */
 export async function* reflect<T extends KubeObject>(
   store: { reader: StoreReader<T>; writer: StoreWriter<T> },
   events: AsyncIterable<WatchEvent<T>>,
@@ -86,9 +92,7 @@ function* swapIn<T extends KubeObject>(
   const changes: Change<T>[] = [];
   for (const [key, object] of fresh) {
     const old = store.reader.get(key);
-    if (!old) changes.push({ type: "add", object, initial });
-    else if (old.metadata.resourceVersion !== object.metadata.resourceVersion)
-      changes.push({ type: "update", old, object });
+    changes.push(old ? { type: "update", old, object } : { type: "add", object, initial });
   }
   for (const object of store.writer.replace(fresh.values())) changes.push({ type: "delete", object });
   yield* changes;

@@ -1,6 +1,8 @@
 /**
  * An in-memory store of objects keyed by `namespace/name`, with a namespace index and
  * user-defined indexes. It has exactly one writer (the reflector) and any number of readers.
+ * An indexer that throws (or returns something other than an array) on an object leaves that
+ * object stored but out of that index, and is reported; it never fails the write.
  */
 import { type KubeObject, keyOf, type ObjectKey } from "../api/index.ts";
 import { type LabelSelectorMatcher, parseLabelSelector } from "./labels.ts";
@@ -34,14 +36,22 @@ export interface StoreWriter<T extends KubeObject> {
   addIndexer(name: string, indexer: Indexer<T>): void;
 }
 
-/** Creates a store with optional indexes; a `namespace` index is always present. */
+/** Told when indexer `index` failed on the object stored under `key`. */
+export type IndexerErrorHandler = (err: unknown, index: string, key: ObjectKey) => void;
+
+/**
+ * Creates a store with optional indexes; a `namespace` index is always present. `onIndexerError`
+ * hears of each indexer failure (the object stays stored, outside that index).
+ */
 export function createStore<T extends KubeObject>(
   indexers: Record<string, Indexer<T>> = {},
+  onIndexerError: IndexerErrorHandler = () => {},
 ): {
   reader: StoreReader<T>;
   writer: StoreWriter<T>;
 } {
-  const store = new IndexedStore<T>({ ...indexers, namespace: (o) => [o.metadata.namespace ?? ""] });
+  const all = { ...indexers, namespace: (o: T) => [o.metadata.namespace ?? ""] };
+  const store = new IndexedStore<T>(all, onIndexerError);
   return { reader: store, writer: store };
 }
 
@@ -49,9 +59,11 @@ class IndexedStore<T extends KubeObject> implements StoreReader<T>, StoreWriter<
   readonly #objects = new Map<ObjectKey, T>();
   readonly #indexers: Record<string, Indexer<T>>;
   readonly #indexes = new Map<string, Map<string, Set<ObjectKey>>>();
+  readonly #onIndexerError: IndexerErrorHandler;
 
-  constructor(indexers: Record<string, Indexer<T>>) {
+  constructor(indexers: Record<string, Indexer<T>>, onIndexerError: IndexerErrorHandler) {
     this.#indexers = indexers;
+    this.#onIndexerError = onIndexerError;
     for (const name of Object.keys(indexers)) this.#indexes.set(name, new Map());
   }
 
@@ -125,7 +137,7 @@ class IndexedStore<T extends KubeObject> implements StoreReader<T>, StoreWriter<
 
   #indexOne(name: string, key: ObjectKey, obj: T): void {
     const index = this.#indexes.get(name) as Map<string, Set<ObjectKey>>;
-    for (const value of (this.#indexers[name] as Indexer<T>)(obj)) {
+    for (const value of this.#valuesOf(name, key, obj, true)) {
       const keys = index.get(value) ?? new Set<ObjectKey>();
       index.set(value, keys);
       keys.add(key);
@@ -133,13 +145,26 @@ class IndexedStore<T extends KubeObject> implements StoreReader<T>, StoreWriter<
   }
 
   #unindex(key: ObjectKey, obj: T): void {
-    for (const [name, indexer] of Object.entries(this.#indexers)) {
+    for (const name of Object.keys(this.#indexers)) {
       const index = this.#indexes.get(name) as Map<string, Set<ObjectKey>>;
-      for (const value of indexer(obj)) {
+      // A failure here was reported when the object was indexed: it is in no entry of this index.
+      for (const value of this.#valuesOf(name, key, obj, false)) {
         const keys = index.get(value);
         keys?.delete(key);
         if (keys?.size === 0) index.delete(value);
       }
+    }
+  }
+
+  /** The values indexer `name` gives `obj`; none when it fails (reported when `report`). */
+  #valuesOf(name: string, key: ObjectKey, obj: T, report: boolean): readonly string[] {
+    try {
+      const values = (this.#indexers[name] as Indexer<T>)(obj);
+      if (Array.isArray(values)) return values;
+      throw new TypeError(`indexer "${name}" returned ${typeof values}, not an array of strings`);
+    } catch (err) {
+      if (report) this.#onIndexerError(err, name, key);
+      return [];
     }
   }
 }

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, Option } from "commander";
 import { manifestsOf } from "../generate/index.ts";
+import { type EndpointFlagValues, endpointFlags, endpointOptions } from "../manager/index.ts";
 import { loadOperator, runOperator } from "../operator/index.ts";
 
 const operatorOption = () =>
@@ -29,21 +30,24 @@ async function generate(opts: {
   );
 }
 
-async function run(opts: {
-  operator: string;
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-  metricsPort: string;
-  healthPort: string;
-}): Promise<void> {
+async function run(
+  opts: EndpointFlagValues & { operator: string; kubeconfig?: string; context?: string; namespace?: string },
+): Promise<void> {
   const operator = await loadOperator(opts.operator);
   await runOperator(operator, {
     config: { kubeconfig: opts.kubeconfig, context: opts.context },
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
-    metrics: { port: Number(opts.metricsPort) },
-    health: { port: Number(opts.healthPort) },
+    ...endpointOptions(opts),
   });
+}
+
+/** Declares the manager's endpoint flags (kubebuilder's names) on `command`. */
+function withEndpointFlags(command: Command): Command {
+  for (const flag of endpointFlags) {
+    command.option(flag.value ? `--${flag.name} ${flag.value}` : `--${flag.name}`, flag.description);
+    if (!flag.value) command.option(`--no-${flag.name}`, `the opposite of --${flag.name}`);
+  }
+  return command;
 }
 
 /** The `generate` command. */
@@ -61,15 +65,13 @@ export function generateCommand(): Command {
 
 /** The `run` command. */
 export function runCommand(): Command {
-  return new Command("run")
+  const command = new Command("run")
     .description(
       "run the project's operator against the current kubeconfig (or in-cluster config) until Ctrl-C",
     )
     .addOption(operatorOption())
     .option("--kubeconfig <file>", "kubeconfig to use instead of KUBECONFIG or ~/.kube/config")
     .option("--context <name>", "kubeconfig context")
-    .option("--namespace <ns>", "watch only this namespace")
-    .option("--metrics-port <port>", "port of /metrics (0 picks one)", "8080")
-    .option("--health-port <port>", "port of /healthz and /readyz (0 picks one)", "8081")
-    .action(run);
+    .option("--namespace <ns>", "watch only this namespace");
+  return withEndpointFlags(command).action(run);
 }

@@ -44,7 +44,7 @@ export class Discovery {
   ): Promise<ResourceType<T>> {
     const key = `${apiVersion}/${kind}`;
     let found = this.#kinds.get(key);
-    if (!found && this.#clock.now() - this.#lastRefresh >= this.#minRefreshMs) {
+    if (!found && this.#clock.monotonicMs() - this.#lastRefresh >= this.#minRefreshMs) {
       await this.refresh();
       found = this.#kinds.get(key);
     }
@@ -77,7 +77,7 @@ export class Discovery {
       }
     }
     this.#kinds = kinds;
-    this.#lastRefresh = this.#clock.now();
+    this.#lastRefresh = this.#clock.monotonicMs();
   }
 
   async #fetch(path: string): Promise<GroupDiscovery[]> {

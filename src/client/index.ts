@@ -22,7 +22,12 @@
  *   await client.get(ConfigMap, "settings", { namespace: "default" });
  * } catch (err) {
  *   if (!(err instanceof NotFoundError)) throw err;
- *   await client.create(ConfigMap, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings" }, data: {} });
+ *   await client.create(ConfigMap, {
+ *     apiVersion: "v1",
+ *     kind: "ConfigMap",
+ *     metadata: { name: "settings" },
+ *     data: {},
+ *   });
  * }
  * ```
  */
@@ -31,6 +36,7 @@ export * from "./config/index.ts";
 export { Discovery } from "./discovery.ts";
 export * from "./errors.ts";
 export * from "./metrics.ts";
+export * from "./options.ts";
 export {
   type ApiRequest,
   type ApiResponse,

@@ -6,27 +6,18 @@
  * loopback ports chosen at random, and a reaper that cleans up if the starting process dies.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { systemClock } from "../clock/index.ts";
+import { issueCertificate, type KeyPair, type LeafRequest } from "../tls/index.ts";
 import { AdminApi, insecureHealthy } from "./admin-api.ts";
 import { type Assets, ensureAssets, formatElapsed, type ProgressReporter } from "./assets.ts";
+import { type ComponentName, componentArgs, type Ports, prepareRunDir } from "./components.ts";
 import { StartError } from "./errors.ts";
 import { buildKubeconfig, type KubeconfigDocument, kubeconfigYaml } from "./kubeconfig.ts";
-import {
-  type CertificateAuthority,
-  createCertificateAuthority,
-  createServiceAccountKey,
-  issueCertificate,
-  type KeyPair,
-  type LeafRequest,
-} from "./pki.ts";
 import { freePort } from "./ports.ts";
 import { type ComponentProcess, startProcess, stopProcess, waitReady } from "./process.ts";
 import { startReaper } from "./reaper.ts";
-import { controlplaneDir } from "./versions.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -55,9 +46,6 @@ export interface ClusterOptions {
   /** How long each component may take to become ready. Default 120 s. */
   readyTimeoutMs?: number;
 }
-
-/** Names of the processes a cluster runs. */
-export type ComponentName = "etcd" | "kube-apiserver" | "kube-controller-manager" | "kube-scheduler" | "kwok";
 
 /** The components that watch the apiserver, restarted with it. */
 const dependents: readonly ComponentName[] = ["kube-controller-manager", "kube-scheduler"];
@@ -107,23 +95,6 @@ export interface KubectlResult {
   stderr: string;
 }
 
-interface Ports {
-  etcdClient: number;
-  etcdPeer: number;
-  apiserver: number;
-  controllerManager: number;
-  scheduler: number;
-}
-
-interface RunFiles {
-  dir: string;
-  ca: CertificateAuthority;
-  kubeconfigPath: string;
-  kubeconfig: KubeconfigDocument;
-  admin: { certPem: string; keyPem: string };
-  path: (name: string) => string;
-}
-
 /**
  * Starts a local control plane and waits until it is ready: apiserver `/readyz`, the `default`
  * ServiceAccount (the controller manager is working), the scheduler's health, and every kwok
@@ -147,119 +118,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   }
 }
 
-function prepareRunDir(options: ClusterOptions, server: string): RunFiles {
-  const dir = options.runDir ?? mkdtempSync(join(tmpdir(), "kubeloop-"));
-  mkdirSync(dir, { recursive: true });
-  const path = (name: string) => join(dir, name);
-  const ca = createCertificateAuthority("kubeloop-ca");
-  const serving = issueCertificate(ca, {
-    commonName: "kube-apiserver",
-    hosts: [
-      "127.0.0.1",
-      "localhost",
-      "kubernetes",
-      "kubernetes.default",
-      "kubernetes.default.svc",
-      "10.96.0.1",
-    ],
-    usage: "server",
-  });
-  const admin = issueCertificate(ca, {
-    commonName: "kubeloop-admin",
-    organizations: ["system:masters"],
-    usage: "client",
-  });
-  const sa = createServiceAccountKey();
-  const files: Record<string, string> = {
-    "ca.crt": ca.certPem,
-    "apiserver.crt": serving.certPem,
-    "apiserver.key": serving.keyPem,
-    "sa.key": sa.privatePem,
-    "sa.pub": sa.publicPem,
-  };
-  for (const [name, content] of Object.entries(files)) writeFileSync(path(name), content, { mode: 0o600 });
-  const kubeconfig = buildKubeconfig({ name: "kubeloop", server, caPem: ca.certPem, ...admin });
-  const kubeconfigPath = path("kubeconfig");
-  writeFileSync(kubeconfigPath, kubeconfigYaml(kubeconfig), { mode: 0o600 });
-  return { dir, ca, kubeconfigPath, kubeconfig, admin, path };
-}
-
-function componentArgs(name: ComponentName, run: RunFiles, ports: Ports, options: ClusterOptions): string[] {
-  const kubeconfig = run.kubeconfigPath;
-  const delegated = [
-    `--kubeconfig=${kubeconfig}`,
-    `--authentication-kubeconfig=${kubeconfig}`,
-    `--authorization-kubeconfig=${kubeconfig}`,
-  ];
-  const etcdClient = `http://127.0.0.1:${ports.etcdClient}`;
-  const etcdPeer = `http://127.0.0.1:${ports.etcdPeer}`;
-  switch (name) {
-    case "etcd":
-      return [
-        "--name=kubeloop",
-        `--data-dir=${run.path("etcd")}`,
-        `--listen-client-urls=${etcdClient}`,
-        `--advertise-client-urls=${etcdClient}`,
-        `--listen-peer-urls=${etcdPeer}`,
-        `--initial-advertise-peer-urls=${etcdPeer}`,
-        `--initial-cluster=kubeloop=${etcdPeer}`,
-        "--unsafe-no-fsync=true",
-        "--log-level=warn",
-      ];
-    case "kube-apiserver":
-      return [
-        `--etcd-servers=${etcdClient}`,
-        "--bind-address=127.0.0.1",
-        "--advertise-address=127.0.0.1",
-        `--secure-port=${ports.apiserver}`,
-        `--cert-dir=${run.path("apiserver-certs")}`,
-        `--tls-cert-file=${run.path("apiserver.crt")}`,
-        `--tls-private-key-file=${run.path("apiserver.key")}`,
-        `--client-ca-file=${run.path("ca.crt")}`,
-        "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-        `--service-account-key-file=${run.path("sa.pub")}`,
-        `--service-account-signing-key-file=${run.path("sa.key")}`,
-        "--service-cluster-ip-range=10.96.0.0/16",
-        "--authorization-mode=Node,RBAC",
-        "--allow-privileged=true",
-        "--endpoint-reconciler-type=none",
-        "--profiling=false",
-        ...(options.apiserverArgs ?? []),
-      ];
-    case "kube-controller-manager":
-      return [
-        ...delegated,
-        "--bind-address=127.0.0.1",
-        `--secure-port=${ports.controllerManager}`,
-        `--cert-dir=${run.path("kcm-certs")}`,
-        "--leader-elect=false",
-        `--service-account-private-key-file=${run.path("sa.key")}`,
-        `--root-ca-file=${run.path("ca.crt")}`,
-        "--profiling=false",
-      ];
-    case "kube-scheduler":
-      return [
-        ...delegated,
-        "--bind-address=127.0.0.1",
-        `--secure-port=${ports.scheduler}`,
-        `--cert-dir=${run.path("scheduler-certs")}`,
-        "--leader-elect=false",
-        "--profiling=false",
-      ];
-    case "kwok":
-      return [
-        `--kubeconfig=${kubeconfig}`,
-        "--manage-all-nodes=true",
-        "--cidr=10.244.0.0/16",
-        "--node-ip=10.1.0.1",
-        "--node-lease-duration-seconds=40",
-        ...readdirSync(join(controlplaneDir, "stages"))
-          .filter((f) => f.endsWith(".yaml"))
-          .map((f) => `--config=${join(controlplaneDir, "stages", f)}`),
-      ];
-  }
-}
-
 async function startOnce(assets: Assets, options: ClusterOptions): Promise<Cluster> {
   const started = systemClock.now();
   const report = options.report ?? ((m: string) => process.stderr.write(`kubeloop: ${m}\n`));
@@ -272,7 +130,7 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
     scheduler: await freePort(),
   };
   const server = `https://127.0.0.1:${ports.apiserver}`;
-  const run = prepareRunDir(options, server);
+  const run = prepareRunDir(options.runDir, server);
   const temporary = options.runDir === undefined;
   const pidsFile = run.path("pids");
   const procs = new Map<ComponentName, ComponentProcess>();
@@ -285,7 +143,7 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
     const proc = startProcess(
       name,
       assets[name],
-      componentArgs(name, run, ports, options),
+      componentArgs(name, run, ports, options.apiserverArgs),
       run.path(`${name}.log`),
     );
     procs.set(name, proc);

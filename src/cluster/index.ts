@@ -21,16 +21,17 @@
  * }
  * ```
  */
+
+export type { KeyPair, LeafRequest } from "../tls/index.ts";
 export { type Assets, cacheRoot, ensureAssets, type ProgressReporter } from "./assets.ts";
 export {
   type Cluster,
   type ClusterComponents,
   type ClusterOptions,
-  type ComponentName,
   type KubectlResult,
   startCluster,
 } from "./cluster.ts";
+export type { ComponentName } from "./components.ts";
 export { BuildError, StartError, ToolchainError } from "./errors.ts";
 export type { KubeconfigDocument } from "./kubeconfig.ts";
-export type { KeyPair, LeafRequest } from "./pki.ts";
 export { type ControlPlaneVersions, versions } from "./versions.ts";

@@ -1,4 +1,5 @@
 import { KubeloopError } from "../errors/index.ts";
+import { InvalidRequeueError } from "./errors.ts";
 
 /**
  * What a successful reconcile asks for next. Return nothing (or {@link Action.awaitChange}) when
@@ -14,10 +15,12 @@ export class Action {
     this.requeueAfterMs = requeueAfterMs;
   }
 
-  /** Reconcile again after `ms` milliseconds (resets the key's failure backoff). */
+  /**
+   * Reconcile again after `ms` milliseconds (resets the key's failure backoff). Throws
+   * {@link InvalidRequeueError} unless `ms` is a finite number >= 0.
+   */
   static requeueAfter(ms: number): Action {
-    if (!Number.isFinite(ms) || ms < 0)
-      throw new RangeError(`requeueAfter needs a non-negative number of ms, got ${ms}`);
+    if (!Number.isFinite(ms) || ms < 0) throw new InvalidRequeueError(ms);
     return new Action(ms);
   }
 

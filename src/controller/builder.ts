@@ -1,46 +1,19 @@
 /**
- * The controller builder: sugar that reads as a sentence over {@link Controller} and
- * {@link informerSource}. Each method says which lower-level call it stands for.
+ * The controller builder: a sentence (`for` / `owns` / `watches` / `reconcile`) that declares a
+ * controller and hands it to a {@link ControllerHost}. Each method says which source it stands for.
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
-import type { InformerCache, InformerScope } from "../cache/index.ts";
-import { Controller, type ControllerDeps, type ControllerOptions } from "./controller.ts";
-import type { Predicate } from "./predicate.ts";
+import type { ControllerOptions } from "./controller.ts";
+import {
+  type ControllerDeclaration,
+  type WatchedKind,
+  type WatchOptions,
+  watchedKind,
+} from "./declaration.ts";
+import { ControllerBuilderError } from "./errors.ts";
+import type { ControllerHost } from "./host.ts";
 import type { Reconciler } from "./reconciler.ts";
-import { informerSource, type MapFn, mapToOwner, type Source, self } from "./source.ts";
-
-/** Where controllers run: the manager implements it. */
-export interface ControllerHost {
-  /** The shared informers. */
-  readonly cache: InformerCache;
-  /** Dependencies for a controller of this name (client, logger, recorder, metrics). */
-  controllerDeps(name: string): ControllerDeps;
-  /** Adds a built controller; it starts with the host. */
-  register(controller: Controller<KubeObject>): void;
-}
-
-/** The kinds a controller reads and writes, for RBAC generation. */
-export interface ControllerDeclaration {
-  primary: ResourceType;
-  owns: ResourceType[];
-  watches: ResourceType[];
-}
-
-interface SourceSpec {
-  type: ResourceType;
-  map: MapFn;
-  predicates: Predicate[];
-  label: string;
-  scope?: InformerScope;
-}
-
-/** Options of a watched kind. */
-export interface WatchOptions<T extends KubeObject> {
-  /** Filters events; all must pass. */
-  predicates?: Predicate<T>[];
-  /** Informer scope instead of the cache's default for the kind. */
-  scope?: InformerScope;
-}
+import { type MapFn, mapToOwner, self } from "./source.ts";
 
 /**
  * Builds a controller: `controller(manager).for(Widget).owns(ConfigMap).reconcile(fn)`.
@@ -57,14 +30,17 @@ export interface WatchOptions<T extends KubeObject> {
  */
 export class ControllerBuilder<T extends KubeObject> {
   readonly #host: ControllerHost;
+  readonly #primary: WatchedKind<T> | undefined;
   #name: string | undefined;
-  #primary: SourceSpec | undefined;
-  readonly #sources: SourceSpec[] = [];
+  #owns: WatchedKind[] = [];
+  #watches: WatchedKind[] = [];
   #options: ControllerOptions = {};
 
-  constructor(host: ControllerHost, name?: string) {
+  /** Use {@link controller} instead. */
+  constructor(host: ControllerHost, name?: string, primary?: WatchedKind<T>) {
     this.#host = host;
     this.#name = name;
+    this.#primary = primary;
   }
 
   /** Names the controller (default: the primary kind in lower case). */
@@ -78,14 +54,10 @@ export class ControllerBuilder<T extends KubeObject> {
    * `ctx.object` and resync use that kind.
    */
   for<P extends KubeObject>(type: ResourceType<P>, opts: WatchOptions<P> = {}): ControllerBuilder<P> {
-    const next = this as unknown as ControllerBuilder<P>;
-    next.#primary = {
-      type,
-      map: self,
-      predicates: (opts.predicates ?? []) as Predicate[],
-      label: "watch",
-      scope: opts.scope,
-    };
+    const next = new ControllerBuilder<P>(this.#host, this.#name, watchedKind(type, self, opts, "watch"));
+    next.#owns = [...this.#owns];
+    next.#watches = [...this.#watches];
+    next.#options = this.#options;
     return next;
   }
 
@@ -96,26 +68,13 @@ export class ControllerBuilder<T extends KubeObject> {
    */
   owns<C extends KubeObject>(type: ResourceType<C>, opts: WatchOptions<C> = {}): this {
     const primary = this.#requirePrimary("owns");
-    this.#host.cache.informer(type, opts.scope).retainWriters();
-    this.#sources.push({
-      type,
-      map: mapToOwner(primary.type),
-      predicates: (opts.predicates ?? []) as Predicate[],
-      label: "owned",
-      scope: opts.scope,
-    });
+    this.#owns.push(watchedKind(type, mapToOwner(primary.type), opts, "owned"));
     return this;
   }
 
   /** Any other kind: `map` turns a changed object into the keys of primary objects to reconcile. */
   watches<W extends KubeObject>(type: ResourceType<W>, map: MapFn<W>, opts: WatchOptions<W> = {}): this {
-    this.#sources.push({
-      type,
-      map: map as MapFn,
-      predicates: (opts.predicates ?? []) as Predicate[],
-      label: "mapped",
-      scope: opts.scope,
-    });
+    this.#watches.push(watchedKind(type, map, opts, "mapped"));
     return this;
   }
 
@@ -125,40 +84,26 @@ export class ControllerBuilder<T extends KubeObject> {
     return this;
   }
 
-  /** Finishes the controller with its reconciler and registers it with the host. */
-  reconcile(reconciler: Reconciler<T>): Controller<T> & { readonly declaration: ControllerDeclaration } {
+  /** Finishes the controller with its reconciler, hands it to the host, and returns its declaration. */
+  reconcile(reconciler: Reconciler<T>): ControllerDeclaration<T> {
     const primary = this.#requirePrimary("reconcile");
-    const name = this.#name ?? primary.type.kind.toLowerCase();
-    const cache = this.#host.cache;
-    const primaryInformer = cache.informer(primary.type as ResourceType<T>, primary.scope);
-    const sources: Source[] = [primary, ...this.#sources].map((spec) =>
-      informerSource(cache.informer(spec.type, spec.scope), spec.map, spec.predicates, spec.label),
-    );
-    const controller = new Controller<T>(
-      name,
-      primaryInformer,
-      sources,
-      reconciler,
-      this.#host.controllerDeps(name),
-      this.#options,
-    );
-    const declaration: ControllerDeclaration = {
-      primary: primary.type,
-      owns: this.#sources.filter((s) => s.label === "owned").map((s) => s.type),
-      watches: this.#sources.filter((s) => s.label === "mapped").map((s) => s.type),
-    };
-    const built = Object.assign(controller, { declaration });
-    this.#host.register(built as unknown as Controller<KubeObject>);
-    return built;
+    const declaration: ControllerDeclaration<T> = Object.freeze({
+      name: this.#name ?? primary.type.kind.toLowerCase(),
+      primary,
+      owns: [...this.#owns],
+      watches: [...this.#watches],
+    });
+    this.#host.addController({ declaration, reconciler, options: this.#options });
+    return declaration;
   }
 
-  #requirePrimary(method: string): SourceSpec {
-    if (!this.#primary) throw new TypeError(`controller builder: call .for(kind) before .${method}()`);
+  #requirePrimary(method: string): WatchedKind<T> {
+    if (!this.#primary) throw new ControllerBuilderError(method);
     return this.#primary;
   }
 }
 
-/** Starts building a controller hosted by `host` (a manager). */
+/** Starts building a controller hosted by `host` (a manager, or the host `setup` is given). */
 export function controller(host: ControllerHost, name?: string): ControllerBuilder<KubeObject> {
   return new ControllerBuilder(host, name);
 }

@@ -26,7 +26,10 @@ export interface ControllerOptions {
   resyncPeriodMs?: number;
   /** Per-key failure backoff. Default: 5 ms doubling to 1000 s, with an overall 10 qps / 100 burst bucket. */
   rateLimiter?: RateLimiter;
-  /** How long in-flight reconciles may run after shutdown begins. Default 30 s. */
+  /**
+   * How long in-flight reconciles may run after shutdown begins; then their `ctx.signal` aborts
+   * and the controller stops without waiting for them. Default: the manager's, else 30 s.
+   */
   gracefulShutdownMs?: number;
   /**
    * Maps a reconcile error to the next step: an {@link Action} to requeue at a chosen time, or
@@ -95,8 +98,9 @@ export class Controller<T extends KubeObject> {
   }
 
   /**
-   * Runs until `signal` aborts, then stops taking work, lets in-flight reconciles finish for up
-   * to `gracefulShutdownMs`, and aborts them after that.
+   * Runs until `signal` aborts, then stops taking work and lets in-flight reconciles finish for
+   * up to `gracefulShutdownMs`; after that it aborts their `ctx.signal` and returns without
+   * waiting for them.
    */
   async run(signal: AbortSignal): Promise<void> {
     const concurrency = this.#options.concurrency ?? 1;
@@ -112,11 +116,24 @@ export class Controller<T extends KubeObject> {
     for (const stop of stops) stop();
     resync.cancel();
     this.queue.shutDown();
-    const grace = this.#clock.setTimer(this.#options.gracefulShutdownMs ?? 30_000, () =>
-      hardStop.abort(new Error("shutdown grace period over")),
+    await this.#drain(Promise.all(workers), hardStop);
+  }
+
+  /** Waits for the workers for up to the grace period; past it, aborts their reconciles and stops waiting. */
+  async #drain(workers: Promise<unknown>, hardStop: AbortController): Promise<void> {
+    const graceMs = this.#options.gracefulShutdownMs ?? 30_000;
+    let grace: Timer | undefined;
+    const expired = new Promise<"expired">((resolve) => {
+      grace = this.#clock.setTimer(graceMs, () => resolve("expired"));
+    });
+    const outcome = await Promise.race([workers, expired]);
+    grace?.cancel();
+    if (outcome !== "expired") return;
+    hardStop.abort(new Error("shutdown grace period over"));
+    this.#deps.logger.warn(
+      { controller: this.name, inFlight: this.#active, gracefulShutdownMs: graceMs },
+      "shutdown grace period over: aborted the reconciles still running",
     );
-    await Promise.all(workers);
-    grace.cancel();
   }
 
   #scheduleResync(): Timer {

@@ -6,8 +6,9 @@
  * each key: one async function that reads the current state and converges it. Errors back off
  * per key, {@link TerminalError}s stop retrying, {@link Action.requeueAfter} polls, and a
  * periodic resync (10 h by default) re-queues everything so a missed event is still repaired.
- * The {@link ControllerBuilder} (`controller(manager).for(...).owns(...).watches(...)`) is sugar
- * over {@link Controller} and {@link informerSource}.
+ * The {@link ControllerBuilder} (`controller(manager).for(...).owns(...).watches(...)`) declares a
+ * controller and hands it to a {@link ControllerHost} (the manager), which builds the
+ * {@link Controller} on its shared informers ({@link buildController}).
  *
  * Not a scheduler of arbitrary jobs, and not edge-triggered: a reconcile never learns which
  * event happened, only why its key was queued (`ctx.triggers`), for logs and metrics.
@@ -25,14 +26,16 @@
  * ```
  */
 export { Action, TerminalError } from "./action.ts";
-export {
-  type ControllerBuilder,
-  type ControllerDeclaration,
-  type ControllerHost,
-  controller,
-  type WatchOptions,
-} from "./builder.ts";
+export { type ControllerBuilder, controller } from "./builder.ts";
 export { Controller, type ControllerDeps, type ControllerOptions } from "./controller.ts";
+export type { ControllerDeclaration, WatchedKind, WatchOptions } from "./declaration.ts";
+export { ControllerBuilderError, InvalidRequeueError } from "./errors.ts";
+export {
+  buildController,
+  type ControllerHost,
+  type ControllerSpec,
+  type HostedController,
+} from "./host.ts";
 export { type ControllerMetrics, noopControllerMetrics, type ReconcileResult } from "./metrics.ts";
 export {
   and,

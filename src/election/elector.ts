@@ -19,6 +19,7 @@ import {
   type LeaseClient,
   requireText,
   resolveTimings,
+  retryJitterFactor,
 } from "./options.ts";
 
 /** How one try to acquire or renew ended. */
@@ -27,10 +28,13 @@ type Attempt = "leading" | "follower" | "failed";
 /**
  * One candidate in a Lease-based election, with client-go's semantics: a held Lease is taken
  * over only after its record has not changed for `leaseDuration`, as measured by this
- * candidate's own clock since it last saw a change; every write is an update carrying the
- * resourceVersion read (a 409 means another candidate won the race); a leader that cannot renew
- * within `renewDeadline` stops leading at once. Candidates retry every `retryPeriod` without
- * client-go's jitter, so a released Lease is taken within one `retryPeriod`.
+ * candidate's own monotonic clock since it last saw a change (a wall-clock jump changes
+ * nothing); every write is an update carrying the resourceVersion read (a 409 means another
+ * candidate won the race); a leader that cannot renew within `renewDeadline` stops leading at
+ * once. The leader renews every `retryPeriod`; candidates retry every `retryPeriod` plus a
+ * random jitter of up to {@link retryJitterFactor} × `retryPeriod`, as client-go's acquire loop
+ * does, so replicas started together do not poll in step. A released Lease is thus taken within
+ * 2.2 × `retryPeriod`.
  *
  * @example
  * ```ts
@@ -54,10 +58,11 @@ export class LeaderElector {
   readonly #client: LeaseClient;
   readonly #clock: Clock;
   readonly #metrics: ElectionMetrics;
+  readonly #random: () => number;
   readonly #observed = new ObservedRecord();
   /** The Lease as this candidate last wrote it: its resourceVersion makes the leader's renews cheap. */
   #lease: LeaseObject | undefined;
-  /** When the last successful write was sent (the renew deadline counts from here). */
+  /** When the last successful write was sent, in monotonic ms (the renew deadline counts from here). */
   #renewedAt = 0;
   #term: LeaderTerm | undefined;
   #reportedLeader = "";
@@ -73,6 +78,7 @@ export class LeaderElector {
     this.#client = options.client;
     this.#clock = options.clock ?? systemClock;
     this.#metrics = options.metrics ?? noopElectionMetrics;
+    this.#random = options.random ?? Math.random;
   }
 
   /** True while this candidate leads: from `onStartedLeading` until its signal aborts. */
@@ -105,13 +111,18 @@ export class LeaderElector {
     }
   }
 
-  /** Tries every `retryPeriod` until it leads (true) or `signal` aborts (false). */
+  /** Tries every `retryPeriod` plus jitter until it leads (true) or `signal` aborts (false). */
   async #acquire(signal: AbortSignal): Promise<boolean> {
     while (!signal.aborted) {
       if ((await this.#attempt(signal, "acquire")) === "leading") return true;
-      await this.#pause(signal);
+      await this.#pause(signal, this.#jittered(this.timings.retryPeriodMs));
     }
     return false;
+  }
+
+  /** `ms` plus up to {@link retryJitterFactor} × `ms` more, as client-go's `wait.Jitter`. */
+  #jittered(ms: number): number {
+    return ms + this.#random() * retryJitterFactor * ms;
   }
 
   /** Leads one term: renews every `retryPeriod` until the term ends, then waits for the work. */
@@ -119,7 +130,7 @@ export class LeaderElector {
     const term = this.#beginTerm();
     const work = this.#startWork(term);
     term.bind(signal, this.#renewedAt);
-    while (term.active && (await this.#pause(term.signal))) {
+    while (term.active && (await this.#pause(term.signal, this.timings.retryPeriodMs))) {
       const result = await this.#attempt(term.signal, "renew");
       if (result === "leading") term.renewed(this.#renewedAt);
       if (result === "follower") term.end(this.#lost(`it is now held by ${this.#observed.holder}`));
@@ -173,9 +184,9 @@ export class LeaderElector {
       return "leading";
     }
     const current = readLeaseRecord(lease);
-    this.#observed.observe(current, this.#clock.now());
+    this.#observed.observe(current, this.#clock.monotonicMs());
     const heldByOther = current.holderIdentity !== "" && current.holderIdentity !== this.identity;
-    if (heldByOther && this.#observed.isValid(this.#clock.now())) return "follower";
+    if (heldByOther && this.#observed.isValid(this.#clock.monotonicMs())) return "follower";
     await this.#store("update", leaseWithRecord(lease, this.#nextRecord(current)), signal);
     return "leading";
   }
@@ -238,16 +249,16 @@ export class LeaderElector {
   }
 
   async #store(verb: "create" | "update", lease: LeaseObject, signal: AbortSignal): Promise<void> {
-    const sentAt = this.#clock.now();
+    const sentAt = this.#clock.monotonicMs();
     const stored = await this.#client[verb](Lease, lease, { namespace: this.namespace, signal });
     this.#lease = stored;
     this.#renewedAt = sentAt;
-    this.#observed.observe(readLeaseRecord(stored), this.#clock.now());
+    this.#observed.observe(readLeaseRecord(stored), this.#clock.monotonicMs());
   }
 
-  /** Sleeps one `retryPeriod`; false when `signal` aborted first. */
-  #pause(signal: AbortSignal): Promise<boolean> {
-    return this.#clock.sleep(this.timings.retryPeriodMs, signal).then(
+  /** Sleeps `ms`; false when `signal` aborted first. */
+  #pause(signal: AbortSignal, ms: number): Promise<boolean> {
+    return this.#clock.sleep(ms, signal).then(
       () => true,
       () => false,
     );

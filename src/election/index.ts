@@ -4,11 +4,11 @@
  * Leader election on a coordination.k8s.io/v1 Lease, so that of several replicas of an operator
  * exactly one reconciles at a time. {@link LeaderElector} follows client-go's `LeaderElector`
  * with controller-runtime's defaults (lease 15 s, renew deadline 10 s, retry 2 s): candidates
- * judge a holder's lease expired by their own clock since they last saw its record change
- * (never by its `renewTime`, so clock skew does not matter); every write is an
- * optimistic-concurrency update; a leader that cannot renew within the deadline stops leading
- * at once (its leading signal aborts), and on shutdown it releases the Lease so a successor
- * takes over within one retry period. {@link ElectionMetrics} hooks mirror
+ * judge a holder's lease expired by their own monotonic clock since they last saw its record
+ * change (never by its `renewTime`, so neither clock skew nor a wall-clock jump matters), and
+ * retry with client-go's jitter; every write is an optimistic-concurrency update; a leader that
+ * cannot renew within the deadline stops leading at once (its leading signal aborts), and on
+ * shutdown it releases the Lease so a successor takes over at its next try. {@link ElectionMetrics} hooks mirror
  * `leader_election_master_status`.
  *
  * It is not a lock for mutual exclusion of individual writes (a leader may still overlap a
@@ -18,7 +18,7 @@
  * @example
  * ```ts
  * import { Client } from "kubeloop";
-import { LeaderElector } from "kubeloop/election";
+ * import { LeaderElector } from "kubeloop/election";
  *
  * const client = await Client.load();
  * const elector = new LeaderElector({

@@ -26,7 +26,7 @@ export interface ElectionTimings {
   leaseDurationMs: number;
   /** How long the leader keeps leading without a successful renew. */
   renewDeadlineMs: number;
-  /** How often candidates try to acquire and the leader renews. */
+  /** How often the leader renews, and the least time between a candidate's tries (plus jitter). */
   retryPeriodMs: number;
 }
 
@@ -37,7 +37,10 @@ export const defaultElectionTimings: Readonly<ElectionTimings> = Object.freeze({
   retryPeriodMs: 2_000,
 });
 
-/** client-go's jitter factor; `renewDeadline` must exceed `retryPeriod` times this. */
+/**
+ * client-go's `JitterFactor`: candidates wait up to this many more `retryPeriod`s between tries,
+ * at random; `renewDeadline` must exceed `retryPeriod` times this.
+ */
 export const retryJitterFactor = 1.2;
 
 /** Where in an election an error happened, as passed to {@link LeaderElectorOptions.onError}. */
@@ -55,8 +58,10 @@ export interface LeaderElectorOptions extends Partial<ElectionTimings> {
   identity?: string;
   /** Give the Lease up when the run signal aborts, so a successor takes over at once. Default true. */
   releaseOnCancel?: boolean;
-  /** Source of time. Default {@link systemClock}. */
+  /** Source of time: wall time for the Lease's timestamps, monotonic time for durations. Default `systemClock`. */
   clock?: Clock;
+  /** Source of the acquire retries' jitter, uniform in [0, 1). Default `Math.random`. */
+  random?: () => number;
   /** Instrumentation hooks. Default {@link noopElectionMetrics}. */
   metrics?: ElectionMetrics;
   /**

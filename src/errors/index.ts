@@ -12,11 +12,13 @@
  *
  * @example
  * ```ts
- * try {
- *   await client.get(ConfigMap, "settings", { namespace: "default" });
- * } catch (err) {
- *   if (err instanceof KubeloopError && err.code === "KL_NOT_FOUND") return;
- *   throw err;
+ * export async function readSettings(client: Client): Promise<ConfigMapObject | undefined> {
+ *   try {
+ *     return await client.get(ConfigMap, "settings", { namespace: "default" });
+ *   } catch (err) {
+ *     if (err instanceof KubeloopError && err.code === "KL_NOT_FOUND") return undefined;
+ *     throw err;
+ *   }
  * }
  * ```
  */

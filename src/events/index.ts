@@ -25,7 +25,7 @@
  * @example
  * ```ts
  * import { Client } from "kubeloop";
-import { EventRecorder } from "kubeloop/events";
+ * import { EventRecorder } from "kubeloop/events";
  *
  * const client = await Client.load();
  * const recorder = new EventRecorder(client, { reportingController: "example.com/backup-controller", logger });

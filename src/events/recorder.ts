@@ -2,14 +2,10 @@
  * The recorder: turns calls into occurrences, occurrences into new Events or series updates,
  * and hands the writes to the background sender. See the module page (`index.ts`) for the rules.
  */
-import { eventBody } from "./internal/body.ts";
-import { newEntry, type SeriesEntry } from "./internal/entry.ts";
-import { eventKey, rateLimitKey } from "./internal/keys.ts";
-import { ObjectLimiter } from "./internal/object-limiter.ts";
-import { type EventInput, toOccurrence } from "./internal/occurrence.ts";
+import { type EventInput, eventBody, eventKey, rateLimitKey, toOccurrence } from "./internal/event.ts";
 import { type ResolvedOptions, resolveOptions } from "./internal/resolve.ts";
 import { Sender } from "./internal/sender.ts";
-import { SeriesCache } from "./internal/series-cache.ts";
+import { newEntry, ObjectLimiter, SeriesCache, type SeriesEntry } from "./internal/series.ts";
 import type { EventClient, EventRecorderOptions, EventType } from "./options.ts";
 import type { EventSubject } from "./reference.ts";
 import type { RecorderStats } from "./stats.ts";

@@ -9,7 +9,7 @@ export interface DockerfileOptions {
   readonly entrypoint?: string;
   /** The build command of the first stage; default `npm run build`. */
   readonly buildCommand?: string;
-  /** Ports to document with EXPOSE; default 8080 (metrics) and 8081 (health). */
+  /** Ports to document with EXPOSE; default 8443 (secure metrics) and 8081 (health). */
   readonly ports?: readonly number[];
 }
 
@@ -21,7 +21,7 @@ export interface DockerfileOptions {
 export function dockerfile(options: DockerfileOptions = {}): string {
   const base = options.baseImage ?? "node:24-slim";
   const entrypoint = options.entrypoint ?? "dist/main.js";
-  const ports = options.ports ?? [8080, 8081];
+  const ports = options.ports ?? [8443, 8081];
   return [
     "# syntax=docker/dockerfile:1",
     `FROM ${base} AS build`,

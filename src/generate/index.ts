@@ -2,9 +2,10 @@
  * @module generate
  *
  * Everything a cluster needs to run an operator, derived from its declaration: least-privilege
- * RBAC from what its controllers watch and own ({@link permissionsOf}, {@link rbacFor},
- * {@link controllerPermissions}), and the deployment — CRDs, Namespace, ServiceAccount, RBAC, a
- * hardened Deployment with probes and a metrics port, a kustomization and a Dockerfile
+ * RBAC from what its controllers watch and own ({@link permissionsOf}, {@link declaredPermissions},
+ * {@link rbacFor}, {@link controllerPermissions}), and the deployment — CRDs, Namespace, ServiceAccount, RBAC, a
+ * hardened Deployment with probes and secure metrics (a metrics Service, the `metrics-auth` and
+ * `metrics-reader` ClusterRoles of kubebuilder's scaffold), a kustomization and a Dockerfile
  * ({@link manifestsOf}, {@link operatorManifests}). `kubeloop generate` writes these files.
  *
  * Not for: defining kinds or their CRDs (`kubeloop/schema`), or applying anything to a cluster.
@@ -33,7 +34,8 @@ export {
   POD_UID_ENV,
   serviceAccountManifest,
 } from "./manifests.ts";
-export { declarationsOf, manifestsOf, permissionsOf } from "./operator.ts";
+export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./metrics.ts";
+export { declarationsOf, declaredPermissions, manifestsOf, permissionsOf } from "./operator.ts";
 export {
   type ControllerPermissionOptions,
   controllerPermissions,

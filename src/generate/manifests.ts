@@ -1,6 +1,7 @@
 /**
- * Deployment manifests for an operator: its Namespace, ServiceAccount, RBAC, CRDs and a hardened
- * Deployment, plus the Dockerfile and a kustomization, as file name → text.
+ * Deployment manifests for an operator: its Namespace, ServiceAccount, RBAC, CRDs, a hardened
+ * Deployment serving secure metrics and the Service in front of them, plus the Dockerfile and a
+ * kustomization, as file name → text.
  */
 import {
   Deployment,
@@ -12,8 +13,14 @@ import {
 } from "../api/index.ts";
 import { type AnyKind, crdYaml, toYaml } from "../schema/index.ts";
 import { type DockerfileOptions, dockerfile, kustomization } from "./dockerfile.ts";
+import {
+  metricsAuthRbac,
+  metricsReaderRole,
+  metricsServiceManifest,
+  SECURE_METRICS_PORT,
+} from "./metrics.ts";
 import { leaderElectionPermissions } from "./permissions.ts";
-import { type PermissionRequest, rbacFor } from "./rbac.ts";
+import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
 
 /** Env var holding the pod's name (downward API); the leader-election identity. */
 export const POD_NAME_ENV = "POD_NAME";
@@ -32,14 +39,15 @@ export interface DeploymentOptions {
   readonly serviceAccountName?: string;
   /** Default 1; run 2 or more only with leader election. */
   readonly replicas?: number;
-  /** Port of `/healthz` and `/readyz`; default 8081. */
+  /** Port of `/healthz` and `/readyz` (plain HTTP); default 8081. */
   readonly healthPort?: number;
-  /** Port of `/metrics`; default 8080. */
+  /** Port of `/metrics`, served over HTTPS to authorized callers only; default 8443. */
   readonly metricsPort?: number;
   /** Default: requests cpu 100m, memory 128Mi; limit memory 256Mi. */
   readonly resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   /** Extra environment, after `POD_NAME`, `POD_NAMESPACE` and `POD_UID`. */
   readonly env?: readonly { name: string; value: string }[];
+  /** Extra arguments, after the endpoint flags (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`). */
   readonly args?: readonly string[];
 }
 
@@ -55,12 +63,13 @@ export function serviceAccountManifest(name: string, namespace: string): Service
 
 /**
  * The operator's Deployment: `/healthz` (liveness) and `/readyz` (readiness) probes on the health
- * port, a `metrics` port, resource requests, a restrictive security context (non-root, read-only
+ * port, a `metrics` port served over HTTPS to authorized callers (flags as kubebuilder's
+ * scaffold: `--metrics-bind-address=:8443 --metrics-secure --health-probe-bind-address=:8081`), resource requests, a restrictive security context (non-root, read-only
  * root filesystem with an emptyDir at /tmp, no privilege escalation, all capabilities dropped,
  * RuntimeDefault seccomp) and the pod's name and namespace from the downward API.
  */
 export function deploymentManifest(options: DeploymentOptions): DeploymentObject {
-  const labels = { "app.kubernetes.io/name": options.name };
+  const labels = podLabels(options.name);
   return {
     apiVersion: Deployment.apiVersion,
     kind: Deployment.kind,
@@ -82,14 +91,25 @@ export function deploymentManifest(options: DeploymentOptions): DeploymentObject
   };
 }
 
+/** The labels of the operator's pods, which its Deployment and metrics Service select. */
+function podLabels(name: string): Record<string, string> {
+  return { "app.kubernetes.io/name": name };
+}
+
 function operatorContainer(
   options: DeploymentOptions,
 ): DeploymentObject["spec"]["template"]["spec"]["containers"][number] {
   const healthPort = options.healthPort ?? 8081;
+  const metricsPort = options.metricsPort ?? SECURE_METRICS_PORT;
   return {
     name: "operator",
     image: options.image,
-    ...(options.args ? { args: [...options.args] } : {}),
+    args: [
+      `--metrics-bind-address=:${metricsPort}`,
+      "--metrics-secure",
+      `--health-probe-bind-address=:${healthPort}`,
+      ...(options.args ?? []),
+    ],
     env: [
       { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
       { name: POD_NAMESPACE_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
@@ -97,7 +117,7 @@ function operatorContainer(
       ...(options.env ?? []),
     ],
     ports: [
-      { name: "metrics", containerPort: options.metricsPort ?? 8080, protocol: "TCP" },
+      { name: "metrics", containerPort: metricsPort, protocol: "TCP" },
       { name: "health", containerPort: healthPort, protocol: "TCP" },
     ],
     livenessProbe: {
@@ -140,8 +160,10 @@ export interface OperatorManifestOptions extends DeploymentOptions {
 
 /**
  * Every file needed to deploy an operator, file name → content, in apply order:
- * `namespace.yaml`, `crds.yaml` (when kinds are given), `serviceaccount.yaml`, `rbac.yaml`,
- * `deployment.yaml`, `kustomization.yaml` and `Dockerfile`.
+ * `namespace.yaml`, `crds.yaml` (when kinds are given), `serviceaccount.yaml`, `rbac.yaml` (the
+ * operator's roles, the `<name>-metrics-auth` ClusterRole its secure metrics need, and the
+ * `<name>-metrics-reader` ClusterRole for scrapers), `deployment.yaml`, `metrics-service.yaml`,
+ * `kustomization.yaml` and `Dockerfile`.
  *
  * @example
  * ```ts
@@ -162,6 +184,7 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     serviceAccount,
     ...(options.watchNamespace === undefined ? {} : { namespace: options.watchNamespace }),
   });
+  const metricsAuth = metricsAuthRbac({ name: options.name, serviceAccount });
   const files = new Map<string, string>();
   files.set("namespace.yaml", toYaml([namespaceManifest(options.namespace)]));
   if (options.kinds && options.kinds.length > 0) files.set("crds.yaml", crdYaml(options.kinds));
@@ -169,9 +192,28 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     "serviceaccount.yaml",
     toYaml([serviceAccountManifest(serviceAccount.name, serviceAccount.namespace)]),
   );
-  files.set("rbac.yaml", toYaml(rbac.roles.flatMap((role, i) => [role, rbac.bindings[i]])));
+  files.set(
+    "rbac.yaml",
+    toYaml([...rolesWithBindings(rbac), ...rolesWithBindings(metricsAuth), metricsReaderRole(options.name)]),
+  );
   files.set("deployment.yaml", toYaml([deploymentManifest(options)]));
+  files.set(
+    "metrics-service.yaml",
+    toYaml([
+      metricsServiceManifest({
+        name: options.name,
+        namespace: options.namespace,
+        selector: podLabels(options.name),
+        port: options.metricsPort,
+      }),
+    ]),
+  );
   files.set("kustomization.yaml", kustomization([...files.keys()]));
   files.set("Dockerfile", dockerfile(options.dockerfile));
   return files;
+}
+
+/** Each role followed by its binding. */
+function rolesWithBindings(rbac: RbacObjects): unknown[] {
+  return rbac.roles.flatMap((role, i) => [role, rbac.bindings[i]]);
 }

@@ -2,45 +2,73 @@
  * What an operator's declaration implies for a cluster: the permissions its controllers need and
  * the files that deploy it (CRDs, RBAC, Deployment, kustomization, Dockerfile).
  */
-import pino from "pino";
-import { Client, type ClusterConnection } from "../client/index.ts";
-import type { ControllerDeclaration } from "../controller/index.ts";
-import { Manager } from "../manager/index.ts";
+import type { KubeObject } from "../api/index.ts";
+import { InformerCache } from "../cache/index.ts";
+import type {
+  ControllerDeclaration,
+  ControllerHost,
+  ControllerSpec,
+  WatchedKind,
+} from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
+import type { WatchClient } from "../watch/index.ts";
 import { operatorManifests } from "./manifests.ts";
-import { controllerPermissions } from "./permissions.ts";
-import type { PermissionRequest, PermissionTarget } from "./rbac.ts";
+import { type ControllerPermissionOptions, controllerPermissions } from "./permissions.ts";
+import type { PermissionRequest } from "./rbac.ts";
 
-const offlineConnection: ClusterConnection = {
-  server: "https://offline.invalid",
-  namespace: "default",
-  source: "kubeconfig",
-  tls: { insecure: false },
-  credentials: { get: async () => ({ headers: {}, identity: "offline" }), invalidate: () => {} },
+/** What the cache of a {@link RecordingHost} would list and watch with: nothing, it never starts. */
+const neverStarted: WatchClient = {
+  listPage: () => Promise.reject(new Error("a recording host's cache never lists")),
+  watchStream: () => Promise.reject(new Error("a recording host's cache never watches")),
 };
 
-/** The controllers an operator builds, without connecting to a cluster. */
+/** A host that runs nothing: it keeps the declarations an operator's `setup` hands it. */
+class RecordingHost implements ControllerHost {
+  readonly cache: InformerCache;
+  readonly declarations: ControllerDeclaration[] = [];
+
+  constructor(namespace: string | undefined) {
+    this.cache = new InformerCache(neverStarted, { namespace });
+  }
+
+  addController<T extends KubeObject>(spec: ControllerSpec<T>): void {
+    this.declarations.push(spec.declaration);
+  }
+}
+
+/** The controllers an operator builds, as declared by its `setup`, without connecting to a cluster. */
 export async function declarationsOf(operator: Operator): Promise<ControllerDeclaration[]> {
-  const manager = await Manager.create({
-    name: operator.name,
-    client: new Client(offlineConnection),
-    metrics: false,
-    health: false,
-    logger: pino({ level: "silent" }),
+  const host = new RecordingHost(operator.definition.watchNamespace);
+  await operator.setup(host);
+  return host.declarations;
+}
+
+/**
+ * What one declared controller needs: its primary kind, the kinds it owns and watches, events,
+ * and leader election when asked.
+ *
+ * @example
+ * ```ts
+ * const declared = controller(manager).for(Widget).owns(ConfigMap).reconcile(reconcileWidget);
+ * rbacFor(declaredPermissions(declared, { leaderElection: { namespace: "widgets" } }), rbacOptions);
+ * ```
+ */
+export function declaredPermissions(
+  declaration: ControllerDeclaration,
+  options: Pick<ControllerPermissionOptions, "events" | "leaderElection"> = {},
+): PermissionRequest[] {
+  const types = (kinds: readonly WatchedKind[]) => kinds.map((kind) => kind.type);
+  return controllerPermissions({
+    ...options,
+    primary: declaration.primary.type,
+    owns: types(declaration.owns),
+    watches: types(declaration.watches),
   });
-  await operator.setup(manager);
-  return manager.controllers.map((c) => (c as unknown as { declaration: ControllerDeclaration }).declaration);
 }
 
 /** Everything the operator may do: what its controllers declare, plus its extra permissions. */
 export async function permissionsOf(operator: Operator): Promise<PermissionRequest[]> {
-  const declared = (await declarationsOf(operator)).flatMap((d) =>
-    controllerPermissions({
-      primary: d.primary,
-      owns: d.owns as PermissionTarget[],
-      watches: d.watches as PermissionTarget[],
-    }),
-  );
+  const declared = (await declarationsOf(operator)).flatMap((d) => declaredPermissions(d));
   return [...declared, ...(operator.definition.permissions ?? [])];
 }
 

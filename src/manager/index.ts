@@ -4,7 +4,8 @@
  * Runs controllers. A {@link Manager} owns what its controllers share — one client, one informer
  * cache (one informer per kind and scope), one event recorder, one Prometheus registry — waits
  * for the caches to sync before reconciling, serves `/healthz`, `/readyz` and `/metrics` (with
- * controller-runtime's metric names), elects a leader on a Lease when asked, logs with pino
+ * controller-runtime's metric names; in a cluster over HTTPS, only to callers the apiserver
+ * authenticates and authorizes, as kubebuilder scaffolds), elects a leader on a Lease when asked, logs with pino
  * (`controller`, `namespace`, `name`, `reconcileID` on every reconcile line), and shuts down
  * gracefully on SIGTERM/SIGINT ({@link runManager}).
  *
@@ -17,12 +18,21 @@
  * await runManager(manager);
  * ```
  */
+
+export type { Listen, MetricsOptions } from "./endpoints.ts";
+export { DuplicateControllerError, EndpointFlagError, MetricsCertificateError } from "./errors.ts";
+export {
+  type EndpointFlag,
+  type EndpointFlagValues,
+  endpointFlags,
+  endpointOptions,
+  parseEndpointFlags,
+} from "./flags.ts";
 export {
   type LeaderElectionOptions,
-  type Listen,
   Manager,
   type ManagerOptions,
   runManager,
 } from "./manager.ts";
 export { ManagerMetrics } from "./metrics.ts";
-export { type Check, type EndpointsOptions, serveEndpoints } from "./server.ts";
+export { type Check, type Denial, type EndpointsOptions, type Guard, serveEndpoints } from "./server.ts";

@@ -8,17 +8,26 @@ import type { KubeObject } from "../api/index.ts";
 import { InformerCache, type InformerCacheOptions } from "../cache/index.ts";
 import { Client, type ClientOptions, type LoadConfigOptions } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
-import type { Controller, ControllerDeps, ControllerHost } from "../controller/index.ts";
+import {
+  buildController,
+  type Controller,
+  type ControllerDeps,
+  type ControllerHost,
+  type ControllerSpec,
+  type HostedController,
+} from "../controller/index.ts";
 import { type ElectionTimings, LeaderElector, LeadershipLostError } from "../election/index.ts";
 import { EventRecorder } from "../events/index.ts";
+import {
+  type Listen,
+  type MetricsOptions,
+  resolveEndpoints,
+  runningInCluster,
+  startEndpoints,
+} from "./endpoints.ts";
+import { DuplicateControllerError } from "./errors.ts";
 import { ManagerMetrics } from "./metrics.ts";
-import { type Check, serveEndpoints } from "./server.ts";
-
-/** Where an HTTP endpoint listens; `port: 0` picks a free port. */
-export interface Listen {
-  host?: string;
-  port: number;
-}
+import type { Check } from "./server.ts";
 
 /** Leader election settings (client-go semantics; controller-runtime's 15/10/2 s defaults). */
 export interface LeaderElectionOptions extends Partial<ElectionTimings> {
@@ -45,13 +54,24 @@ export interface ManagerOptions {
   namespace?: string;
   /** Cache tuning: per-kind scopes, transforms, watch timing. */
   cache?: Pick<InformerCacheOptions, "byKind" | "informer">;
-  /** `/metrics` endpoint. Default port 8080; `false` disables it. */
-  metrics?: Listen | false;
-  /** `/healthz` and `/readyz`. Default port 8081; `false` disables them. */
+  /**
+   * `/metrics` endpoint; `false` disables it. Default, as kubebuilder's scaffold: in a cluster
+   * (`KUBERNETES_SERVICE_HOST` set) HTTPS on 0.0.0.0:8443 for authenticated and authorized
+   * callers only; outside, plain HTTP on 127.0.0.1:8080. See {@link MetricsOptions}.
+   */
+  metrics?: MetricsOptions | false;
+  /**
+   * `/healthz` and `/readyz`, always plain HTTP (the kubelet probes them); `false` disables them.
+   * Default port 8081, on 0.0.0.0 in a cluster and 127.0.0.1 outside.
+   */
   health?: Listen | false;
   /** Leader election; off unless given. */
   leaderElection?: LeaderElectionOptions | false;
-  /** How long in-flight reconciles may finish at shutdown. Default 30 s. */
+  /**
+   * How long in-flight reconciles may run once shutdown begins; then their `ctx.signal` aborts
+   * and the manager stops without waiting for them. The default of every controller's own
+   * `gracefulShutdownMs`. Default 30 s.
+   */
   gracefulShutdownMs?: number;
   logger?: Logger;
   clock?: Clock;
@@ -67,7 +87,7 @@ export class Manager implements ControllerHost {
   readonly metrics: ManagerMetrics;
   readonly #options: ManagerOptions;
   readonly #clock: Clock;
-  readonly #controllers: Controller<KubeObject>[] = [];
+  readonly #controllers: HostedController[] = [];
   readonly #elector: LeaderElector | undefined;
   #ready = false;
   #onLeadershipLost: (err: LeadershipLostError) => void = () => {};
@@ -132,11 +152,26 @@ export class Manager implements ControllerHost {
   }
 
   /** Controllers registered so far. */
-  get controllers(): readonly Controller<KubeObject>[] {
+  get controllers(): readonly HostedController[] {
     return this.#controllers;
   }
 
-  controllerDeps(name: string): ControllerDeps {
+  /**
+   * Builds the controller `spec` declares on the shared informers and runs it with the manager.
+   * `controller(manager)...reconcile(fn)` calls this. Throws {@link DuplicateControllerError}
+   * when a controller of that name is already registered.
+   */
+  addController<T extends KubeObject>(spec: ControllerSpec<T>): Controller<T> {
+    const { name } = spec.declaration;
+    if (this.#controllers.some((c) => c.name === name)) throw new DuplicateControllerError(name);
+    const options = { gracefulShutdownMs: this.#options.gracefulShutdownMs, ...spec.options };
+    const built = buildController({ ...spec, options }, this.#controllerDeps(name));
+    this.#controllers.push(built);
+    this.metrics.trackQueue(name, built.queue);
+    return built;
+  }
+
+  #controllerDeps(name: string): ControllerDeps {
     return {
       client: this.client,
       cache: this.cache,
@@ -147,20 +182,11 @@ export class Manager implements ControllerHost {
     };
   }
 
-  register(controller: Controller<KubeObject>): void {
-    if (this.#controllers.some((c) => c.name === controller.name)) {
-      throw new TypeError(
-        `a controller named "${controller.name}" is already registered; name controllers uniquely with .named()`,
-      );
-    }
-    this.#controllers.push(controller);
-    this.metrics.trackQueue(controller.name, controller.queue);
-  }
-
   /**
    * Runs until `signal` aborts: serves endpoints, (with leader election, once leading) starts the
    * caches, waits for them to sync, then runs every controller. Shuts down gracefully: stops
-   * taking work, lets reconciles finish, closes watches, flushes events, releases the Lease.
+   * taking work, lets reconciles finish for up to `gracefulShutdownMs` (then aborts them), closes
+   * watches, flushes events, releases the Lease.
    * Rejects with `LeadershipLostError` when leadership is lost, so the process can exit.
    */
   async start(signal: AbortSignal): Promise<void> {
@@ -201,7 +227,10 @@ export class Manager implements ControllerHost {
     const stop = () => stopCaches.abort();
     this.cache.start(stopCaches.signal);
     try {
-      await this.cache.waitForSync(signal);
+      // waitForSync rejects on abort (then nothing starts) and on a sync timeout (which fails the start).
+      await this.cache.waitForSync(signal).catch((err: unknown) => {
+        if (!signal.aborted) throw err;
+      });
       if (signal.aborted) return;
       this.#ready = true;
       this.logger.info("caches synced; controllers running");
@@ -244,40 +273,18 @@ export class Manager implements ControllerHost {
   }
 
   async #serve() {
-    const servers = [];
-    const { metrics = { port: 8080 }, health = { port: 8081 } } = this.#options;
-    const healthChecks = {
-      healthz: { ping: () => true },
-      readyz: { "informers-synced": (() => this.#ready) as Check },
-    };
-    if (
-      health &&
-      metrics &&
-      health.port === metrics.port &&
-      health.port !== 0 &&
-      health.host === metrics.host
-    ) {
-      const { server, port } = await serveEndpoints(health.host ?? "0.0.0.0", health.port, {
-        health: healthChecks,
-        metrics: this.metrics.registry,
-      });
-      this.#ports = { metrics: port, health: port };
-      return [server];
-    }
-    if (metrics) {
-      const { server, port } = await serveEndpoints(metrics.host ?? "0.0.0.0", metrics.port, {
-        metrics: this.metrics.registry,
-      });
-      servers.push(server);
-      this.#ports.metrics = port;
-    }
-    if (health) {
-      const { server, port } = await serveEndpoints(health.host ?? "0.0.0.0", health.port, {
-        health: healthChecks,
-      });
-      servers.push(server);
-      this.#ports.health = port;
-    }
+    const { servers, ports } = await startEndpoints(resolveEndpoints(this.#options, runningInCluster()), {
+      name: this.name,
+      registry: this.metrics.registry,
+      checks: {
+        healthz: { ping: () => true },
+        readyz: { "informers-synced": (() => this.#ready) as Check },
+      },
+      client: this.client,
+      clock: this.#clock,
+      logger: this.logger,
+    });
+    this.#ports = ports;
     return servers;
   }
 }

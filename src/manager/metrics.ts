@@ -119,10 +119,16 @@ export class ManagerMetrics {
     "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master",
     ["name"],
   );
-  /** `drift_repairs_total{kind,manager}`: outputs repaired after someone else changed or deleted them. */
-  readonly driftRepairs = this.#counter(
+  /** Outputs repaired after someone else changed or deleted them. */
+  readonly #driftRepairs = this.#counter(
+    "kubeloop_drift_repairs_total",
+    "Owned objects repaired after another actor changed or deleted them, per kind and the field manager that changed them",
+    ["kind", "manager"],
+  );
+  /** The old, unprefixed name of `kubeloop_drift_repairs_total`, counted with it until the next release removes it. */
+  readonly #driftRepairsDeprecated = this.#counter(
     "drift_repairs_total",
-    "Owned objects repaired after another actor changed or deleted them",
+    "Deprecated: use kubeloop_drift_repairs_total (same labels and values); this name is removed in the next release",
     ["kind", "manager"],
   );
 
@@ -195,7 +201,7 @@ export class ManagerMetrics {
       activeWorkers: (n) => this.#activeWorkers.set(labels, n),
       maxConcurrent: (n) => this.#maxConcurrent.set(labels, n),
       triggered: (trigger) => this.#triggers.inc({ ...labels, trigger }),
-      driftRepaired: (kind, manager) => this.driftRepairs.inc({ kind, manager }),
+      driftRepaired: (kind, manager) => this.#driftRepaired(kind, manager),
       conditionTransitioned: (kind, condition, status) =>
         this.#conditionTransitions.inc({ kind, condition, status }),
       queue: {
@@ -206,6 +212,11 @@ export class ManagerMetrics {
         retried: () => this.#retries.inc(queueLabels),
       },
     };
+  }
+
+  #driftRepaired(kind: string, manager: string): void {
+    this.#driftRepairs.inc({ kind, manager });
+    this.#driftRepairsDeprecated.inc({ kind, manager });
   }
 
   /** Makes a controller's queue visible to the unfinished-work gauges. */

@@ -5,6 +5,7 @@
  * (`kubeloop generate`).
  */
 import type { LoadConfigOptions } from "../client/index.ts";
+import type { ControllerHost } from "../controller/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
 import { Manager, type ManagerOptions, runManager } from "../manager/index.ts";
 import type { AnyKind } from "../schema/index.ts";
@@ -15,8 +16,13 @@ export interface OperatorDefinition {
   name: string;
   /** Kinds whose CRDs ship with the operator. */
   kinds: readonly AnyKind[];
-  /** Builds the operator's controllers on `manager`, e.g. `controller(manager).for(Widget)...`. */
-  setup(manager: Manager): void | Promise<void>;
+  /**
+   * Builds the operator's controllers on `host`, e.g. `controller(host).for(Widget)...`: the
+   * manager when the operator runs, a host that only records what the controllers declare when
+   * `kubeloop generate` derives RBAC. So setup declares controllers and cache indexes, and
+   * does nothing else (no requests, no timers).
+   */
+  setup(host: ControllerHost): void | Promise<void>;
   /** Namespace the operator is deployed to. Default: its name. */
   namespace?: string;
   /** Watch and be permitted in only this namespace (Role instead of ClusterRole). */

@@ -60,7 +60,7 @@ const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
  * Makes the child `desired` (owned by `owner`) exist as desired. Reads the child from the cache
  * (declare it with `owns()`), applies it with the client's field manager when it is missing or
  * differs, and reports drift — a Warning event naming who changed it and
- * `drift_repairs_total{kind,manager}` — when the difference was made by someone else. Refuses to
+ * `kubeloop_drift_repairs_total{kind,manager}` — when the difference was made by someone else. Refuses to
  * adopt a child controlled by another object ({@link AlreadyOwnedError}). Does nothing while the
  * owner is being deleted.
  */

@@ -44,7 +44,7 @@ export type Drift = "modified" | "deleted";
 
 /** The metrics hook {@link reportDrift} calls; a reconcile context's `report` fits. */
 export interface DriftMetrics {
-  /** An owned object changed or deleted by another actor was repaired: `drift_repairs_total{kind,manager}`. */
+  /** An owned object changed or deleted by another actor was repaired: `kubeloop_drift_repairs_total{kind,manager}`. */
   driftRepaired(kind: string, manager: string): void;
 }
 
@@ -56,7 +56,7 @@ export interface DriftReporting {
 
 /**
  * Reports a repaired drift: a Warning event on the owner (reason `DriftRepaired`, the child as
- * `related`) naming who changed it, and `drift_repairs_total{kind,manager}`. A deletion records
+ * `related`) naming who changed it, and `kubeloop_drift_repairs_total{kind,manager}`. A deletion records
  * no manager in `managedFields`, so it is reported with the child's last foreign writer when one
  * is known, as `unknown` otherwise.
  */

@@ -7,7 +7,7 @@
  * refusing to adopt what another controller owns and references across namespaces.
  * {@link ensureChild} converges an owned child with server-side apply, writing nothing when it
  * already matches, and reports repairs of someone else's changes or deletions as drift — an event
- * naming the writer from `managedFields`, and `drift_repairs_total{kind,manager}`.
+ * naming the writer from `managedFields`, and `kubeloop_drift_repairs_total{kind,manager}`.
  *
  * Not for in-cluster children's deletion: owner references and garbage collection do that; a
  * finalizer is only for cleanup the garbage collector cannot do.

@@ -62,10 +62,10 @@ export function bucketRateLimiter(clock: Clock, options: BucketOptions = {}): Ra
   requireNumber("qps", qps, { min: 0, exclusive: true });
   requireNumber("burst", burst, { min: 1 });
   let tokens = burst;
-  let last = clock.now();
+  let last = clock.monotonicMs();
   return {
     when() {
-      const now = clock.now();
+      const now = clock.monotonicMs();
       tokens = Math.min(burst, tokens + (Math.max(0, now - last) * qps) / 1000) - 1;
       last = now;
       return tokens >= 0 ? 0 : (-tokens * 1000) / qps;

@@ -1,3 +1,4 @@
+import type { ResourceType } from "../api/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 
 const SHOWN_CHARS = 80;
@@ -28,5 +29,30 @@ export class InvalidConditionError extends KubeloopError {
     );
     this.field = field;
     this.value = value;
+  }
+}
+
+/**
+ * The status of an object whose kind has no status subresource: `/status` answers 404 while the
+ * object exists. Code `KL_STATUS_SUBRESOURCE`.
+ */
+export class StatusSubresourceMissingError extends KubeloopError {
+  constructor(type: ResourceType, cause: Error) {
+    super(
+      "KL_STATUS_SUBRESOURCE",
+      `cannot write the status of ${type.kind} (${type.apiVersion}, ${type.plural}): its CustomResourceDefinition has no status subresource. Fix: add \`subresources: { status: {} }\` to the served version (kinds made with defineKind have it; regenerate and apply the CRD with \`kubeloop generate\`)`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * `updateStatus` was called with what it cannot write: an object without `metadata.name`, or a
+ * compute function that returned something other than the whole status object. Code
+ * `KL_INVALID_STATUS_UPDATE`.
+ */
+export class InvalidStatusUpdateError extends KubeloopError {
+  constructor(problem: string, fix: string) {
+    super("KL_INVALID_STATUS_UPDATE", `updateStatus: ${problem}; ${fix}`);
   }
 }

@@ -55,7 +55,7 @@ export {
 } from "./conditions.ts";
 export type { Transition } from "./diff.ts";
 export type { ConditionsStatus, StallOptions, StatusDraft, StatusUpdate } from "./draft.ts";
-export { InvalidConditionError } from "./errors.ts";
+export { InvalidConditionError, InvalidStatusUpdateError, StatusSubresourceMissingError } from "./errors.ts";
 export {
   type KStatus,
   type KStatusResult,

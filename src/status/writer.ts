@@ -3,11 +3,12 @@
  * optimistic concurrency, recomputing from a fresh read after each conflict.
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
-import { ConflictError, NotFoundError, type StatusWriter } from "../client/index.ts";
+import { type Client, ConflictError, NotFoundError, type StatusWriter } from "../client/index.ts";
+import { InvalidStatusUpdateError, StatusSubresourceMissingError } from "./errors.ts";
 import { isObject, type Json, type JsonObject, mergePatch, sameJson, toJson } from "./internal/json-diff.ts";
 
-/** The status verbs {@link updateStatus} uses; a `Client` fits. */
-export interface StatusClient {
+/** The verbs {@link updateStatus} uses: the status ones, and `get` to tell a missing object from a missing subresource; a `Client` fits. */
+export interface StatusClient extends Pick<Client, "get"> {
   readonly status: Pick<StatusWriter, "get" | "patch" | "apply">;
 }
 
@@ -74,8 +75,9 @@ interface Target<T extends KubeObject> {
  *
  * On a 409 Conflict it re-reads the object from the apiserver and calls `compute` again with the
  * fresh copy (never retrying a stale status), at most `maxAttempts` writes in all; then the last
- * `ConflictError` is thrown, for the controller to back off. A 404 resolves `gone`. Other errors
- * are thrown. The comparison is with the status of the copy at hand: a stale copy whose status is
+ * `ConflictError` is thrown, for the controller to back off. A 404 resolves `gone` when the object
+ * is gone; when the object is there but its kind has no status subresource,
+ * {@link StatusSubresourceMissingError} is thrown. Other errors are thrown. The comparison is with the status of the copy at hand: a stale copy whose status is
  * already what it computes sends nothing, and the newer version's watch event reconciles again.
  *
  * A reconciler whose kind has a condition set calls `writeStatus`, which builds on this and records
@@ -126,15 +128,21 @@ function targetOf<T extends KubeObject>(
   options: UpdateStatusOptions,
 ): Target<T> {
   const name = obj.metadata.name;
-  if (!name) throw new TypeError(`updateStatus: the ${type.kind} has no metadata.name`);
+  if (!name) {
+    throw new InvalidStatusUpdateError(
+      `the ${type.kind} has no metadata.name`,
+      "pass the object as read from the cache or the client",
+    );
+  }
   return { client, type, name, namespace: obj.metadata.namespace, options };
 }
 
 function desiredStatus(computed: unknown): JsonObject {
   const desired = toJson(computed);
   if (isObject(desired)) return desired;
-  throw new TypeError(
-    "updateStatus: the compute function must return the whole status object, e.g. { ...update.status }",
+  throw new InvalidStatusUpdateError(
+    `the compute function returned ${Array.isArray(desired) ? "an array" : String(desired)}, not an object`,
+    "return the whole status object, e.g. { replicas, ...update.status }",
   );
 }
 
@@ -150,10 +158,29 @@ async function attemptWrite<T extends KubeObject>(
     else await patchStatus(target, current, isObject(stored) ? mergePatch(stored, desired) : desired);
     return "updated";
   } catch (err) {
-    if (err instanceof NotFoundError) return "gone";
+    if (err instanceof NotFoundError) return goneOrMissingSubresource(target, err);
     if (err instanceof ConflictError) return err;
     throw err;
   }
+}
+
+/**
+ * A 404 from `/status` means the object is gone, or that its kind has no status subresource (the
+ * object itself still answers): the latter is thrown, never taken for "gone", since the status
+ * would silently never be written.
+ */
+async function goneOrMissingSubresource<T extends KubeObject>(
+  target: Target<T>,
+  notFound: NotFoundError,
+): Promise<"gone"> {
+  const { client, type, name, namespace, options } = target;
+  try {
+    await client.get(type, name, { namespace, signal: options.signal });
+  } catch (err) {
+    if (err instanceof NotFoundError) return "gone";
+    throw err;
+  }
+  throw new StatusSubresourceMissingError(type, notFound);
 }
 
 async function patchStatus<T extends KubeObject>(target: Target<T>, current: T, status: JsonObject) {

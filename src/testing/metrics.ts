@@ -1,6 +1,6 @@
 /**
  * Reading a Prometheus text endpoint in tests: the sum of a metric's samples whose labels include
- * the given ones, e.g. `drift_repairs_total{kind="ConfigMap"}` on a manager's `/metrics`.
+ * the given ones, e.g. `kubeloop_drift_repairs_total{kind="ConfigMap"}` on a manager's `/metrics`.
  */
 
 /** Sums the samples of `name` at `url` (a `/metrics` endpoint) whose labels include `labels`; 0 when none. */

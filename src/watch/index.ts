@@ -3,7 +3,8 @@
  *
  * Resumable watches. {@link watch} turns a kind (optionally one namespace and label/field
  * selectors) into an endless async stream of {@link WatchEvent}s that survives what kills naive
- * watches: it streams the initial state (`sendInitialEvents`) or lists it in pages, watches from
+ * watches: it streams the initial state (`sendInitialEvents`, falling back to a list at once when
+ * the streaming attempt fails in any way, as client-go does) or lists it in pages, watches from
  * that resourceVersion with bookmarks and a randomised 5–10 min timeout, resumes from the last
  * resourceVersion after a clean close or a network error (exponential backoff with jitter, no
  * hot loop), lists again after `410 Expired` or a too-large resourceVersion, and reconnects a

@@ -41,8 +41,9 @@ export interface WatcherOptions {
   /** Page size of initial lists. Default 500. */
   pageSize?: number;
   /**
-   * How to get the initial state: `streaming` (`sendInitialEvents`, falling back to `list` when
-   * the server refuses it), or `list`. Default `streaming`.
+   * How to get the initial state: `streaming` (`sendInitialEvents`; a streaming attempt that
+   * fails in any way falls back to a list at once, and a server that refuses it is only listed
+   * from then on), or `list`. Default `streaming`.
    */
   initialState?: "streaming" | "list";
   /** Reconnect when nothing (not even a bookmark) arrives for this long. Default 180 s. */
@@ -82,7 +83,8 @@ export async function* watch<T extends KubeObject>(
   const backoff = new Backoff(options.backoff?.initialMs, options.backoff?.maxMs, options.random);
   const metrics = options.metrics ?? {};
   const session = new Session(client, type, options, clock, metrics);
-  let streaming = (options.initialState ?? "streaming") === "streaming";
+  let canStream = (options.initialState ?? "streaming") === "streaming";
+  let listing = !canStream; // How the next initial state is fetched.
   let resourceVersion: string | undefined;
   let reason: RestartReason = "start";
   let expiries = 0;
@@ -94,10 +96,11 @@ export async function* watch<T extends KubeObject>(
 
   while (!options.signal?.aborted) {
     try {
-      if (resourceVersion === undefined && !streaming) {
+      if (resourceVersion === undefined && listing) {
         metrics.relist?.(reason);
         resourceVersion = yield* session.list();
         reason = "start";
+        listing = !canStream;
       } else {
         if (resourceVersion === undefined) metrics.relist?.(reason);
         else if (reason !== "start") metrics.reconnect?.(reason);
@@ -108,8 +111,14 @@ export async function* watch<T extends KubeObject>(
       expiries = 0;
     } catch (err) {
       if (options.signal?.aborted) return;
-      if (resourceVersion === undefined && streaming && err instanceof InvalidError) {
-        streaming = false; // The server refuses sendInitialEvents: list, then watch.
+      if (resourceVersion === undefined && !listing) {
+        // As client-go does, any failure of the streaming attempt falls back to list-then-watch at
+        // once: a proxy that drops sendInitialEvents or breaks the stream must not keep the cache
+        // from syncing. The next relist streams again, unless the server refused sendInitialEvents
+        // (400/422: it does not support it), which older servers do and is not worth reporting.
+        listing = true;
+        if (err instanceof InvalidError) canStream = false;
+        else metrics.retry?.(err, 0);
         continue;
       }
       reason = classify(err);

@@ -8,24 +8,38 @@ import { UnreachableError } from "../errors.ts";
 import type { ClientMetrics } from "../metrics.ts";
 import { type ApiRequest, authUsed, type Interceptor, type SentResponse } from "../transport.ts";
 
-/** Token bucket: `qps` requests per second on average, bursts up to `burst`. */
+/**
+ * Token bucket: `qps` requests per second on average, bursts up to `burst`. A request aborted
+ * before it is sent (waiting for its turn, for its token, or right after) spends no token.
+ */
 export function rateLimit(clock: Clock, qps: number, burst: number): Interceptor {
   if (!Number.isFinite(qps) || qps <= 0) return (next) => next;
   let tokens = burst;
-  let last = clock.now();
+  let last = clock.monotonicMs();
   let chain = Promise.resolve();
+  const refund = () => {
+    tokens = Math.min(burst, tokens + 1);
+  };
   const take = async (signal?: AbortSignal) => {
-    const now = clock.now();
-    tokens = Math.min(burst, tokens + ((now - last) / 1000) * qps);
+    signal?.throwIfAborted();
+    const now = clock.monotonicMs();
+    tokens = Math.min(burst, tokens + ((now - last) / 1000) * qps) - 1;
     last = now;
-    tokens -= 1;
-    if (tokens < 0) await clock.sleep((-tokens / qps) * 1000, signal);
+    if (tokens >= 0) return;
+    await clock.sleep((-tokens / qps) * 1000, signal).catch((err: unknown) => {
+      refund();
+      throw err;
+    });
   };
   return (next) => async (request) => {
     // Serialise token accounting so waiters are served in arrival order.
     const turn = chain.then(() => take(request.signal));
     chain = turn.catch(() => {});
     await turn;
+    if (request.signal?.aborted) {
+      refund();
+      request.signal.throwIfAborted();
+    }
     return next(request);
   };
 }
@@ -33,13 +47,13 @@ export function rateLimit(clock: Clock, qps: number, burst: number): Interceptor
 /** Records every attempt through {@link ClientMetrics}. */
 export function observe(clock: Clock, metrics: ClientMetrics): Interceptor {
   return (next) => async (request) => {
-    const started = clock.now();
+    const started = clock.monotonicMs();
     const record = (code: string) =>
       metrics.request({
         method: request.method,
         verb: request.verb,
         code,
-        seconds: (clock.now() - started) / 1000,
+        seconds: (clock.monotonicMs() - started) / 1000,
       });
     try {
       const res = await next(request);

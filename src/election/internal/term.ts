@@ -35,7 +35,7 @@ export class LeaderTerm {
     return !this.#controller.signal.aborted;
   }
 
-  /** Ends the term when `parent` aborts, and arms the deadline from `renewedAt`. */
+  /** Ends the term when `parent` aborts, and arms the deadline from `renewedAt` (monotonic ms). */
   bind(parent: AbortSignal, renewedAt: number): void {
     this.#parent = parent;
     this.renewed(renewedAt);
@@ -43,12 +43,12 @@ export class LeaderTerm {
     else parent.addEventListener("abort", this.#onParentAbort, { once: true });
   }
 
-  /** Restarts the deadline: the term ends `renewDeadlineMs` after `renewedAt` unless renewed again. */
+  /** Restarts the deadline: the term ends `renewDeadlineMs` after `renewedAt` (monotonic ms) unless renewed again. */
   renewed(renewedAt: number): void {
     if (!this.active) return;
     const { clock, renewDeadlineMs, deadlineReason } = this.#options;
     this.#deadline?.cancel();
-    this.#deadline = clock.setTimer(renewedAt + renewDeadlineMs - clock.now(), () =>
+    this.#deadline = clock.setTimer(renewedAt + renewDeadlineMs - clock.monotonicMs(), () =>
       this.end(deadlineReason()),
     );
   }

@@ -3,13 +3,26 @@
  * retries transient failures with capped exponential backoff. When the queue is full the oldest
  * pending write is dropped. Nothing here throws to the recorder's callers: failures are counted
  * and logged.
+ *
+ * One write of an entry creates the Event (with its series when repeats came first), or merge
+ * patches its series. A series patch that finds the Event gone creates it again under the same
+ * name, and a create that finds the name taken (an earlier attempt that did land) patches
+ * instead, as client-go's `recordEvent`.
  */
+import { Event, type EventObject } from "../../api/index.ts";
+import {
+  AlreadyExistsError,
+  ApiError,
+  ConflictError,
+  NotFoundError,
+  UnreachableError,
+} from "../../client/index.ts";
 import type { Clock } from "../../clock/index.ts";
+import { KubeloopError } from "../../errors/index.ts";
 import type { EventClient, EventLogger, EventRetry } from "../options.ts";
 import type { RecorderStats } from "../stats.ts";
-import { describeEntry, type SeriesEntry } from "./entry.ts";
-import { isTransient } from "./transient.ts";
-import { type WriteOutcome, writeEntry } from "./write.ts";
+import { type SeriesState, seriesField, withSeries } from "./event.ts";
+import { describeEntry, type SeriesEntry } from "./series.ts";
 
 /** What the sender works with. */
 export interface SenderDeps {
@@ -152,4 +165,76 @@ export class Sender {
     this.#deps.stats.failed++;
     this.#deps.onAbandoned(entry);
   }
+}
+
+/** What a write did, for the recorder's counters. */
+type WriteOutcome = "created" | "patched" | "none";
+
+/** Brings the apiserver up to the entry's current count. */
+async function writeEntry(
+  client: EventClient,
+  entry: SeriesEntry,
+  signal: AbortSignal,
+): Promise<WriteOutcome> {
+  const series: SeriesState = { count: entry.count, lastObservedMs: entry.lastObservedMs };
+  if (entry.written > 0 && series.count <= entry.written) return "none";
+  const outcome =
+    entry.written === 0
+      ? await createOrPatch(client, entry.event, series, signal)
+      : await patchOrCreate(client, entry.event, series, signal);
+  entry.written = series.count;
+  return outcome;
+}
+
+async function createOrPatch(
+  client: EventClient,
+  event: EventObject,
+  series: SeriesState,
+  signal: AbortSignal,
+): Promise<WriteOutcome> {
+  try {
+    await client.create(Event, withSeries(event, series), { signal });
+    return "created";
+  } catch (err) {
+    if (!(err instanceof AlreadyExistsError)) throw err;
+    return series.count > 1 ? patchSeries(client, event, series, signal) : "none";
+  }
+}
+
+async function patchOrCreate(
+  client: EventClient,
+  event: EventObject,
+  series: SeriesState,
+  signal: AbortSignal,
+): Promise<WriteOutcome> {
+  try {
+    return await patchSeries(client, event, series, signal);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    await client.create(Event, withSeries(event, series), { signal });
+    return "created";
+  }
+}
+
+async function patchSeries(
+  client: EventClient,
+  event: EventObject,
+  series: SeriesState,
+  signal: AbortSignal,
+): Promise<WriteOutcome> {
+  const { name = "", namespace } = event.metadata;
+  await client.patch(Event, name, { series: seriesField(series) }, { type: "merge", namespace, signal });
+  return "patched";
+}
+
+/**
+ * True for failures that say nothing about the event itself: the apiserver unreachable, a
+ * network or timeout error (a system or undici error `code`), a 5xx, 429 or a storage conflict.
+ * Everything else (invalid, forbidden, namespace gone) would fail the same way again.
+ */
+function isTransient(err: unknown): boolean {
+  if (err instanceof UnreachableError || err instanceof ConflictError) return true;
+  if (err instanceof ApiError) return err.statusCode >= 500 || err.statusCode === 429;
+  if (err instanceof KubeloopError) return false;
+  return typeof (err as { code?: unknown } | null | undefined)?.code === "string";
 }

@@ -24,7 +24,7 @@ export class DelayedAdds {
 
   /** Queues `key` in `ms` milliseconds, or sooner if it is already waiting for a sooner time. */
   schedule(key: string, ms: number, reason: string): void {
-    const at = this.#clock.now() + ms;
+    const at = this.#clock.monotonicMs() + ms;
     const entry: Waiting = this.#waiting.get(key) ?? { at: Number.POSITIVE_INFINITY, reasons: new Map() };
     tally(entry.reasons, reason);
     this.#waiting.set(key, entry);

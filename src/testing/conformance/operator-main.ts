@@ -6,8 +6,6 @@
  * stop. Started by the kit with `child_process.fork`; not meant to be run by hand.
  */
 import pino from "pino";
-import type { KubeObject } from "../../api/index.ts";
-import type { Controller } from "../../controller/index.ts";
 import { Manager } from "../../manager/index.ts";
 import { loadOperator } from "../../operator/index.ts";
 import {
@@ -43,7 +41,7 @@ async function state(manager: Manager): Promise<RunnerState> {
 
 function reconcileAll(manager: Manager): number {
   let enqueued = 0;
-  for (const controller of manager.controllers as readonly Controller<KubeObject>[]) {
+  for (const controller of manager.controllers) {
     for (const key of manager.cache.informer(controller.primary).store.keys()) {
       controller.enqueue(key, "conformance");
       enqueued++;

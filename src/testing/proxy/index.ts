@@ -18,8 +18,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { startCluster } from "kubeloop/cluster";
  * import { startProxy } from "kubeloop/testing";
-import { startCluster } from "kubeloop/cluster";
  *
  * await using cluster = await startCluster();
  * await using proxy = await startProxy({ cluster });

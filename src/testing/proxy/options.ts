@@ -4,12 +4,7 @@
  */
 import type { Clock } from "../../clock/index.ts";
 import { buildKubeconfig, type KubeconfigDocument } from "../../cluster/kubeconfig.ts";
-import {
-  createCertificateAuthority,
-  issueCertificate,
-  type KeyPair,
-  type LeafRequest,
-} from "../../cluster/pki.ts";
+import { type KeyPair, type LeafRequest, selfSignedServingCertificate } from "../../tls/index.ts";
 import { type KubeconfigSource, upstreamFromKubeconfig } from "./kubeconfig.ts";
 import type { UpstreamCredentials } from "./upstream.ts";
 
@@ -62,11 +57,8 @@ export interface ProxySetup {
   adminKubeconfig: KubeconfigSource;
 }
 
-const servingRequest: LeafRequest = {
-  commonName: "kubeloop-proxy",
-  hosts: ["127.0.0.1", "localhost"],
-  usage: "server",
-};
+const servingHosts = ["127.0.0.1", "localhost"];
+const servingRequest: LeafRequest = { commonName: "kubeloop-proxy", hosts: servingHosts, usage: "server" };
 
 /** Resolves credentials and certificates from the options. */
 export function resolveSetup(options: ProxyOptions): ProxySetup {
@@ -82,7 +74,7 @@ export function resolveSetup(options: ProxyOptions): ProxySetup {
   const { upstream } = options;
   return {
     upstream,
-    serving: options.serving ?? selfIssuedServing(),
+    serving: options.serving ?? selfSignedServingCertificate(servingRequest.commonName, servingHosts),
     clientCa: options.clientCa ?? upstream.ca,
     adminKubeconfig: buildKubeconfig({
       name: "kubeloop-proxy",
@@ -92,9 +84,4 @@ export function resolveSetup(options: ProxyOptions): ProxySetup {
       keyPem: upstream.key,
     }),
   };
-}
-
-function selfIssuedServing(): ProxyServing {
-  const ca = createCertificateAuthority("kubeloop-proxy-ca");
-  return { ...issueCertificate(ca, servingRequest), caPem: ca.certPem };
 }

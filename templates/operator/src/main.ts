@@ -1,8 +1,9 @@
 /**
  * The operator's entry point in a container (`node dist/main.js`, see config/Dockerfile): runs it
- * until SIGTERM, with in-cluster credentials and leader election.
+ * until SIGTERM with in-cluster credentials, its endpoints as the Deployment's args say
+ * (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`, as kubebuilder's).
  */
-import { runOperator } from "kubeloop";
+import { parseEndpointFlags, runOperator } from "kubeloop";
 import operator from "./operator.ts";
 
-await runOperator(operator);
+await runOperator(operator, parseEndpointFlags(process.argv.slice(2)));

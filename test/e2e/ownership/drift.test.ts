@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { type TestContext, test } from "node:test";
 import { promisify } from "node:util";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
-import { type Controller, controller } from "../../../src/controller/index.ts";
+import { controller, type HostedController } from "../../../src/controller/index.ts";
 import type { Manager } from "../../../src/manager/index.ts";
 import { type EnsureResult, ensureChild } from "../../../src/ownership/index.ts";
 import { installWidgetCrd, Widget, type WidgetObject, widget } from "../fixtures/widgets.ts";
@@ -24,7 +24,7 @@ function childOf(w: WidgetObject): ConfigMapObject {
 
 interface DriftOperator {
   manager: Manager;
-  widgets: Controller<WidgetObject>;
+  widgets: HostedController;
   /** What each reconcile's ensureChild answered, in order. */
   results: { key: string; result: EnsureResult }[];
 }
@@ -32,9 +32,8 @@ interface DriftOperator {
 /** A Widget controller whose whole job is `ensureChild` for one owned ConfigMap. */
 async function startDriftOperator(t: TestContext, namespace: string): Promise<DriftOperator> {
   const results: DriftOperator["results"] = [];
-  let widgets: Controller<WidgetObject> | undefined;
   const manager = await startManager(t, MANAGER, namespace, {}, (m) => {
-    widgets = controller(m)
+    controller(m)
       .for(Widget)
       .owns(ConfigMap)
       .reconcile(async (ctx) => {
@@ -46,11 +45,13 @@ async function startDriftOperator(t: TestContext, namespace: string): Promise<Dr
         return undefined;
       });
   });
-  return { manager, widgets: widgets as Controller<WidgetObject>, results };
+  const [widgets] = manager.controllers;
+  assert.ok(widgets, "the manager hosts the Widget controller");
+  return { manager, widgets, results };
 }
 
 const drifts = (op: DriftOperator, manager: string) =>
-  metric(op.manager, "drift_repairs_total", { kind: "ConfigMap", manager });
+  metric(op.manager, "kubeloop_drift_repairs_total", { kind: "ConfigMap", manager });
 
 async function childMessage(namespace: string, name: string): Promise<string | undefined> {
   return (await configMapOrGone(await testClient(), namespace, `${name}-child`))?.data?.message;
@@ -92,8 +93,13 @@ test("a kubectl patch of an owned child is reverted, and reported as an event an
     timeoutMs: 10_000,
   });
   await eventually(async () => (await drifts(op, "tamperer")) === 1, {
-    what: "drift_repairs_total for tamperer",
+    what: "kubeloop_drift_repairs_total for tamperer",
   });
+  assert.equal(
+    await metric(op.manager, "drift_repairs_total", { kind: "ConfigMap", manager: "tamperer" }),
+    1,
+    "the deprecated unprefixed name counts along until it is removed",
+  );
   const [event] = await eventually(
     async () => {
       const found = await eventsAbout(client, ns, "tampered", "DriftRepaired");
@@ -246,7 +252,7 @@ test("a change of the owner's spec updates the child without being reported as d
     });
   }
   await op.manager.recorder.flush(AbortSignal.timeout(10_000));
-  const total = await metric(op.manager, "drift_repairs_total", { kind: "ConfigMap" });
+  const total = await metric(op.manager, "kubeloop_drift_repairs_total", { kind: "ConfigMap" });
   assert.equal(total, 1, "only the tamper counts as drift");
   const events = await eventsAbout(client, ns, "evolving", "DriftRepaired");
   assert.equal(events.length, 1);
@@ -323,7 +329,7 @@ test("another owner's reference added to a child is neither reverted nor reporte
     op.results.slice(seen).map(() => "unchanged"),
   );
   assert.equal(await writesSent(op.manager), writes);
-  assert.equal(await metric(op.manager, "drift_repairs_total", {}), 0);
+  assert.equal(await metric(op.manager, "kubeloop_drift_repairs_total", {}), 0);
   const child = await client.get(ConfigMap, "shared-child", { namespace: ns });
   assert.deepEqual(
     child.metadata.ownerReferences?.map((r) => r.name),

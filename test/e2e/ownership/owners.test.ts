@@ -113,7 +113,7 @@ test("ensureChild's controller reference lets GC remove the child with its owner
     },
   );
   await manager.recorder.flush(AbortSignal.timeout(10_000));
-  assert.equal(await metric(manager, "drift_repairs_total", {}), 0, "no drift counted");
+  assert.equal(await metric(manager, "kubeloop_drift_repairs_total", {}), 0, "no drift counted");
   assert.deepEqual(await eventsAbout(client, ns, "parent", "DriftRepaired"), []);
 });
 

@@ -28,8 +28,21 @@ const objectFiles: [string, string[]][] = [
   ["namespace.yaml", ["Namespace"]],
   ["crds.yaml", ["CustomResourceDefinition"]],
   ["serviceaccount.yaml", ["ServiceAccount"]],
-  ["rbac.yaml", ["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"]],
+  [
+    "rbac.yaml",
+    // The operator's roles, then metrics-auth (ClusterRole and binding), then metrics-reader.
+    [
+      "ClusterRole",
+      "ClusterRoleBinding",
+      "Role",
+      "RoleBinding",
+      "ClusterRole",
+      "ClusterRoleBinding",
+      "ClusterRole",
+    ],
+  ],
   ["deployment.yaml", ["Deployment"]],
+  ["metrics-service.yaml", ["Service"]],
 ];
 
 /** Writes the generated files into a fresh directory, removed when the test ends. */
@@ -71,7 +84,11 @@ test("every generated operator manifest passes a server-side dry run", async (t)
     assert.deepEqual(kindsOf(stdout).sort(), [...kinds].sort(), `${file} objects`);
   }
   const all = await kubectl(["apply", "--dry-run=server", "-k", dir]);
-  assert.equal(all.stdout.trim().split("\n").length, 8, `kustomization applies every object:\n${all.stdout}`);
+  assert.equal(
+    all.stdout.trim().split("\n").length,
+    12,
+    `kustomization applies every object:\n${all.stdout}`,
+  );
   assert.match(all.stdout, new RegExp(`deployment\\.apps/${name} created \\(server dry run\\)`));
 
   const client = await testClient();

@@ -1,6 +1,6 @@
 /**
  * Issue 5 acceptance, part 3: RBAC derived from a controller's declaration is enough, and no more
- * than enough. The Sprocket operator's Role comes from `controllerPermissions(built.declaration)`
+ * than enough. The Sprocket operator's Role comes from `declaredPermissions(declared)`
  * and `rbacFor`; its Manager then runs in this process as the ServiceAccount (a TokenRequest token
  * in a kubeconfig), not as the admin, and every reconcile path must work: create and update the
  * child, write status, add and remove the finalizer, record events, hold the leader Lease. The
@@ -20,7 +20,7 @@ import {
   type SecretObject,
 } from "../../../src/api/index.ts";
 import { Client, ForbiddenError, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
-import { controllerPermissions, type RbacObjects, rbacFor } from "../../../src/generate/index.ts";
+import { declaredPermissions, type RbacObjects, rbacFor } from "../../../src/generate/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
 import { eventually, testClient, testLogger, testNamespace } from "../support.ts";
 import { createServiceAccount, serviceAccountKubeconfig } from "./credentials.ts";
@@ -60,8 +60,8 @@ async function setUpOperator(t: TestContext): Promise<Operator> {
   });
   t.after(() => manager.client.close());
   const cleanups: CleanupLog = [];
-  const { declaration } = sprocketController(manager, cleanups);
-  const permissions = controllerPermissions({ ...declaration, leaderElection: { namespace } });
+  const declared = sprocketController(manager, cleanups);
+  const permissions = declaredPermissions(declared, { leaderElection: { namespace } });
   const rbac = rbacFor(permissions, {
     name: OPERATOR,
     namespace,

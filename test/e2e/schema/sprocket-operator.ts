@@ -6,8 +6,7 @@
  */
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
 import { NotFoundError } from "../../../src/client/index.ts";
-import { controller, type ReconcileContext } from "../../../src/controller/index.ts";
-import type { Manager } from "../../../src/manager/index.ts";
+import { type ControllerHost, controller, type ReconcileContext } from "../../../src/controller/index.ts";
 import { ensureChild, withFinalizer } from "../../../src/ownership/index.ts";
 import { type Condition, setCondition } from "../../../src/status/index.ts";
 import { Sprocket, type SprocketObject } from "./kinds.ts";
@@ -76,9 +75,9 @@ async function cleanUp(ctx: Context, sprocket: SprocketObject, log: CleanupLog):
   log.push(sprocket.metadata.name ?? "");
 }
 
-/** Builds the Sprocket controller on `manager`; its `declaration` is the input of RBAC generation. */
-export function sprocketController(manager: Manager, log: CleanupLog) {
-  return controller(manager)
+/** Builds the Sprocket controller on `host`; the declaration it returns is the input of RBAC generation. */
+export function sprocketController(host: ControllerHost, log: CleanupLog) {
+  return controller(host)
     .for(Sprocket)
     .owns(ConfigMap)
     .reconcile(async (ctx) => {

@@ -2,10 +2,11 @@
  * Runs the Gizmo controller in a Manager inside the test process, on a client of its own whose
  * requests are counted, and waits for objects to settle.
  */
+import assert from "node:assert/strict";
 import type { TestContext } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
-import { type Controller, controller } from "../../../src/controller/index.ts";
+import { controller, type HostedController } from "../../../src/controller/index.ts";
 import type { Manager } from "../../../src/manager/index.ts";
 import { isTrue } from "../../../src/status/index.ts";
 import {
@@ -25,7 +26,7 @@ import { FIELD_MANAGER, gizmoReconciler, Probe } from "./gizmo-controller.ts";
 /** A running Gizmo controller and what tests observe of it. */
 export interface GizmoHarness {
   manager: Manager;
-  controller: Controller<GizmoObject>;
+  controller: HostedController;
   probe: Probe;
   /** Every request of the manager's client: the controller's reads and writes, and its events. */
   requests: RequestCounter;
@@ -47,16 +48,17 @@ export async function startGizmoManager(t: TestContext, namespace: string): Prom
   const client = await countedClient(requests);
   onCleanup(t, () => client.close());
   const probe = new Probe();
-  let built: Controller<GizmoObject> | undefined;
   const manager = await startManager(
     t,
     { name: FIELD_MANAGER, client, namespace },
     (m) => {
-      built = controller(m).for(Gizmo).owns(ConfigMap).reconcile(gizmoReconciler(probe));
+      controller(m).for(Gizmo).owns(ConfigMap).reconcile(gizmoReconciler(probe));
     },
     () => probe.gate.open(),
   );
-  return { manager, controller: built as Controller<GizmoObject>, probe, requests };
+  const [built] = manager.controllers;
+  assert.ok(built, "the manager hosts the Gizmo controller");
+  return { manager, controller: built, probe, requests };
 }
 
 /** True when `obj`'s status describes its current generation. */

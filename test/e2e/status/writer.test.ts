@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { type TestContext, test } from "node:test";
+import { type KubeObject, resourceType } from "../../../src/api/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
-import { type Condition, findCondition, type StatusOf, updateStatus } from "../../../src/status/index.ts";
-import { testNamespace } from "../support.ts";
+import {
+  type Condition,
+  findCondition,
+  type StatusOf,
+  StatusSubresourceMissingError,
+  updateStatus,
+} from "../../../src/status/index.ts";
+import { eventually, kubectl, testClient, testNamespace } from "../support.ts";
 import { Gizmo, GizmoConditions, type GizmoObject, gizmo, installGizmoCrd } from "./gizmo.ts";
 import { countedClient, RequestCounter } from "./harness.ts";
 
@@ -119,4 +126,47 @@ test("the writer resolves gone for a deleted object", async (t) => {
   assert.equal(result, "gone");
   const ssa = await updateStatus(client, Gizmo, created, () => ({ replicas: 1 }), { method: "apply" });
   assert.equal(ssa, "gone");
+});
+
+const Plain = resourceType<KubeObject & { status?: { note?: string } }>(
+  "e2e.kubeloop.dev/v1",
+  "Plain",
+  "plains",
+  true,
+);
+
+const plainCrd = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "plains.e2e.kubeloop.dev" },
+  spec: {
+    group: "e2e.kubeloop.dev",
+    scope: "Namespaced",
+    names: { plural: "plains", singular: "plain", kind: "Plain" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+      },
+    ],
+  },
+};
+
+test("a kind without the status subresource is an error naming the fix, not an object taken for gone", async (t) => {
+  await kubectl(["apply", "-f", "-"], { input: JSON.stringify(plainCrd) });
+  await kubectl(["wait", "--for=condition=Established", "crd/plains.e2e.kubeloop.dev"]);
+  const namespace = await testNamespace(t);
+  const client = await testClient();
+  t.after(() => client.close());
+  const plain = await eventually(() =>
+    client.create(Plain, { apiVersion: Plain.apiVersion, kind: "Plain", metadata: { name: "p", namespace } }),
+  );
+  await assert.rejects(
+    updateStatus(client, Plain, plain, () => ({ note: "written" })),
+    (err) => err instanceof StatusSubresourceMissingError && /no status subresource/.test(err.message),
+  );
+  await client.delete(Plain, "p", { namespace });
+  assert.equal(await updateStatus(client, Plain, plain, () => ({ note: "written" })), "gone");
 });

@@ -1,30 +1,8 @@
 import assert from "node:assert/strict";
-import { describe, it, type TestContext } from "node:test";
-import {
-  ConfigMap,
-  type ConfigMapObject,
-  Namespace,
-  type ResourceType,
-  Secret,
-} from "../../../src/api/index.ts";
-import { InformerCache, type InformerCacheOptions, type InformerScope } from "../../../src/cache/index.ts";
-import { FakeClock } from "../../../src/clock/index.ts";
+import { describe, it } from "node:test";
+import { ConfigMap, type ConfigMapObject, Namespace, Secret } from "../../../src/api/index.ts";
 import { flush, isSettled } from "../watch/support.ts";
-import { cm, KindRoutedClient, names, withManagedFields } from "./support.ts";
-
-function newCache(t: TestContext, options: InformerCacheOptions = {}) {
-  const client = new KindRoutedClient();
-  const lazy: [ResourceType, InformerScope][] = [];
-  const cache = new InformerCache(client, {
-    clock: new FakeClock(),
-    onLazyInformer: (type, scope) => lazy.push([type, scope]),
-    informer: { watch: { initialState: "list" } },
-    ...options,
-  });
-  const stop = new AbortController();
-  t.after(() => stop.abort());
-  return { client, cache, lazy, stop };
-}
+import { cm, names, newCache, withManagedFields } from "./support.ts";
 
 const ns = (name: string) => ({
   apiVersion: "v1",
@@ -44,6 +22,31 @@ describe("InformerCache: sharing", () => {
     assert.notEqual(cache.informer(ConfigMap, { namespace: "a", labelSelector: "x" }), inA);
     assert.notEqual(cache.informer(Secret), all);
     assert.equal(cache.informers().length, 4);
+  });
+
+  it("keys informers by scope whatever the order of its fields, ignoring empty ones", (t) => {
+    const { cache } = newCache(t);
+    const scoped = cache.informer(ConfigMap, {
+      namespace: "a",
+      labelSelector: "app=web",
+      metadataOnly: true,
+    });
+    assert.equal(
+      cache.informer(ConfigMap, { metadataOnly: true, labelSelector: "app=web", namespace: "a" }),
+      scoped,
+    );
+    assert.equal(
+      cache.informer(ConfigMap, {
+        labelSelector: "app=web",
+        fieldSelector: "",
+        metadataOnly: true,
+        namespace: "a",
+      }),
+      scoped,
+    );
+    const all = cache.informer(ConfigMap, {});
+    assert.equal(cache.informer(ConfigMap, { namespace: undefined, metadataOnly: false }), all);
+    assert.equal(cache.informers().length, 2);
   });
 
   it("scopes namespaced kinds to the cache's namespace, and leaves cluster-scoped kinds alone", (t) => {
@@ -171,14 +174,13 @@ describe("InformerCache.reader", () => {
     assert.equal(reader.get("team")?.metadata.name, "team");
   });
 
-  it("gives up waiting when its signal aborts", async (t) => {
+  it("rejects with an AbortError, never an unsynced reader, when its signal aborts", async (t) => {
     const { cache, stop } = newCache(t);
     cache.start(stop.signal);
     const gaveUp = new AbortController();
     const reading = cache.reader(ConfigMap, gaveUp.signal);
     assert.equal(await isSettled(reading), false);
     gaveUp.abort();
-    const reader = await reading;
-    assert.deepEqual(reader.list(), []);
+    await assert.rejects(reading, { name: "AbortError" });
   });
 });

@@ -1,37 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, it, type TestContext } from "node:test";
-import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
-import { Informer, type InformerHandler, type InformerOptions } from "../../../src/cache/index.ts";
-import { FakeClock } from "../../../src/clock/index.ts";
-import { FakeWatchClient, flush, isSettled } from "../watch/support.ts";
-import { cm, names, withManagedFields } from "./support.ts";
-
-/** An informer of ConfigMaps that lists, then watches, on a fake client. */
-function startInformer(t: TestContext, options: InformerOptions<ConfigMapObject> = {}) {
-  const client = new FakeWatchClient();
-  const clock = new FakeClock(1_000);
-  const errors: [unknown, string][] = [];
-  const informer = new Informer<ConfigMapObject>(client, ConfigMap, {
-    clock,
-    onError: (err, context) => errors.push([err, context]),
-    ...options,
-    watch: { initialState: "list", backoff: { initialMs: 1_000, maxMs: 1_000 }, ...options.watch },
-  });
-  const stop = new AbortController();
-  t.after(() => stop.abort());
-  const start = () => informer.start(stop.signal);
-  return { client, clock, errors, informer, stop, start };
-}
-
-/** A handler recording every call in brief form. */
-function recording(log: string[], prefix = ""): InformerHandler<ConfigMapObject> {
-  const at = (o: ConfigMapObject) => `${o.metadata.name}@${o.metadata.resourceVersion}`;
-  return {
-    onAdd: (obj, initial) => log.push(`${prefix}add ${at(obj)}${initial ? " (initial)" : ""}`),
-    onUpdate: (old, obj) => log.push(`${prefix}update ${at(old)}→${at(obj)}`),
-    onDelete: (obj) => log.push(`${prefix}delete ${at(obj)}`),
-  };
-}
+import { describe, it } from "node:test";
+import { flush, isSettled } from "../watch/support.ts";
+import { cm, names, recording, startInformer, withManagedFields } from "./support.ts";
 
 describe("Informer", () => {
   it("stores the first list, marks itself synced and hands adds, updates and deletes to handlers", async (t) => {
@@ -55,6 +25,27 @@ describe("Informer", () => {
       "delete b@1",
     ]);
     assert.deepEqual(informer.store.keys().sort(), ["ns/a", "ns/c"]);
+  });
+
+  it("re-delivers every object still present as an update after a relist, as client-go does", async (t) => {
+    const { client, informer, start } = startInformer(t);
+    const log: string[] = [];
+    informer.addHandler(recording(log));
+    client.page([cm("a"), cm("b")], "10");
+    const stream = client.stream();
+    void start();
+    await informer.waitForSync();
+    client.page([cm("a"), cm("c", "ns", "12")], "12");
+    client.stream();
+    stream.send("ERROR", { kind: "Status", code: 410, reason: "Expired", message: "too old" });
+    await flush();
+    assert.deepEqual(log, [
+      "add a@1 (initial)",
+      "add b@1 (initial)",
+      "update a@1→a@1",
+      "add c@12",
+      "delete b@1",
+    ]);
   });
 
   it("passes its scope to the watch", async (t) => {
@@ -139,9 +130,9 @@ describe("Informer", () => {
     assert.deepEqual(
       errors.map(([err, context]) => [err, context]),
       [
-        [boom, "ConfigMap handler failed on add"],
-        [boom, "ConfigMap handler failed on update"],
-        [boom, "ConfigMap handler failed on add"],
+        [boom, "ConfigMap handler failed on add of ns/a"],
+        [boom, "ConfigMap handler failed on update of ns/a"],
+        [boom, "ConfigMap handler failed on add of ns/b"],
       ],
     );
     assert.equal(informer.store.size, 2);
@@ -224,19 +215,48 @@ describe("Informer.waitForSync", () => {
     assert.equal(informer.synced, true);
   });
 
-  it("resolves, without syncing, when its signal aborts", async (t) => {
+  it("rejects with an AbortError, without syncing, when its signal aborts", async (t) => {
     const { informer } = startInformer(t);
     const stop = new AbortController();
     const waiting = informer.waitForSync(stop.signal);
     assert.equal(await isSettled(waiting), false);
     stop.abort();
-    await waiting;
+    await assert.rejects(waiting, { name: "AbortError" });
     assert.equal(informer.synced, false);
   });
 
-  it("resolves at once for a signal that has already aborted", async (t) => {
+  it("rejects at once with the reason of a signal that has already aborted", async (t) => {
     const { informer } = startInformer(t);
-    assert.equal(await isSettled(informer.waitForSync(AbortSignal.abort())), true);
+    const reason = new Error("shutting down");
+    await assert.rejects(informer.waitForSync(AbortSignal.abort(reason)), reason);
+  });
+
+  it("rejects with CacheSyncTimeoutError after timeoutMs, naming the kind and the last failure", async (t) => {
+    const { client, clock, informer, start } = startInformer(t);
+    client.failList(new Error("connection reset by the proxy"));
+    void start();
+    const waiting = informer.waitForSync(undefined, 60_000);
+    clock.advance(59_999);
+    assert.equal(await isSettled(waiting), false);
+    clock.advance(1);
+    await assert.rejects(waiting, {
+      code: "KL_CACHE_SYNC_TIMEOUT",
+      kind: "v1/ConfigMap",
+      message:
+        /cache of ConfigMap \(v1\) did not sync within 60 s: its last list or watch failed \(connection reset by the proxy\)/,
+    });
+  });
+
+  it("leaves no timer behind once synced", async (t) => {
+    const { client, clock, informer, start } = startInformer(t);
+    void start();
+    const waiting = informer.waitForSync(new AbortController().signal, 60_000);
+    client.page([], "1");
+    client.stream();
+    await waiting;
+    const pending = clock.pending;
+    clock.advance(60_000);
+    assert.equal(clock.pending, pending, "nothing fired: the timeout was cancelled");
   });
 
   it("ends the informer quietly when stopped", async (t) => {

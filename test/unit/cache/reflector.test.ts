@@ -79,7 +79,7 @@ describe("reflect", () => {
     ]);
   });
 
-  it("swaps a relist in at initDone: adds, updates only where the resourceVersion moved, deletes the rest", async () => {
+  it("swaps a relist in at initDone: adds, updates every object still present (moved or not), deletes the rest", async () => {
     const store = createStore<ConfigMapObject>();
     const result = await changes(
       [
@@ -88,7 +88,13 @@ describe("reflect", () => {
       ],
       store,
     );
-    assert.deepEqual(result.slice(4), ["update moved@1→moved@2", "add new@3", "delete gone@1", "synced"]);
+    assert.deepEqual(result.slice(4), [
+      "update same@1→same@1",
+      "update moved@1→moved@2",
+      "add new@3",
+      "delete gone@1",
+      "synced",
+    ]);
     assert.deepEqual(store.reader.keys().sort(), ["ns/moved", "ns/new", "ns/same"]);
   });
 

@@ -125,4 +125,26 @@ describe("createStore", () => {
     assert.deepEqual(names(reader.list({ namespace: "ns2" })), []);
     assert.deepEqual(names(reader.list({ namespace: "ns3" })), ["d"]);
   });
+
+  it("stores an object its indexer throws on outside that index, through apply, replace and delete", () => {
+    const failures: string[] = [];
+    const byRef = (o: ConfigMapObject) => [(o.data as { ref: string }).ref.toLowerCase()];
+    const { reader, writer } = createStore<ConfigMapObject>({ byRef }, (err, index, key) =>
+      failures.push(`${index} ${key} ${(err as Error).name}`),
+    );
+    writer.apply(cm("good", "ns", "1", undefined, { ref: "x" }));
+    writer.apply(cm("bad"));
+    writer.replace([cm("good", "ns", "2", undefined, { ref: "y" }), cm("bad", "ns", "2")]);
+    writer.apply(cm("bad", "ns", "3", undefined, { ref: "y" }));
+    assert.deepEqual(reader.keys().sort(), ["ns/bad", "ns/good"]);
+    assert.deepEqual(names(reader.byIndex("byRef", "y")), ["bad", "good"]);
+    assert.deepEqual(reader.byIndex("byRef", "x"), []);
+    writer.delete(cm("bad"));
+    assert.deepEqual(names(reader.byIndex("byRef", "y")), ["good"]);
+    assert.deepEqual(
+      failures,
+      ["byRef ns/bad TypeError", "byRef ns/bad TypeError"],
+      "reported when indexed, not when unindexed",
+    );
+  });
 });

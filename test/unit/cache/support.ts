@@ -1,10 +1,21 @@
-import type {
-  ConfigMapObject,
-  KubeObject,
-  ManagedFieldsEntry,
-  ResourceType,
+import type { TestContext } from "node:test";
+import {
+  ConfigMap,
+  type ConfigMapObject,
+  type KubeObject,
+  type ManagedFieldsEntry,
+  type ResourceType,
 } from "../../../src/api/index.ts";
+import {
+  Informer,
+  InformerCache,
+  type InformerCacheOptions,
+  type InformerHandler,
+  type InformerOptions,
+  type InformerScope,
+} from "../../../src/cache/index.ts";
 import type { ApiResponse, ListOptions, ObjectList, WatchRequestOptions } from "../../../src/client/index.ts";
+import { FakeClock } from "../../../src/clock/index.ts";
 import type { WatchClient } from "../../../src/watch/index.ts";
 import { FakeWatchClient } from "../watch/support.ts";
 
@@ -59,4 +70,47 @@ export class KindRoutedClient implements WatchClient {
   watchStream(type: ResourceType, opts: WatchRequestOptions): Promise<ApiResponse> {
     return this.kind(type.kind).watchStream(type, opts);
   }
+}
+
+/** An informer of ConfigMaps that lists, then watches, on a fake client; retries wait 500–1000 ms. */
+export function startInformer(t: TestContext, options: InformerOptions<ConfigMapObject> = {}) {
+  const client = new FakeWatchClient();
+  const clock = new FakeClock(1_000);
+  const errors: [unknown, string][] = [];
+  const informer = new Informer<ConfigMapObject>(client, ConfigMap, {
+    clock,
+    onError: (err, context) => errors.push([err, context]),
+    ...options,
+    watch: { initialState: "list", backoff: { initialMs: 1_000, maxMs: 1_000 }, ...options.watch },
+  });
+  const stop = new AbortController();
+  t.after(() => stop.abort());
+  const start = () => informer.start(stop.signal);
+  return { client, clock, errors, informer, stop, start };
+}
+
+/** A handler recording every call in brief form. */
+export function recording(log: string[], prefix = ""): InformerHandler<ConfigMapObject> {
+  const at = (o: ConfigMapObject) => `${o.metadata.name}@${o.metadata.resourceVersion}`;
+  return {
+    onAdd: (obj, initial) => log.push(`${prefix}add ${at(obj)}${initial ? " (initial)" : ""}`),
+    onUpdate: (old, obj) => log.push(`${prefix}update ${at(old)}→${at(obj)}`),
+    onDelete: (obj) => log.push(`${prefix}delete ${at(obj)}`),
+  };
+}
+
+/** An informer cache on a {@link KindRoutedClient} and a FakeClock, recording lazily started informers. */
+export function newCache(t: TestContext, options: InformerCacheOptions = {}) {
+  const client = new KindRoutedClient();
+  const clock = new FakeClock();
+  const lazy: [ResourceType, InformerScope][] = [];
+  const cache = new InformerCache(client, {
+    clock,
+    onLazyInformer: (type, scope) => lazy.push([type, scope]),
+    informer: { watch: { initialState: "list" } },
+    ...options,
+  });
+  const stop = new AbortController();
+  t.after(() => stop.abort());
+  return { client, clock, cache, lazy, stop };
 }

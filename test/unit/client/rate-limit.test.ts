@@ -97,6 +97,37 @@ describe("rateLimit", () => {
     );
   });
 
+  it("spends no token on a request aborted while waiting: the next one takes it", async () => {
+    const clock = new FakeClock();
+    const { passed, send } = limited(clock, 1, 1);
+    await send("/first");
+    const stop = new AbortController();
+    const aborted = send("/aborted", stop.signal);
+    const later = send("/later");
+    await flush();
+    clock.advance(400);
+    stop.abort(new Error("caller gave up"));
+    await assert.rejects(aborted, /caller gave up/);
+    clock.advance(600);
+    await later;
+    assert.deepEqual(
+      passed.map((p) => [p.path, p.at]),
+      [
+        ["/first", 0],
+        ["/later", 1_000],
+      ],
+    );
+  });
+
+  it("spends no token on a request aborted before it is sent", async () => {
+    const clock = new FakeClock();
+    const { passed, send } = limited(clock, 1, 1);
+    await assert.rejects(send("/aborted", AbortSignal.abort(new Error("too late"))), /too late/);
+    await send("/next");
+    assert.deepEqual(passed, [{ path: "/next", at: 0 }], "the burst token was still there");
+    assert.equal(clock.pending, 0);
+  });
+
   it("is disabled by an infinite qps", async () => {
     const clock = new FakeClock();
     const { passed, send } = limited(clock, Number.POSITIVE_INFINITY, 1);

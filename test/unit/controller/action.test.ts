@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Action, TerminalError } from "../../../src/controller/index.ts";
+import { Action, InvalidRequeueError, TerminalError } from "../../../src/controller/index.ts";
 import { KubeloopError } from "../../../src/errors/index.ts";
 
 describe("Action", () => {
@@ -9,9 +9,16 @@ describe("Action", () => {
     assert.equal(Action.requeueAfter(0).requeueAfterMs, 0);
   });
 
-  it("requeueAfter rejects negative, infinite and non-numbers", () => {
+  it("requeueAfter rejects negative, infinite and non-numbers with KL_INVALID_REQUEUE", () => {
     for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      assert.throws(() => Action.requeueAfter(bad), RangeError);
+      assert.throws(
+        () => Action.requeueAfter(bad),
+        (err) =>
+          err instanceof InvalidRequeueError &&
+          err.code === "KL_INVALID_REQUEUE" &&
+          Object.is(err.ms, bad) &&
+          /finite number of milliseconds >= 0.*Action\.requeueAfter\(30_000\)/.test(err.message),
+      );
     }
   });
 

@@ -9,25 +9,28 @@ import {
   Secret,
 } from "../../../src/api/index.ts";
 import { InformerCache } from "../../../src/cache/index.ts";
-import { Client } from "../../../src/client/index.ts";
+import type { Client } from "../../../src/client/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import {
-  type Controller,
-  type ControllerDeps,
+  buildController,
+  ControllerBuilderError,
+  type ControllerDeclaration,
   type ControllerHost,
+  type ControllerOptions,
+  type ControllerSpec,
   controller,
   generationChanged,
+  type HostedController,
   type ReconcileContext,
 } from "../../../src/controller/index.ts";
+import { hasCode } from "../../../src/errors/index.ts";
 import type { EventRecorder } from "../../../src/events/index.ts";
-import { Manager } from "../../../src/manager/index.ts";
 import { KindRoutedClient } from "../cache/support.ts";
-import { fakeConnection } from "../client/support.ts";
 import { flush, recordingControllerMetrics } from "./support.ts";
 
 const Widget = resourceType<KubeObject>("example.com/v1", "Widget", "widgets", true);
 
-/** A host with a real informer cache over a fake watch client. */
+/** A host with a real informer cache over a fake watch client, building what it is given. */
 class FakeHost implements ControllerHost {
   readonly clock = new FakeClock();
   readonly watches = new KindRoutedClient();
@@ -35,24 +38,31 @@ class FakeHost implements ControllerHost {
     clock: this.clock,
     informer: { watch: { initialState: "list" } },
   });
-  readonly registered: Controller<KubeObject>[] = [];
-  readonly depsFor: string[] = [];
+  readonly declarations: ControllerDeclaration[] = [];
+  readonly options: ControllerOptions[] = [];
+  readonly built: HostedController[] = [];
   readonly metrics = recordingControllerMetrics();
 
-  controllerDeps(name: string): ControllerDeps {
-    this.depsFor.push(name);
-    return {
-      client: {} as Client,
-      cache: this.cache,
-      logger: pino({ level: "silent" }),
-      recorder: {} as EventRecorder,
-      metrics: this.metrics.metrics,
-      clock: this.clock,
-    };
+  addController<T extends KubeObject>(spec: ControllerSpec<T>): void {
+    this.declarations.push(spec.declaration);
+    this.options.push(spec.options);
+    this.built.push(
+      buildController(spec, {
+        client: {} as Client,
+        cache: this.cache,
+        logger: pino({ level: "silent" }),
+        recorder: {} as EventRecorder,
+        metrics: this.metrics.metrics,
+        clock: this.clock,
+      }),
+    );
   }
 
-  register(built: Controller<KubeObject>): void {
-    this.registered.push(built);
+  /** The one controller built so far. */
+  get only(): HostedController {
+    const [built, ...more] = this.built;
+    assert.ok(built && more.length === 0, "exactly one controller was built");
+    return built;
   }
 }
 
@@ -81,10 +91,10 @@ async function startCache(t: TestContext, host: FakeHost, lists: Record<string, 
 }
 
 describe("controller builder", () => {
-  it("registers for/owns/watches sources and declares the kinds", async (t) => {
+  it("declares for/owns/watches, and the host builds a source for each", async (t) => {
     const host = new FakeHost();
     const seen: [string, string[]][] = [];
-    const built = controller(host)
+    const declared = controller(host)
       .for(Widget)
       .owns(ConfigMap)
       .watches(Secret, (secret) => [`ns/${secret.metadata.labels?.widget}`])
@@ -92,11 +102,19 @@ describe("controller builder", () => {
         seen.push([ctx.request.key, ctx.triggers.map((r) => r.reason)]);
         return undefined;
       });
-    assert.equal(built.name, "widget");
-    assert.deepEqual(built.declaration, { primary: Widget, owns: [ConfigMap], watches: [Secret] });
-    assert.deepEqual(host.registered, [built]);
-    assert.deepEqual(host.depsFor, ["widget"]);
-    assert.equal(built.primary, Widget);
+    assert.equal(declared.name, "widget");
+    assert.equal(declared.primary.type, Widget);
+    assert.deepEqual(
+      declared.owns.map((kind) => kind.type),
+      [ConfigMap],
+    );
+    assert.deepEqual(
+      declared.watches.map((kind) => kind.type),
+      [Secret],
+    );
+    assert.deepEqual(host.declarations, [declared]);
+    assert.equal(host.only.name, "widget");
+    assert.equal(host.only.primary, Widget);
     assert.deepEqual(
       host.cache
         .informers()
@@ -110,7 +128,7 @@ describe("controller builder", () => {
       ConfigMap: [obj("ConfigMap", "child", { ownerReferences: ownedBy("w2") }), obj("ConfigMap", "orphan")],
       Secret: [obj("Secret", "s", { labels: { widget: "w3" } })],
     });
-    void built.run(stop.signal);
+    void host.only.run(stop.signal);
     await flush();
     assert.deepEqual(seen.sort(), [
       ["ns/w1", ["watch:Widget:create"]],
@@ -122,14 +140,14 @@ describe("controller builder", () => {
   it("gives ctx.object from the primary informer", async (t) => {
     const host = new FakeHost();
     const objects: (KubeObject | undefined)[] = [];
-    const built = controller(host)
+    controller(host)
       .for(Widget)
       .reconcile(async (ctx) => {
         objects.push(ctx.object);
         return undefined;
       });
     const { stop } = await startCache(t, host, { Widget: [obj("Widget", "w1", { generation: 4 })] });
-    void built.run(stop.signal);
+    void host.only.run(stop.signal);
     await flush();
     assert.equal(objects[0]?.metadata.generation, 4);
   });
@@ -137,14 +155,14 @@ describe("controller builder", () => {
   it("filters primary events with the predicates given to for()", async (t) => {
     const host = new FakeHost();
     const keys: string[] = [];
-    const built = controller(host)
+    controller(host)
       .for(Widget, { predicates: [generationChanged] })
       .reconcile(async (ctx) => {
         keys.push(ctx.request.key);
         return undefined;
       });
     const { stop, streams } = await startCache(t, host, { Widget: [obj("Widget", "w1", { generation: 1 })] });
-    void built.run(stop.signal);
+    void host.only.run(stop.signal);
     await flush();
     streams.Widget?.send(
       "MODIFIED",
@@ -159,10 +177,11 @@ describe("controller builder", () => {
 
   it("uses the informer of the scope it was given", () => {
     const host = new FakeHost();
-    controller(host)
+    const declared = controller(host)
       .for(Widget, { scope: { namespace: "team" } })
       .owns(ConfigMap, { scope: { labelSelector: "app=widgets" } })
       .reconcile(async () => undefined);
+    assert.deepEqual(declared.primary.scope, { namespace: "team" });
     const scopes = host.cache.informers().map((i) => `${i.type.kind} ${JSON.stringify(i.scope)}`);
     assert.deepEqual(scopes.sort(), [
       'ConfigMap {"labelSelector":"app=widgets"}',
@@ -172,26 +191,40 @@ describe("controller builder", () => {
 
   it("takes its name from named() or controller(host, name)", () => {
     const host = new FakeHost();
-    assert.equal(
-      controller(host, "first")
-        .for(Widget)
-        .reconcile(async () => undefined).name,
-      "first",
+    const first = controller(host, "first")
+      .for(Widget)
+      .reconcile(async () => undefined);
+    const second = controller(host)
+      .for(Widget)
+      .named("second")
+      .reconcile(async () => undefined);
+    assert.deepEqual([first.name, second.name], ["first", "second"]);
+    assert.deepEqual(
+      host.built.map((c) => c.name),
+      ["first", "second"],
     );
-    assert.equal(
-      controller(host)
-        .for(Widget)
-        .named("second")
-        .reconcile(async () => undefined).name,
-      "second",
+  });
+
+  it("keeps what was given before for()", () => {
+    const host = new FakeHost();
+    const declared = controller(host)
+      .named("early")
+      .withOptions({ concurrency: 2 })
+      .watches(Secret, () => [])
+      .for(Widget)
+      .reconcile(async () => undefined);
+    assert.equal(declared.name, "early");
+    assert.deepEqual(
+      declared.watches.map((kind) => kind.type),
+      [Secret],
     );
-    assert.deepEqual(host.depsFor, ["first", "second"]);
+    assert.deepEqual(host.options, [{ concurrency: 2 }]);
   });
 
   it("merges withOptions calls", async (t) => {
     const host = new FakeHost();
     let reconciles = 0;
-    const built = controller(host)
+    controller(host)
       .for(Widget)
       .withOptions({ concurrency: 3, resyncPeriodMs: 1_000 })
       .withOptions({ resyncPeriodMs: 0 })
@@ -199,8 +232,9 @@ describe("controller builder", () => {
         reconciles++;
         return undefined;
       });
+    assert.deepEqual(host.options, [{ concurrency: 3, resyncPeriodMs: 0 }]);
     const { stop } = await startCache(t, host, { Widget: [obj("Widget", "w1")] });
-    void built.run(stop.signal);
+    void host.only.run(stop.signal);
     await flush();
     host.clock.advance(5_000);
     await flush();
@@ -208,44 +242,19 @@ describe("controller builder", () => {
     assert.equal(reconciles, 1, "the second call's resyncPeriodMs (0) wins");
   });
 
-  it("requires for() before owns() and reconcile()", () => {
+  it("requires for() before owns() and reconcile(), with a coded error naming the fix", () => {
     const host = new FakeHost();
-    assert.throws(() => controller(host).owns(ConfigMap), {
-      name: "TypeError",
-      message: /call \.for\(kind\) before \.owns\(\)/,
-    });
-    assert.throws(() => controller(host).reconcile(async () => undefined), /before \.reconcile\(\)/);
-    assert.deepEqual(host.registered, []);
-  });
-});
-
-describe("controller builder with a Manager as host", () => {
-  it("rejects a second controller of the same name", async () => {
-    const manager = await Manager.create({
-      name: "widgets",
-      client: new Client(fakeConnection(), { clock: new FakeClock() }),
-      logger: pino({ level: "silent" }),
-      metrics: false,
-      health: false,
-      clock: new FakeClock(),
-    });
-    controller(manager)
-      .for(Widget)
-      .reconcile(async () => undefined);
     assert.throws(
-      () =>
-        controller(manager)
-          .for(Widget)
-          .reconcile(async () => undefined),
-      { name: "TypeError", message: /a controller named "widget" is already registered.*\.named\(\)/ },
+      () => controller(host).owns(ConfigMap),
+      (err) =>
+        err instanceof ControllerBuilderError &&
+        hasCode(err, "KL_CONTROLLER_BUILDER") &&
+        /\.owns\(\) was called before \.for\(kind\); call \.for\(kind\) first/.test(err.message),
     );
-    controller(manager)
-      .for(Widget)
-      .named("widget-2")
-      .reconcile(async () => undefined);
-    assert.deepEqual(
-      manager.controllers.map((c) => c.name),
-      ["widget", "widget-2"],
-    );
+    assert.throws(() => controller(host).reconcile(async () => undefined), {
+      name: "ControllerBuilderError",
+      message: /\.reconcile\(\) was called before \.for\(kind\)/,
+    });
+    assert.deepEqual(host.declarations, []);
   });
 });

@@ -155,6 +155,7 @@ export class Harness {
     candidate.elector = new LeaderElector({
       client: this.store,
       clock: this.clock,
+      random: () => 0, // No jitter: candidates retry every retryPeriod exactly.
       name: LEASE,
       identity,
       metrics: recordMetrics(candidate.metrics),
@@ -187,12 +188,12 @@ export class Harness {
     }
   }
 
-  /** Advances until `clock.now() - T0` equals `at` milliseconds. */
+  /** Advances until `at` milliseconds have passed since the start (on the monotonic clock). */
   async advanceTo(at: number, stepMs = 100): Promise<void> {
-    await this.advance(T0 + at - this.clock.now(), stepMs);
+    await this.advance(at - this.clock.monotonicMs(), stepMs);
   }
 
-  /** Advances step by step until `check` holds; returns the elapsed time since T0 when it did. */
+  /** Advances step by step until `check` holds; returns the elapsed time since the start when it did. */
   async until(check: () => boolean, limitMs: number, stepMs = 100): Promise<number> {
     await flush();
     for (let spent = 0; !check(); spent += stepMs) {
@@ -200,7 +201,7 @@ export class Harness {
       this.clock.advance(stepMs);
       await flush();
     }
-    return this.clock.now() - T0;
+    return this.clock.monotonicMs();
   }
 }
 

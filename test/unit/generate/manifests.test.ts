@@ -35,7 +35,7 @@ describe("deploymentManifest", () => {
     assert.equal(deployment.spec.replicas, 1);
   });
 
-  it("probes /healthz and /readyz on port 8081 and exposes metrics on 8080", () => {
+  it("probes /healthz and /readyz on port 8081 and serves secure metrics on 8443", () => {
     assert.deepEqual(container?.livenessProbe, {
       httpGet: { path: "/healthz", port: 8081 },
       initialDelaySeconds: 5,
@@ -46,9 +46,20 @@ describe("deploymentManifest", () => {
       port: 8081,
     });
     assert.deepEqual(container?.ports, [
-      { name: "metrics", containerPort: 8080, protocol: "TCP" },
+      { name: "metrics", containerPort: 8443, protocol: "TCP" },
       { name: "health", containerPort: 8081, protocol: "TCP" },
     ]);
+    assert.deepEqual(container?.args, [
+      "--metrics-bind-address=:8443",
+      "--metrics-secure",
+      "--health-probe-bind-address=:8081",
+    ]);
+  });
+
+  it("passes extra arguments after the endpoint flags", () => {
+    const args = deploymentManifest({ ...options, args: ["--zap-devel"] }).spec.template.spec.containers[0]
+      ?.args;
+    assert.deepEqual(args?.slice(-2), ["--health-probe-bind-address=:8081", "--zap-devel"]);
   });
 
   it("uses other ports when asked", () => {
@@ -59,6 +70,11 @@ describe("deploymentManifest", () => {
       port: 9440,
     });
     assert.equal(custom?.ports?.[0]?.containerPort, 9090);
+    assert.deepEqual(custom?.args, [
+      "--metrics-bind-address=:9090",
+      "--metrics-secure",
+      "--health-probe-bind-address=:9440",
+    ]);
   });
 
   it("is locked down: non-root, read-only root, no escalation, no capabilities, RuntimeDefault seccomp", () => {
@@ -93,6 +109,7 @@ describe("operatorManifests", () => {
         "serviceaccount.yaml",
         "rbac.yaml",
         "deployment.yaml",
+        "metrics-service.yaml",
         "kustomization.yaml",
         "Dockerfile",
       ],
@@ -107,6 +124,7 @@ describe("operatorManifests", () => {
       "serviceaccount.yaml",
       "rbac.yaml",
       "deployment.yaml",
+      "metrics-service.yaml",
     ]);
   });
 
@@ -124,7 +142,7 @@ describe("operatorManifests", () => {
   it("adds lease permissions in the operator's namespace for leader election", () => {
     const rbac = docs("rbac.yaml");
     assert.deepEqual(
-      rbac.map((doc) => doc.kind),
+      rbac.slice(0, 4).map((doc) => doc.kind),
       ["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"],
     );
     assert.equal(rbac[2].metadata.namespace, "widgets-system");
@@ -133,10 +151,66 @@ describe("operatorManifests", () => {
     assert.ok(!single.get("rbac.yaml")?.includes("leases"));
   });
 
-  it("scopes RBAC to the watched namespace when there is one", () => {
+  it("scopes RBAC to the watched namespace when there is one, but for the cluster-scoped reviews of metrics", () => {
     const scoped = operatorManifests({ ...options, watchNamespace: "widgets-system" });
-    const kinds = parseAllDocuments(scoped.get("rbac.yaml") ?? "").map((doc) => doc.toJS().kind);
-    assert.deepEqual(kinds, ["Role", "RoleBinding"]);
+    const names = parseAllDocuments(scoped.get("rbac.yaml") ?? "").map((doc) => {
+      const { kind, metadata } = doc.toJS();
+      return `${kind}/${metadata.name}`;
+    });
+    assert.deepEqual(names, [
+      "Role/widgets",
+      "RoleBinding/widgets",
+      "ClusterRole/widgets-metrics-auth",
+      "ClusterRoleBinding/widgets-metrics-auth",
+      "ClusterRole/widgets-metrics-reader",
+    ]);
+  });
+
+  it("lets the operator review tokens and access for its secure metrics, as kubebuilder's metrics_auth_role", () => {
+    const [role, binding] = docs("rbac.yaml").filter((doc) => doc.metadata.name === "widgets-metrics-auth");
+    assert.deepEqual(role.rules, [
+      { apiGroups: ["authentication.k8s.io"], resources: ["tokenreviews"], verbs: ["create"] },
+      { apiGroups: ["authorization.k8s.io"], resources: ["subjectaccessreviews"], verbs: ["create"] },
+    ]);
+    assert.equal(binding.kind, "ClusterRoleBinding");
+    assert.deepEqual(binding.roleRef, {
+      apiGroup: "rbac.authorization.k8s.io",
+      kind: "ClusterRole",
+      name: "widgets-metrics-auth",
+    });
+    assert.deepEqual(binding.subjects, [
+      { kind: "ServiceAccount", name: "widgets", namespace: "widgets-system" },
+    ]);
+  });
+
+  it("offers a metrics-reader ClusterRole for scrapers, bound to no one", () => {
+    const rbac = docs("rbac.yaml");
+    const reader = rbac.find((doc) => doc.metadata.name === "widgets-metrics-reader");
+    assert.deepEqual(reader, {
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRole",
+      metadata: { name: "widgets-metrics-reader" },
+      rules: [{ nonResourceURLs: ["/metrics"], verbs: ["get"] }],
+    });
+    assert.ok(!rbac.some((doc) => doc.roleRef?.name === "widgets-metrics-reader"));
+  });
+
+  it("puts a Service named https on port 8443 in front of the metrics port", () => {
+    assert.deepEqual(docs("metrics-service.yaml"), [
+      {
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: {
+          name: "widgets-metrics",
+          namespace: "widgets-system",
+          labels: { "app.kubernetes.io/name": "widgets" },
+        },
+        spec: {
+          selector: { "app.kubernetes.io/name": "widgets" },
+          ports: [{ name: "https", port: 8443, targetPort: "metrics" }],
+        },
+      },
+    ]);
   });
 
   it("omits crds.yaml without kinds", () => {
@@ -151,6 +225,10 @@ describe("dockerfile", () => {
     assert.equal(text.match(/^FROM node:24-slim/gm)?.length, 2);
     assert.match(text, /^RUN npm ci --omit=dev/m);
     assert.match(text, /^COPY --from=build \/app\/dist \.\/dist$/m);
+  });
+
+  it("exposes the secure metrics and health ports", () => {
+    assert.match(text, /^EXPOSE 8443 8081$/m);
   });
 
   it("runs as a numeric non-root user", () => {

@@ -1,3 +1,9 @@
+/**
+ * The condition-set engine as one specification, read top to bottom: declaring a set, the default
+ * and custom roll-ups, Reconciling and Stalled, generation stamping, drafts, transitions, phase and
+ * kstatus. Each part builds on the ones before and shares the fixtures of `support.ts`, which is why
+ * this file stays whole.
+ */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { FakeClock } from "../../../src/clock/index.ts";

@@ -40,7 +40,7 @@ export function gadget(resourceVersion: string, status?: GadgetObject["status"])
 
 /** One call the fake received. */
 export interface Call {
-  verb: "get" | "patch" | "apply";
+  verb: "get" | "patch" | "apply" | "read";
   name: string;
   body?: unknown;
   opts: Record<string, unknown>;
@@ -60,11 +60,18 @@ export const conflict = (): ApiError => new ConflictError(...failure(409, "Confl
 /** A 404 as the client throws it. */
 export const notFound = (): ApiError => new NotFoundError(...failure(404, "NotFound"));
 
-/** Records calls; writes answer from `writes`, reads from `reads` (default: echo / not found). */
+/**
+ * Records calls; writes answer from `writes`, status reads from `reads`, reads of the object itself
+ * (`read`) from `objectReads` (default: echo / not found / not found).
+ */
 export class FakeStatusClient implements StatusClient {
   readonly calls: Call[] = [];
   readonly writes: Answer[] = [];
   readonly reads: Answer[] = [];
+  readonly objectReads: Answer[] = [];
+
+  readonly get: StatusClient["get"] = async (_type, name, opts = {}) =>
+    this.#answer({ verb: "read", name, opts: { ...opts } }, this.objectReads);
 
   readonly status: StatusClient["status"] = {
     get: async (_type, name, opts = {}) => this.#answer({ verb: "get", name, opts: { ...opts } }, this.reads),
@@ -92,7 +99,7 @@ export class FakeStatusClient implements StatusClient {
   /** Answers as whatever kind the writer asked about (`never` fits every `T`). */
   async #answer(call: Call, queue: Answer[]): Promise<never> {
     this.calls.push(call);
-    const next = queue.shift() ?? (call.verb === "get" ? notFound() : gadget("999"));
+    const next = queue.shift() ?? (call.verb === "get" || call.verb === "read" ? notFound() : gadget("999"));
     if (next instanceof Error) throw next;
     return structuredClone(next) as never;
   }

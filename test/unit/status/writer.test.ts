@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConflictError, InvalidError } from "../../../src/client/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
-import { defineConditionSet, type StatusOf, updateStatus } from "../../../src/status/index.ts";
+import {
+  defineConditionSet,
+  type StatusOf,
+  StatusSubresourceMissingError,
+  updateStatus,
+} from "../../../src/status/index.ts";
 import { NOW_MS, stored } from "./support.ts";
 import { conflict, FakeStatusClient, Gadget, type GadgetObject, gadget, notFound } from "./writer-support.ts";
 
@@ -41,13 +46,21 @@ describe("updateStatus: comparing", () => {
   it("rejects a compute function that returns no object", async () => {
     const client = new FakeStatusClient();
     const bad = (() => undefined) as unknown as () => Status;
-    await assert.rejects(updateStatus(client, Gadget, gadget("5"), bad), TypeError);
+    await assert.rejects(updateStatus(client, Gadget, gadget("5"), bad), {
+      name: "InvalidStatusUpdateError",
+      code: "KL_INVALID_STATUS_UPDATE",
+      message: /compute function returned undefined, not an object; return the whole status object/,
+    });
     assert.deepEqual(client.calls, []);
   });
 
   it("rejects an object without a name", async () => {
     const obj = { ...gadget("5"), metadata: { namespace: "ns" } };
-    await assert.rejects(updateStatus(new FakeStatusClient(), Gadget, obj, constant({})), TypeError);
+    await assert.rejects(updateStatus(new FakeStatusClient(), Gadget, obj, constant({})), {
+      name: "InvalidStatusUpdateError",
+      code: "KL_INVALID_STATUS_UPDATE",
+      message: /the Gadget has no metadata\.name; pass the object as read/,
+    });
   });
 });
 
@@ -176,6 +189,24 @@ describe("updateStatus: gone", () => {
     const result = await updateStatus(client, Gadget, gadget("5"), () => ({ count: ++computed }));
     assert.equal(result, "gone");
     assert.equal(computed, 1, "nothing is computed for an object that is gone");
+  });
+  it("throws StatusSubresourceMissingError when /status answers 404 but the object is there", async () => {
+    const client = new FakeStatusClient();
+    client.writes.push(notFound());
+    client.objectReads.push(gadget("5"));
+    await assert.rejects(updateStatus(client, Gadget, gadget("5"), constant({ count: 1 })), (err) => {
+      assert.ok(err instanceof StatusSubresourceMissingError);
+      assert.equal(err.code, "KL_STATUS_SUBRESOURCE");
+      assert.match(
+        err.message,
+        /Gadget .*no status subresource.*Fix: add `subresources: \{ status: \{\} \}`/,
+      );
+      return true;
+    });
+    assert.deepEqual(
+      client.calls.map((c) => c.verb),
+      ["patch", "read"],
+    );
   });
 });
 

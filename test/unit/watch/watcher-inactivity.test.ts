@@ -95,15 +95,15 @@ describe("watch: stopping", () => {
   });
 
   it("ends the generator when the signal aborts during a backoff", async (t) => {
-    const { client, stop, events, delays } = startWatch(t);
-    client.stream().end();
+    const { client, stop, events, delays } = startWatch(t, { initialState: "list" });
+    client.failList(new Error("connection reset"));
     await events.next();
     const next = events.next();
     await flush();
     assert.deepEqual(delays, [500]);
     stop.abort();
     assert.deepEqual(await next, { done: true, value: undefined });
-    assert.equal(client.watches.length, 1);
+    assert.equal(client.lists.length, 1);
   });
 
   it("ends the generator when the signal aborts while a list is pending", async (t) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { failure, startWatch } from "./harness.ts";
-import { flush, object } from "./support.ts";
+import { type FakeWatchClient, object } from "./support.ts";
 
 /** Request options without the signal, for comparison. */
 function withoutSignal(opts: object | undefined): object {
@@ -171,15 +171,46 @@ describe("watch: listing the initial state", () => {
     assert.equal(client.watches[0]?.metadataOnly, true);
   });
 
-  it("does not fall back to a list for other errors of the first watch", async (t) => {
-    const { client, clock, events } = startWatch(t);
-    client.failWatch(failure(403, "Forbidden"));
-    const next = events.next();
-    await flush();
-    assert.equal(client.lists.length, 0);
-    clock.advance(500);
-    client.stream().bookmark("1", true);
-    assert.equal((await next).value?.type, "init");
-    assert.equal(client.watches[1]?.sendInitialEvents, true);
+  for (const [what, fail] of [
+    ["a 500", (client: FakeWatchClient) => client.failWatch(failure(500, "InternalError"))],
+    ["a 403", (client: FakeWatchClient) => client.failWatch(failure(403, "Forbidden"))],
+    [
+      "a broken stream",
+      (client: FakeWatchClient) => client.stream().send("ADDED", object("a", "1")).raw("{not json\n"),
+    ],
+  ] as const) {
+    it(`falls back to a list at once on ${what} of the streaming attempt, as client-go does, and reports it`, async (t) => {
+      const { client, take, calls, delays } = startWatch(t);
+      fail(client);
+      client.page([object("a", "2")], "10");
+      client.stream();
+      const events: string[] = [];
+      while (events.at(-1) !== "initDone") events.push(...(await take()));
+      assert.deepEqual(events.slice(-3), ["init", "initApply a@2", "initDone"]);
+      assert.equal(client.lists.length, 1);
+      assert.deepEqual(delays, [0], "no backoff before the list");
+      assert.equal(calls.filter((c) => c.startsWith("retry")).length, 1);
+    });
+  }
+
+  it("falls back to a list at once when a proxy ignores sendInitialEvents and the stream ends unsynced", async (t) => {
+    const { client, take } = startWatch(t);
+    client.stream().send("ADDED", object("a", "1")).end();
+    client.page([object("a", "1")], "10");
+    client.stream();
+    assert.deepEqual(await take(5), ["init", "initApply a@1", "init", "initApply a@1", "initDone"]);
+    assert.equal(client.lists.length, 1);
+  });
+
+  it("streams again at the next relist after a fallback that was not a refusal", async (t) => {
+    const { client, take } = startWatch(t);
+    client.failWatch(failure(500, "InternalError"));
+    client.page([object("a", "1")], "10");
+    client.stream().send("ERROR", { kind: "Status", code: 410, reason: "Expired" });
+    await take(3);
+    client.stream().bookmark("20", true);
+    assert.deepEqual(await take(2), ["init", "initDone"]);
+    assert.equal(client.watches[2]?.sendInitialEvents, true);
+    assert.equal(client.lists.length, 1);
   });
 });

@@ -106,20 +106,29 @@ describe("watch: relisting", () => {
   it("backs off instead of relisting at once when the relist expires too", async (t) => {
     const { client, clock, events, first, calls, delays } = await syncedWatch(t);
     first.send("ERROR", expiredEvent);
-    client.failWatch(failure(410, "Expired"));
+    client.failWatch(failure(410, "Expired")); // The streaming relist fails: a list at once...
+    client.failList(failure(410, "Expired")); // ...which expires too: back off.
+    assert.equal((await events.next()).value?.type, "init", "the list fallen back to begins");
     const next = events.next();
     await flush();
     assert.equal(client.watches.length, 2);
-    assert.deepEqual(delays, [500]);
+    assert.deepEqual(delays, [0, 500]);
     assert.equal(await isSettled(next), false);
     clock.advance(500);
-    client.stream().bookmark("40", true);
+    client.page([], "40");
     assert.equal((await next).value?.type, "init");
-    assert.equal(client.watches.length, 3);
-    assert.equal(client.watches[2]?.sendInitialEvents, true);
+    assert.equal((await events.next()).value?.type, "initDone");
+    assert.equal(client.lists.length, 2);
     assert.deepEqual(
       calls.filter((c) => c.startsWith("relist") || c.startsWith("retry")),
-      ["relist start", "relist expired", "retry ExpiredError", "relist expired"],
+      [
+        "relist start",
+        "relist expired",
+        "retry ExpiredError",
+        "relist expired",
+        "retry ExpiredError",
+        "relist expired",
+      ],
     );
   });
 
@@ -192,18 +201,19 @@ describe("watch: streams that end early", () => {
     assert.ok(calls.includes("retry WatchClosedEarlyError"));
   });
 
-  it("backs off and streams the initial state again when it ends before initial-events-end", async (t) => {
+  it("backs off and lists again when a list fallen back to fails too", async (t) => {
     const { client, clock, take, events, delays } = startWatch(t);
     client.stream().send("ADDED", object("a", "1")).end();
-    assert.deepEqual(await take(2), ["init", "initApply a@1"]);
+    client.failList(new Error("connection reset"));
+    assert.deepEqual(await take(3), ["init", "initApply a@1", "init"]);
     const next = events.next();
     await flush();
-    assert.equal(client.watches.length, 1);
-    assert.deepEqual(delays, [500]);
-    client.stream().bookmark("2", true);
+    assert.deepEqual(delays, [0, 500], "the fallback is at once; the failed list backs off");
+    client.page([object("a", "1")], "2");
     clock.advance(500);
     assert.equal((await next).value?.type, "init");
-    assert.equal(client.watches[1]?.sendInitialEvents, true);
+    assert.deepEqual(await take(2), ["initApply a@1", "initDone"]);
+    assert.equal(client.lists.length, 2);
   });
 
   it("resets the backoff after a stream that delivered events", async (t) => {

@@ -1,7 +1,7 @@
 /**
  * The outputs of a MyProxy are outputs: a ConfigMap edited or deleted by hand, or a Deployment
  * deleted, is put back promptly, and the repair is reported as a Warning event naming who changed it
- * and as `drift_repairs_total{kind,manager}`.
+ * and as `kubeloop_drift_repairs_total{kind,manager}`.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -31,7 +31,7 @@ import {
 before(installCrds);
 
 const drifts = (manager: Manager, kind: string, by: string) =>
-  metric(manager, "drift_repairs_total", { kind, manager: by });
+  metric(manager, "kubeloop_drift_repairs_total", { kind, manager: by });
 
 /** A namespace with the operator and a Ready MyProxy `edge`; returns its configuration too. */
 async function readyProxy(t: TestContext) {
@@ -77,7 +77,7 @@ test("a ConfigMap patched by hand is restored; the event and metric name the fie
     timeoutMs: 10_000,
   });
   await eventually(async () => (await drifts(manager, "ConfigMap", "tamperer")) === 1, {
-    what: "drift_repairs_total for tamperer",
+    what: "kubeloop_drift_repairs_total for tamperer",
   });
   const [event] = await driftEvents(ns, 1);
   assert.equal(event?.type, "Warning");
@@ -106,7 +106,7 @@ test("a kubectl edit of the ConfigMap is restored and attributed to kubectl-edit
   );
 
   await eventually(async () => (await drifts(manager, "ConfigMap", "kubectl-edit")) === 1, {
-    what: "drift_repairs_total for kubectl-edit",
+    what: "kubeloop_drift_repairs_total for kubectl-edit",
   });
   assert.equal(await configOf(ns, "edge"), config);
   const [event] = await driftEvents(ns, 1);

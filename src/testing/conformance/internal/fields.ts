@@ -170,25 +170,6 @@ export function tamperCandidates(obj: KubeObject, fields: FieldSet | undefined):
     ]);
 }
 
-/** Applies the `replace`, `add` and `remove` operations of `patch` to a copy of `obj`. */
-export function applyPatch<T>(obj: T, patch: readonly JsonPatchOperation[]): T {
-  const copy = structuredClone(obj);
-  for (const op of patch) {
-    if (op.op === "test") continue;
-    const segments = op.path
-      .split("/")
-      .slice(1)
-      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-    const last = segments.pop() as string;
-    let target: unknown = copy;
-    for (const s of segments) target = (target as Record<string, unknown>)[s];
-    const container = target as Record<string, unknown>;
-    if (op.op === "remove") delete container[last];
-    else container[last] = op.value;
-  }
-  return copy;
-}
-
 /** Labels the Job controller puts on a Job's pod template, tied to that Job's uid. */
 const generatedJobLabels = [
   "controller-uid",

@@ -50,8 +50,8 @@ export async function resolveSubject(spec: ConformanceSpec): Promise<Subject> {
   if (declarations.length === 0) {
     throw new ConformanceError(`the operator in ${path} builds no controller in its setup()`);
   }
-  const primaries = unique(declarations.map((d) => d.primary));
-  const outputs = unique(spec.outputs ?? declarations.flatMap((d) => d.owns));
+  const primaries = unique(declarations.map((d) => d.primary.type));
+  const outputs = unique(spec.outputs ?? declarations.flatMap((d) => d.owns.map((owned) => owned.type)));
   return {
     spec,
     operatorPath: path,

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { createPrivateKey, createPublicKey, sign, verify, X509Certificate } from "node:crypto";
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import { test } from "node:test";
-import * as der from "../../../src/cluster/der.ts";
 import {
   createCertificateAuthority,
-  createServiceAccountKey,
   issueCertificate,
-} from "../../../src/cluster/pki.ts";
+  selfSignedServingCertificate,
+} from "../../../src/tls/index.ts";
+import * as der from "../../../src/tls/internal/der.ts";
 
 test("DER integers are minimal and positive", () => {
   assert.deepEqual(der.integer(Buffer.from([0, 0, 5])), Buffer.from([0x02, 0x01, 0x05]));
@@ -55,8 +55,14 @@ test("a client certificate carries its groups as organizations and its key match
   assert.ok(cert.checkPrivateKey(createPrivateKey(pair.keyPem)));
 });
 
-test("the service-account key pair signs and verifies", () => {
-  const { privatePem, publicPem } = createServiceAccountKey();
-  const signature = sign("sha256", Buffer.from("token"), createPrivateKey(privatePem));
-  assert.ok(verify("sha256", Buffer.from("token"), createPublicKey(publicPem), signature));
+test("a self-signed serving certificate chains to the CA it returns and names its hosts", () => {
+  const serving = selfSignedServingCertificate("metrics", ["localhost", "127.0.0.1"]);
+  const cert = new X509Certificate(serving.certPem);
+  const caCert = new X509Certificate(serving.caPem);
+  assert.ok(caCert.ca);
+  assert.ok(cert.verify(caCert.publicKey));
+  assert.equal(cert.subject, "CN=metrics");
+  assert.equal(caCert.subject, "CN=metrics-ca");
+  assert.ok(cert.checkHost("localhost") && cert.checkIP("127.0.0.1"));
+  assert.ok(cert.checkPrivateKey(createPrivateKey(serving.keyPem)));
 });

@@ -1,0 +1,46 @@
+import { groupOf, type ResourceType } from "../api/index.ts";
+import { ForbiddenError, NotFoundError } from "../client/index.ts";
+import { KubeloopError } from "../errors/index.ts";
+
+/**
+ * An informer did not sync within the cache's `syncTimeoutMs` (default 2 minutes, as
+ * controller-runtime's `CacheSyncTimeout`). The message names the kind, the last list or watch
+ * error (a 403 means the ServiceAccount may not list or watch it) and the fix. Code
+ * `KL_CACHE_SYNC_TIMEOUT`.
+ */
+export class CacheSyncTimeoutError extends KubeloopError {
+  /** `apiVersion/kind` of the informer. */
+  readonly kind: string;
+
+  constructor(type: ResourceType, namespace: string | undefined, timeoutMs: number, lastError: unknown) {
+    const where = namespace ? ` in namespace ${namespace}` : "";
+    super(
+      "KL_CACHE_SYNC_TIMEOUT",
+      `the cache of ${type.kind} (${type.apiVersion})${where} did not sync within ${timeoutMs / 1000} s: ` +
+        likelyCause(type, lastError),
+      { cause: lastError },
+    );
+    this.kind = `${type.apiVersion}/${type.kind}`;
+  }
+}
+
+function likelyCause(type: ResourceType, lastError: unknown): string {
+  const resource = groupOf(type.apiVersion) ? `${type.plural}.${groupOf(type.apiVersion)}` : type.plural;
+  if (lastError instanceof ForbiddenError) {
+    return (
+      `the apiserver refused to list or watch ${resource} (${lastError.message}). Grant the verbs ` +
+      `list and watch on ${resource} to the operator's ServiceAccount: rerun \`kubeloop generate\` and apply its RBAC.`
+    );
+  }
+  if (lastError instanceof NotFoundError) {
+    return `the apiserver does not serve ${resource} (${lastError.message}). If it is a custom resource, install its CRD.`;
+  }
+  if (lastError !== undefined) {
+    const message = lastError instanceof Error ? lastError.message : String(lastError);
+    return `its last list or watch failed (${message}); fix that, the informer keeps retrying.`;
+  }
+  return (
+    "no list or watch failed, so either the list is still running (raise the cache's syncTimeoutMs " +
+    "for a very large kind) or the cache was never started (start the manager, or call cache.start, before reading)."
+  );
+}

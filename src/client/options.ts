@@ -1,0 +1,121 @@
+/**
+ * What the client's verbs take and give back: the client's own options, the options of reads,
+ * lists, writes, patches, applies, deletes and watch requests, list pages, and the status writer.
+ */
+import type { KubeObject, ResourceType } from "../api/index.ts";
+import type { Clock } from "../clock/index.ts";
+import type { ClientMetrics } from "./metrics.ts";
+import type { ApiRequest } from "./transport.ts";
+
+/** Options of a {@link Client}. */
+export interface ClientOptions {
+  /** Average requests per second allowed by the client-side limiter. Default 20 (controller-runtime's). `Infinity` disables it. */
+  qps?: number;
+  /** Burst allowed by the limiter. Default 30. */
+  burst?: number;
+  /** Field manager recorded in `managedFields` for writes. Default `kubeloop`. */
+  fieldManager?: string;
+  /** Default request timeout. Default 60 s. */
+  timeoutMs?: number;
+  /** Observes every attempt (for `rest_client_*` metrics). */
+  metrics?: ClientMetrics;
+  /** Called with each `Warning` header the apiserver sends (deprecations, unknown fields). */
+  onWarning?: (warning: string, request: ApiRequest) => void;
+  clock?: Clock;
+  userAgent?: string;
+}
+
+/** Options shared by the single-object verbs. */
+export interface ObjectOptions {
+  /** Namespace of a namespaced object; default: the object's own, else the connection's default. */
+  namespace?: string;
+  signal?: AbortSignal;
+}
+
+/** Options of writes. */
+export interface WriteOptions extends ObjectOptions {
+  /** Override the client's field manager for this write. */
+  fieldManager?: string;
+  /** Validate and return the result without persisting it (`dryRun=All`). */
+  dryRun?: boolean;
+  /** How the server treats unknown or duplicate fields. */
+  fieldValidation?: "Ignore" | "Warn" | "Strict";
+}
+
+/** Options of a list. */
+export interface ListOptions {
+  /** Namespace to list in; absent lists across all namespaces. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size; `list` follows `continue` until the end. Default 500. */
+  limit?: number;
+  /** `resourceVersion` to list at (`"0"`: any, from the watch cache). */
+  resourceVersion?: string;
+  resourceVersionMatch?: "NotOlderThan" | "Exact";
+  /** Return only metadata (`PartialObjectMetadata`), which is much smaller for large objects. */
+  metadataOnly?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A list answer: the items plus the collection's resourceVersion (the point to watch from). */
+export interface ObjectList<T> {
+  items: T[];
+  resourceVersion: string;
+  /** Present when more pages remain (only from {@link Client.listPage}). */
+  continue?: string;
+}
+
+/** Patch formats. `strategic` works for built-in kinds only; custom resources use `merge` or `json`. */
+export type PatchType = "merge" | "json" | "strategic";
+
+/** Options of a delete. */
+export interface DeleteOptions extends ObjectOptions {
+  /** `Background` (default for most kinds), `Foreground` or `Orphan`. Jobs orphan their pods unless told. */
+  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  /** Delete only if the object still has this uid and/or resourceVersion. */
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+  dryRun?: boolean;
+}
+
+/** Options of a server-side apply. */
+export interface ApplyOptions extends ObjectOptions {
+  /** Field manager owning the applied fields. Default: the client's. */
+  fieldManager?: string;
+  /** Take ownership of fields other managers own instead of failing with a conflict. */
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+/** Options of a watch request (the streaming part is in `kubeloop/watch`). */
+export interface WatchRequestOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: "NotOlderThan";
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+  /** Stream only metadata (`PartialObjectMetadata`). */
+  metadataOnly?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Writes to the `status` subresource: only `.status` is taken from the body; spec and metadata are ignored. */
+export interface StatusWriter {
+  get<T extends KubeObject>(type: ResourceType<T>, name: string, opts?: ObjectOptions): Promise<T>;
+  update<T extends KubeObject>(type: ResourceType<T>, obj: T, opts?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject>(
+    type: ResourceType<T>,
+    name: string,
+    patch: unknown,
+    opts: WriteOptions & { type: PatchType },
+  ): Promise<T>;
+  apply<T extends KubeObject>(
+    type: ResourceType<T>,
+    obj: Partial<T> & KubeObject,
+    opts?: ApplyOptions,
+  ): Promise<T>;
+}

@@ -1,0 +1,46 @@
+/** Errors a user of the manager can cause. */
+import { KubeloopError } from "../errors/index.ts";
+
+/**
+ * A second controller with a name the manager already hosts: names label logs, metrics and
+ * queues, so they must be unique. Code `KL_DUPLICATE_CONTROLLER`.
+ */
+export class DuplicateControllerError extends KubeloopError {
+  /** The name given twice. */
+  readonly controller: string;
+
+  constructor(name: string) {
+    super(
+      "KL_DUPLICATE_CONTROLLER",
+      `a controller named "${name}" is already registered; name controllers uniquely with .named(), ` +
+        `e.g. controller(manager).for(Widget).named("${name}-2")`,
+    );
+    this.controller = name;
+  }
+}
+
+/**
+ * A flag of the manager's endpoints (`--metrics-bind-address`, `--metrics-secure`, ...) that is
+ * unknown or has a value it cannot take. Code `KL_ENDPOINT_FLAG`.
+ */
+export class EndpointFlagError extends KubeloopError {
+  constructor(problem: string, fix: string) {
+    super("KL_ENDPOINT_FLAG", `${problem}; ${fix}`);
+  }
+}
+
+/**
+ * The serving certificate of secure metrics could not be read from its directory, or is not a
+ * PEM certificate and matching key. Code `KL_METRICS_CERTIFICATE`.
+ */
+export class MetricsCertificateError extends KubeloopError {
+  constructor(file: string, cause: unknown) {
+    super(
+      "KL_METRICS_CERTIFICATE",
+      `cannot use the metrics serving certificate ${file} (${cause instanceof Error ? cause.message : String(cause)}); ` +
+        "mount the certificate Secret at the directory given as certDir (--metrics-cert-path) with " +
+        "tls.crt and tls.key (or name the files with certName/keyName), or omit certDir to serve a self-signed certificate",
+      { cause },
+    );
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The command-line flags of a manager's endpoints, with kubebuilder's names and meanings
+ * (`--metrics-bind-address`, `--metrics-secure`, `--metrics-cert-path`, `--metrics-cert-name`,
+ * `--metrics-cert-key`, `--health-probe-bind-address`), shared by `kubeloop run` and an
+ * operator's container entry point so that the generated Deployment's args mean the same to both.
+ */
+import { parseArgs } from "node:util";
+import type { EndpointOptions, Listen } from "./endpoints.ts";
+import { EndpointFlagError } from "./errors.ts";
+
+/** One flag of {@link endpointFlags}. */
+export interface EndpointFlag {
+  /** The name after `--`. */
+  readonly name: string;
+  /** Placeholder of the value; a flag without one is boolean and has a `--no-` form too. */
+  readonly value?: string;
+  readonly description: string;
+}
+
+/** The flags, for a command line to declare (`kubeloop run` adds them to its commander command). */
+export const endpointFlags: readonly EndpointFlag[] = [
+  {
+    name: "metrics-bind-address",
+    value: "<host:port>",
+    description:
+      "where /metrics listens, e.g. :8443 or 127.0.0.1:8080; 0 turns it off (default :8443 in a cluster, 127.0.0.1:8080 outside)",
+  },
+  {
+    name: "metrics-secure",
+    description:
+      "serve /metrics over HTTPS to callers the apiserver authenticates and authorizes (default: in a cluster; --no-metrics-secure for plain HTTP)",
+  },
+  {
+    name: "metrics-cert-path",
+    value: "<dir>",
+    description: "directory of the metrics serving certificate (default: a self-signed certificate)",
+  },
+  {
+    name: "metrics-cert-name",
+    value: "<file>",
+    description: "certificate file in --metrics-cert-path (default tls.crt)",
+  },
+  {
+    name: "metrics-cert-key",
+    value: "<file>",
+    description: "key file in --metrics-cert-path (default tls.key)",
+  },
+  {
+    name: "health-probe-bind-address",
+    value: "<host:port>",
+    description:
+      "where /healthz and /readyz listen, plain HTTP (default :8081 in a cluster, 127.0.0.1:8081 outside)",
+  },
+];
+
+/** The values of {@link endpointFlags} by camel-cased name, as commander gives them. */
+export interface EndpointFlagValues {
+  metricsBindAddress?: string;
+  metricsSecure?: boolean;
+  metricsCertPath?: string;
+  metricsCertName?: string;
+  metricsCertKey?: string;
+  healthProbeBindAddress?: string;
+}
+
+/**
+ * The endpoint options the flag values ask for.
+ *
+ * @example
+ * ```ts
+ * endpointOptions({ metricsBindAddress: ":8443", metricsSecure: true }); // { metrics: { host: "0.0.0.0", port: 8443, secure: true } }
+ * ```
+ */
+export function endpointOptions(values: EndpointFlagValues): EndpointOptions {
+  const listen =
+    values.metricsBindAddress === undefined
+      ? {}
+      : bindAddress("metrics-bind-address", values.metricsBindAddress);
+  const options: EndpointOptions = {
+    metrics: listen && {
+      ...listen,
+      secure: values.metricsSecure,
+      certDir: values.metricsCertPath,
+      certName: values.metricsCertName,
+      keyName: values.metricsCertKey,
+    },
+  };
+  if (values.healthProbeBindAddress !== undefined) {
+    options.health = bindAddress("health-probe-bind-address", values.healthProbeBindAddress);
+  }
+  return options;
+}
+
+/**
+ * Parses the endpoint flags of a command line, e.g. an operator container's
+ * `node dist/main.js --metrics-bind-address=:8443 --health-probe-bind-address=:8081`. Throws
+ * {@link EndpointFlagError} on any other argument.
+ *
+ * @example
+ * ```ts
+ * await runOperator(operator, parseEndpointFlags(process.argv.slice(2)));
+ * ```
+ */
+export function parseEndpointFlags(args: readonly string[]): EndpointOptions {
+  const spec = Object.fromEntries(
+    endpointFlags.map((flag) => [
+      flag.name,
+      { type: flag.value ? ("string" as const) : ("boolean" as const) },
+    ]),
+  );
+  try {
+    const { values } = parseArgs({ args: [...args], options: spec, strict: true, allowNegative: true });
+    const camel = Object.entries(values).map(([name, value]) => [
+      name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+      value,
+    ]);
+    return endpointOptions(Object.fromEntries(camel) as EndpointFlagValues);
+  } catch (err) {
+    if (err instanceof EndpointFlagError) throw err;
+    throw new EndpointFlagError(
+      (err as Error).message.split(".")[0] ?? String(err),
+      `the flags are ${endpointFlags.map((f) => (f.value ? `--${f.name}=${f.value}` : `--[no-]${f.name}`)).join(", ")}`,
+    );
+  }
+}
+
+/** `host:port` (`:port` for every interface, `[v6]:port`), or `0` for off, as controller-runtime reads it. */
+function bindAddress(flag: string, value: string): Listen | false {
+  if (value === "0") return false;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[3]) > 65_535) {
+    throw new EndpointFlagError(
+      `--${flag} "${value}" is not an address to listen on`,
+      'give host:port, e.g. ":8443" (every interface), "127.0.0.1:8080" or "[::1]:8080", or "0" to turn the endpoint off',
+    );
+  }
+  return { host: match[1] ?? (match[2] || "0.0.0.0"), port: Number(match[3]) };
+}

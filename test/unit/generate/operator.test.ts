@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ConfigMap, keyOf, Secret } from "../../../src/api/index.ts";
+import { controller } from "../../../src/controller/index.ts";
+import { declarationsOf, declaredPermissions, permissionsOf } from "../../../src/generate/index.ts";
+import { defineOperator } from "../../../src/operator/index.ts";
+import { Widget } from "../schema/fixtures.ts";
+
+/** An operator whose setup uses the host's cache as real ones do: an index, a scope, a map reading the store. */
+const widgets = defineOperator({
+  name: "widgets",
+  kinds: [Widget],
+  watchNamespace: "team",
+  permissions: [{ type: Secret, verbs: ["get"] }],
+  setup(host) {
+    const store = host.cache.informer(Widget).store;
+    host.cache.informer(Widget).addIndexer("config", (w) => [keyOf(w)]);
+    controller(host)
+      .for(Widget)
+      .owns(ConfigMap, { scope: { ...host.cache.scopeFor(ConfigMap), labelSelector: "app=widgets" } })
+      .watches(Secret, (secret) => store.byIndex("config", keyOf(secret)).map(keyOf))
+      .reconcile(async () => undefined);
+    controller(host, "audit")
+      .for(ConfigMap)
+      .reconcile(async () => undefined);
+  },
+});
+
+describe("declarationsOf", () => {
+  it("records what setup declares, on a cache scoped like the running operator's, without a cluster", async () => {
+    const [first, second, ...more] = await declarationsOf(widgets);
+    assert.equal(more.length, 0);
+    assert.equal(first?.name, "widget");
+    assert.equal(first?.primary.type, Widget);
+    assert.deepEqual(first?.owns[0]?.scope, { namespace: "team", labelSelector: "app=widgets" });
+    assert.deepEqual(
+      first?.watches.map((kind) => kind.type),
+      [Secret],
+    );
+    assert.equal(second?.name, "audit");
+    assert.equal(second?.primary.type, ConfigMap);
+  });
+
+  it("derives the operator's permissions from the declarations and its extra permissions", async () => {
+    const verbs = (await permissionsOf(widgets)).map(
+      (p) => `${p.type.plural}${p.subresource ? `/${p.subresource}` : ""}: ${p.verbs.join(",")}`,
+    );
+    assert.ok(verbs.includes("widgets/status: get,update,patch"));
+    assert.ok(verbs.includes("configmaps: get,list,watch,create,update,patch,delete"));
+    assert.ok(verbs.includes("secrets: get,list,watch"));
+    assert.equal(verbs.at(-1), "secrets: get", "the operator's own permissions come last");
+  });
+});
+
+describe("declaredPermissions", () => {
+  it("grants a declared controller its kinds, events and, when asked, leader election", async () => {
+    const [declared] = await declarationsOf(widgets);
+    assert.ok(declared);
+    const granted = declaredPermissions(declared, { leaderElection: { namespace: "ops" } });
+    const kinds = granted.map((p) => `${p.type.plural}${p.namespace ? ` in ${p.namespace}` : ""}`);
+    assert.deepEqual([...new Set(kinds)], ["widgets", "configmaps", "secrets", "events", "leases in ops"]);
+  });
+});

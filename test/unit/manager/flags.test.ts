@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { EndpointFlagError, endpointOptions, parseEndpointFlags } from "../../../src/manager/index.ts";
+
+describe("parseEndpointFlags", () => {
+  it("reads kubebuilder's flags: bind addresses, secure metrics and the certificate directory", () => {
+    assert.deepEqual(
+      parseEndpointFlags([
+        "--metrics-bind-address=:8443",
+        "--metrics-secure",
+        "--metrics-cert-path",
+        "/certs",
+        "--health-probe-bind-address=127.0.0.1:8081",
+      ]),
+      {
+        metrics: {
+          host: "0.0.0.0",
+          port: 8443,
+          secure: true,
+          certDir: "/certs",
+          certName: undefined,
+          keyName: undefined,
+        },
+        health: { host: "127.0.0.1", port: 8081 },
+      },
+    );
+  });
+
+  it("leaves what is not given to the defaults, and --no-metrics-secure turns HTTPS off", () => {
+    const { metrics, health } = parseEndpointFlags(["--no-metrics-secure"]);
+    assert.equal(health, undefined);
+    assert.deepEqual(metrics && { secure: metrics.secure, port: metrics.port, host: metrics.host }, {
+      secure: false,
+      port: undefined,
+      host: undefined,
+    });
+  });
+
+  it("turns an endpoint off with 0 and reads IPv6 addresses in brackets", () => {
+    assert.deepEqual(
+      parseEndpointFlags(["--metrics-bind-address=0", "--health-probe-bind-address=[::1]:9440"]),
+      {
+        metrics: false,
+        health: { host: "::1", port: 9440 },
+      },
+    );
+  });
+
+  it("rejects unknown flags and bad addresses with EndpointFlagError naming the fix", () => {
+    assert.throws(
+      () => parseEndpointFlags(["--metrics-port=8080"]),
+      (err: unknown) => {
+        assert.ok(err instanceof EndpointFlagError);
+        assert.equal(err.code, "KL_ENDPOINT_FLAG");
+        assert.match(
+          err.message,
+          /Unknown option '--metrics-port'; the flags are --metrics-bind-address=<host:port>, --\[no-\]metrics-secure/,
+        );
+        return true;
+      },
+    );
+    for (const bad of ["8080", "localhost", ":99999", "host:port"]) {
+      assert.throws(
+        () => endpointOptions({ healthProbeBindAddress: bad }),
+        new RegExp(`--health-probe-bind-address "${bad}" is not an address to listen on; give host:port`),
+      );
+    }
+  });
+});
