@@ -96,6 +96,7 @@ export { Manager, type ManagerOptions, parseEndpointFlags, runManager } from "./
 export { defineOperator, type Operator, runOperator } from "./operator/index.ts";
 export {
   AlreadyOwnedError,
+  ChildConflictError,
   controllerOf,
   ensureChild,
   isControlledBy,

@@ -7,7 +7,7 @@
 import {
   Action,
   AlreadyExistsError,
-  AlreadyOwnedError,
+  ChildConflictError,
   ConfigMap,
   type ConfigMapObject,
   controllerOf,
@@ -20,10 +20,9 @@ import {
   setControllerReference,
   writeStatus,
 } from "kubeloop";
-import { containsDesired } from "kubeloop/ownership";
 import type { TransitionEvent } from "kubeloop/status";
 import { LoadTest, LoadTestConditions, type LoadTestObject, Reasons } from "./api.ts";
-import { desiredJob, jobName, SCRIPT_KEY } from "./job.ts";
+import { desiredJob, jobMatches, jobName, SCRIPT_KEY } from "./job.ts";
 import { describeStatus, type Observation, recheckAfterMs } from "./status.ts";
 
 type Context = ReconcileContext<LoadTestObject>;
@@ -95,7 +94,9 @@ async function createJob(ctx: Context, loadTest: LoadTestObject): Promise<Observ
  */
 async function repair(ctx: Context, loadTest: LoadTestObject): Promise<Observation | undefined> {
   try {
-    await ensureChild(ctx, loadTest, Job, desiredJob(loadTest), { matches: jobMatches });
+    // Not exclusive: the pod template is immutable and defaulted, and Job-aware tools (a queue
+    // admitting it through `spec.suspend`, say) legitimately add to the rest.
+    await ensureChild(ctx, loadTest, Job, desiredJob(loadTest), { matches: jobMatches, exclusive: false });
     return undefined;
   } catch (err) {
     return rejected(err);
@@ -106,21 +107,8 @@ async function repair(ctx: Context, loadTest: LoadTestObject): Promise<Observati
 function rejected(err: unknown): Observation {
   if (err instanceof InvalidError)
     return { kind: "invalid", message: `the Job was rejected: ${err.message}` };
-  if (err instanceof AlreadyOwnedError) return { kind: "conflict", message: err.message };
+  if (err instanceof ChildConflictError) return { kind: "conflict", message: err.message };
   throw err;
-}
-
-/**
- * Whether the stored Job is as desired in what can change after creation: its labels, owner and
- * parallelism. Its pod template is immutable (and the LoadTest spec it comes from is too), and the
- * apiserver normalises quantities in it, so comparing the template would never settle.
- */
-function jobMatches(desired: JobObject, actual: JobObject): boolean {
-  const { labels, ownerReferences } = desired.metadata;
-  return (
-    containsDesired({ labels, ownerReferences }, actual.metadata) &&
-    actual.spec.parallelism === desired.spec.parallelism
-  );
 }
 
 function scriptName(loadTest: LoadTestObject): string {

@@ -5,6 +5,7 @@
  */
 import type { JobObject } from "kubeloop";
 import type { PodTemplateSpec } from "kubeloop/api";
+import { metadataMatches } from "kubeloop/ownership";
 import type { LoadTestObject, LoadTestSpec } from "./api.ts";
 
 /** Where the test-script ConfigMap is mounted in each worker. */
@@ -17,6 +18,16 @@ export const CONTAINER_NAME = "artillery";
 export const WORKER_ID_ENV = "WORKER_ID";
 /** The pod annotation the Job controller sets to the worker's completion index. */
 const COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";
+
+/**
+ * Whether the stored Job is as desired in what can change after creation: its labels, its owner
+ * (among any other owner references, in any order) and parallelism. Its pod template is immutable
+ * (and the LoadTest spec it comes from is too), and the apiserver normalises quantities in it, so
+ * comparing the template would never settle.
+ */
+export function jobMatches(desired: JobObject, actual: JobObject): boolean {
+  return metadataMatches(desired, actual) && actual.spec.parallelism === desired.spec.parallelism;
+}
 
 /** Labels of the Job (and, with `component` changed, its pods), as the Artillery operator sets them. */
 export function jobLabels(name: string, component: "loadtest-worker-master" | "loadtest-worker") {

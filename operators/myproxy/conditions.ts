@@ -22,8 +22,11 @@ export const ProxyReason = {
   RolloutComplete: "RolloutComplete",
   /** The Deployment gave up progressing (the Deployment's own reason). */
   ProgressDeadlineExceeded: "ProgressDeadlineExceeded",
-  /** A child's name is taken by an object another controller owns. */
-  AlreadyOwned: "AlreadyOwned",
+  /**
+   * A child's name is taken by an object the MyProxy does not control (a user's, or another
+   * owner's); it is left untouched and the MyProxy waits until it is deleted or renamed.
+   */
+  ChildConflict: "ChildConflict",
   /** Summary: available, and the current configuration is rolled out. */
   Serving: "Serving",
 } as const;

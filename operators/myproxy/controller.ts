@@ -5,8 +5,7 @@
  * Deployment and its pods. It writes MyProxy status, the ConfigMap and the Deployment, nothing else.
  */
 import {
-  Action,
-  AlreadyOwnedError,
+  ChildConflictError,
   ConfigMap,
   type ControllerHost,
   controller,
@@ -25,6 +24,8 @@ import { MyProxyConditions, ProxyReason } from "./conditions.ts";
 import { desiredConfigMap, desiredDeployment } from "./deployment.ts";
 import {
   backendsOf,
+  configMapToProxy,
+  deploymentToProxy,
   podMembershipChanged,
   podScope,
   podsOfProxy,
@@ -38,31 +39,34 @@ import { configHash, nginxConfig } from "./nginx.ts";
 import { acceptedRoutes } from "./routes.ts";
 import { type ProxyObservation, proxyStatus } from "./status.ts";
 
-/** How often a MyProxy blocked by a child another controller owns looks again. */
-const BLOCKED_RETRY_MS = 10_000;
-
 type Context = ReconcileContext<MyProxyObject>;
 
 /** Registers the MyProxy controller on `host` (the manager). */
 export function myProxyController(host: ControllerHost) {
   routeStore(host.cache);
-  return controller(host)
-    .for(MyProxy)
-    .owns(ConfigMap)
-    .owns(Deployment)
-    .watches(ProxyRoute, (route: ProxyRouteObject) => [proxyKeyOf(route)], {
-      predicates: [generationChanged],
-    })
-    .watches(Service, (service) => routesOfService(host.cache, service).map(proxyKeyOf))
-    .watches(Pod, podToProxy, { scope: podScope(host.cache), predicates: [podMembershipChanged] })
-    .reconcile(reconcileMyProxy);
+  return (
+    controller(host)
+      .for(MyProxy)
+      .owns(ConfigMap)
+      .owns(Deployment)
+      // A ConfigMap or Deployment holding a child's name without being the MyProxy's blocks it
+      // (ChildConflict); watching them by name wakes the MyProxy once such an object goes or is renamed.
+      .watches(ConfigMap, configMapToProxy(host.cache))
+      .watches(Deployment, deploymentToProxy(host.cache))
+      .watches(ProxyRoute, (route: ProxyRouteObject) => [proxyKeyOf(route)], {
+        predicates: [generationChanged],
+      })
+      .watches(Service, (service) => routesOfService(host.cache, service).map(proxyKeyOf))
+      .watches(Pod, podToProxy, { scope: podScope(host.cache), predicates: [podMembershipChanged] })
+      .reconcile(reconcileMyProxy)
+  );
 }
 
-/** Converges one MyProxy. */
-export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined> {
+/** Converges one MyProxy; a MyProxy blocked by a child conflict waits for the name watches. */
+export async function reconcileMyProxy(ctx: Context): Promise<void> {
   const proxy = ctx.object;
   // Gone or going: its children carry owner references, so garbage collection removes them.
-  if (!proxy || proxy.metadata.deletionTimestamp) return undefined;
+  if (!proxy || proxy.metadata.deletionTimestamp) return;
   const routes = routesOfProxy(ctx.cache, keyOf(proxy));
   const { accepted } = acceptedRoutes(routes, backendsOf(ctx.cache, routes));
   const config = nginxConfig({ proxy: keyOf(proxy), port: proxy.spec.port, routes: accepted });
@@ -76,10 +80,12 @@ export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined
     configHash: hash,
   };
   await writeProxyStatus(ctx, proxy, observation);
-  return observation.blocked ? Action.requeueAfter(BLOCKED_RETRY_MS) : undefined;
 }
 
-/** Applies the ConfigMap, then the Deployment; a child owned by someone else blocks the MyProxy. */
+/**
+ * Applies the ConfigMap, then the Deployment; an object holding a child's name that the MyProxy
+ * does not control (a user's, or another owner's) blocks it, untouched.
+ */
 async function convergeChildren(
   ctx: Context,
   proxy: MyProxyObject,
@@ -91,7 +97,7 @@ async function convergeChildren(
     const result = await ensureChild(ctx, proxy, Deployment, desiredDeployment(proxy, hash));
     return { deploymentUpToDate: result === "unchanged" };
   } catch (err) {
-    if (!(err instanceof AlreadyOwnedError)) throw err;
+    if (!(err instanceof ChildConflictError)) throw err;
     return { deploymentUpToDate: false, blocked: err.message };
   }
 }
@@ -107,7 +113,7 @@ async function writeProxyStatus(ctx: Context, proxy: MyProxyObject, observation:
   await writeStatus(ctx, MyProxy, proxy, MyProxyConditions, (draft) => {
     draft.set("Available", report.available);
     draft.set("Progressing", report.progressing);
-    if (observation.blocked) draft.stalled(ProxyReason.AlreadyOwned, observation.blocked);
+    if (observation.blocked) draft.stalled(ProxyReason.ChildConflict, observation.blocked);
     return report.fields;
   });
 }

@@ -29,6 +29,12 @@ export function configMapName(proxyName: string): string {
   return `${proxyName}-nginx`;
 }
 
+/** The name of the MyProxy whose ConfigMap is named `configMap`, when it is such a name. */
+export function proxyNameOfConfigMap(configMap: string): string | undefined {
+  const suffix = configMapName("");
+  return configMap.endsWith(suffix) ? configMap.slice(0, -suffix.length) || undefined : undefined;
+}
+
 /** The ConfigMap holding `config` as `default.conf`. */
 export function desiredConfigMap(proxy: MyProxyObject, config: string): ConfigMapObject {
   const name = proxy.metadata.name ?? "";

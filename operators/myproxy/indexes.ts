@@ -4,6 +4,8 @@
  * by label to MyProxy pods (the cluster's other pods are never cached).
  */
 import {
+  type ConfigMapObject,
+  type DeploymentObject,
   type KubeObject,
   keyOf,
   type MapFn,
@@ -17,7 +19,7 @@ import {
 } from "kubeloop";
 import type { InformerCache, InformerScope, StoreReader } from "kubeloop/cache";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
-import { INSTANCE_LABEL, PROXY_PODS_SELECTOR } from "./deployment.ts";
+import { INSTANCE_LABEL, PROXY_PODS_SELECTOR, proxyNameOfConfigMap } from "./deployment.ts";
 
 const BY_PROXY = "proxy";
 const BY_BACKEND = "backend";
@@ -57,6 +59,25 @@ export function backendsOf(cache: InformerCache, routes: readonly ProxyRouteObje
 /** The cached MyProxy with this key. */
 export function cachedProxy(cache: InformerCache, key: ObjectKey): MyProxyObject | undefined {
   return cache.informer(MyProxy).store.get(key);
+}
+
+/** The key of the cached MyProxy `name` in `namespace`, as a map function's answer. */
+function existingProxy(cache: InformerCache, namespace: string | undefined, name: string | undefined) {
+  const key = objectKey(namespace, name ?? "");
+  return name && cachedProxy(cache, key) ? [key] : [];
+}
+
+/**
+ * Maps a ConfigMap to the MyProxy whose ConfigMap it is named like, when that MyProxy exists: a
+ * ConfigMap holding the name without being the MyProxy's blocks it, and its removal frees it.
+ */
+export function configMapToProxy(cache: InformerCache): MapFn<ConfigMapObject> {
+  return (cm) => existingProxy(cache, cm.metadata.namespace, proxyNameOfConfigMap(cm.metadata.name ?? ""));
+}
+
+/** Maps a Deployment to the MyProxy of the same name, when it exists (as {@link configMapToProxy}). */
+export function deploymentToProxy(cache: InformerCache): MapFn<DeploymentObject> {
+  return (d) => existingProxy(cache, d.metadata.namespace, d.metadata.name);
 }
 
 /** The scope of the pod informer: the cache's default for pods, narrowed to MyProxy pods. */

@@ -3,8 +3,8 @@
  * accepted routes): pure, so that wiping the status and reconciling writes the same thing back.
  */
 import type { DeploymentObject, PodObject } from "kubeloop";
-import type { ConditionReport } from "kubeloop/status";
 import type { BuiltinCondition } from "kubeloop/api";
+import type { ConditionReport } from "kubeloop/status";
 import { ProxyReason } from "./conditions.ts";
 
 /** What one reconcile observed of a MyProxy's world. */
@@ -22,7 +22,7 @@ export interface ProxyObservation {
   acceptedRoutes: number;
   /** sha256 of the configuration. */
   configHash: string;
-  /** Why the children could not be converged (a name taken by another owner), if so. */
+  /** Why the children could not be converged (a name taken by an object it does not control), if so. */
   blocked?: string;
 }
 
@@ -52,7 +52,7 @@ export function proxyStatus(observed: ProxyObservation): ProxyStatusReport {
     },
     available: availableReport(observed.deployment),
     progressing: observed.blocked
-      ? { status: "False", reason: ProxyReason.AlreadyOwned, message: observed.blocked }
+      ? { status: "False", reason: ProxyReason.ChildConflict, message: observed.blocked }
       : progressingReport(observed.deployment, observed.deploymentUpToDate),
   };
 }

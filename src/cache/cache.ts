@@ -10,6 +10,7 @@ import type { CacheSyncTimeoutError } from "./errors.ts";
 import type { InformerHealth } from "./health.ts";
 import { Informer, type InformerMetrics, type InformerOptions, type InformerScope } from "./informer.ts";
 import type { LabelSelectorMatcher } from "./labels.ts";
+import type { RelistOptions } from "./relist.ts";
 import type { Indexer } from "./store.ts";
 
 /** How the cache scopes and tunes the informers it creates. */
@@ -18,8 +19,13 @@ export interface InformerCacheOptions {
   namespace?: string;
   /** Per-kind scope overrides, keyed by `apiVersion/kind`, e.g. `{ "v1/Secret": { metadataOnly: true } }`. */
   byKind?: Record<string, InformerScope>;
-  /** Options applied to every informer (transform, watch tuning). */
-  informer?: Pick<InformerOptions<KubeObject>, "transform" | "watch">;
+  /** Options applied to every informer (transform, watch tuning, periodic relist). */
+  informer?: Pick<InformerOptions<KubeObject>, "transform" | "watch" | "relist">;
+  /**
+   * Per-kind relist overrides, keyed by `apiVersion/kind`, e.g. `{ "v1/Secret": false }` or
+   * `{ "v1/Pod": { periodMs: 3_600_000 } }`; they replace `informer.relist` for that kind.
+   */
+  relistByKind?: Record<string, RelistOptions | false>;
   /** Watch and informer health hooks per kind. */
   metrics?: (type: ResourceType) => InformerMetrics;
   onError?: (err: unknown, context: string) => void;
@@ -84,9 +90,11 @@ export class InformerCache {
     const key = informerKey(type, scope);
     let informer = this.#informers.get(key) as Informer<T> | undefined;
     if (!informer) {
+      const kind = `${type.apiVersion}/${type.kind}`;
       informer = new Informer<T>(this.#client, type, {
         ...scope,
-        ...(this.#options.informer as Pick<InformerOptions<T>, "transform" | "watch">),
+        ...(this.#options.informer as Pick<InformerOptions<T>, "transform" | "watch" | "relist">),
+        relist: this.#options.relistByKind?.[kind] ?? this.#options.informer?.relist,
         metrics: this.#options.metrics?.(type),
         onError: this.#options.onError,
         clock: this.#options.clock,

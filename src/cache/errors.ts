@@ -44,3 +44,15 @@ function likelyCause(type: ResourceType, lastError: unknown): string {
     "for a very large kind) or the cache was never started (start the manager, or call cache.start, before reading)."
   );
 }
+
+/**
+ * A relist option out of range: `periodMs` must be a finite number >= 0 (0 turns relisting off)
+ * and `jitter` a fraction in [0, 1). Code `KL_CACHE_RELIST_OPTIONS`.
+ */
+export class InvalidRelistOptionsError extends KubeloopError {
+  constructor(option: "periodMs" | "jitter", value: unknown) {
+    const range =
+      option === "periodMs" ? "a finite number of milliseconds >= 0 (0: off)" : "a fraction in [0, 1)";
+    super("KL_CACHE_RELIST_OPTIONS", `relist ${option} must be ${range}, not ${String(value)}`);
+  }
+}

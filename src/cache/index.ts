@@ -7,7 +7,19 @@
  * signal and its {@link Informer.health}, and fans changes out to handlers. User code it runs
  * (indexers, transform, handlers) never stops it: failures are reported and counted, and a loop
  * that dies anyway restarts with backoff. After every relist, handlers see each object still
- * present as an update, changed or not (client-go's `Replace`). Waiting for a sync rejects on
+ * present as an update, changed or not (client-go's `Replace`).
+ *
+ * Two timers repair what a watch missed, and they differ. **Resync** (the controller's,
+ * `resyncPeriodMs`, 10 h) re-queues every key of the cache without asking the apiserver: it
+ * retries reconciles, but cannot heal a cache that is wrong. **Relist** (the informer's,
+ * {@link RelistOptions}, every 30 min ± 10 % by default) lists the scope again with a consistent
+ * read (no resourceVersion) in pages of 500, compares it with the store by uid and
+ * resourceVersion, repairs the store and hands handlers only the differences — an add, update or
+ * delete per object the watch missed, counted in `kubeloop_cache_divergence_total{kind,change}` —
+ * so a healthy cache hears nothing of it. Objects the watch wrote after the list's resourceVersion
+ * are newer than the list and kept.
+ *
+ * Waiting for a sync rejects on
  * abort and, in {@link InformerCache}, after a sync timeout ({@link CacheSyncTimeoutError}). {@link InformerCache}
  * shares one informer per kind and scope across every controller of a process and serves the
  * cached reads reconcilers make. {@link reflect} and {@link createStore} are the stages it is
@@ -27,7 +39,7 @@
  * ```
  */
 export { type CacheReader, InformerCache, type InformerCacheOptions } from "./cache.ts";
-export { CacheSyncTimeoutError } from "./errors.ts";
+export { CacheSyncTimeoutError, InvalidRelistOptionsError } from "./errors.ts";
 export type { InformerHealth, InformerState } from "./health.ts";
 export {
   Informer,
@@ -51,6 +63,7 @@ export {
   summarizeManagedFields,
   type Transform,
 } from "./reflector.ts";
+export type { DivergenceKind, RelistOptions } from "./relist.ts";
 export {
   createStore,
   type Indexer,

@@ -10,6 +10,7 @@ import { Backoff, type WatchClient, type WatcherOptions, type WatchMetrics, watc
 import { CacheSyncTimeoutError } from "./errors.ts";
 import { HealthTracker, type InformerHealth } from "./health.ts";
 import { internStrings } from "./intern.ts";
+import { type Divergence, Relister } from "./internal/relist.ts";
 import { childController } from "./internal/signals.ts";
 import { SyncWaiters } from "./internal/sync-waiters.ts";
 import {
@@ -19,6 +20,7 @@ import {
   summarizeManagedFields,
   type Transform,
 } from "./reflector.ts";
+import type { DivergenceKind, RelistOptions } from "./relist.ts";
 import { createStore, type Indexer, type StoreReader, type StoreWriter } from "./store.ts";
 
 const tombstoneTtlMs = 10 * 60_000;
@@ -54,6 +56,8 @@ export interface InformerMetrics extends WatchMetrics {
   callbackError?(callback: InformerCallback): void;
   /** The informer's loop died unexpectedly; it restarts after `delayMs`. */
   restart?(error: unknown, delayMs: number): void;
+  /** A periodic relist found an object the watch missed, and repaired it (`kubeloop_cache_divergence_total{kind,change}`). */
+  diverged?(change: DivergenceKind): void;
 }
 
 /** Options of an {@link Informer}. */
@@ -68,6 +72,11 @@ export interface InformerOptions<T extends KubeObject> extends InformerScope {
   indexers?: Record<string, Indexer<T>>;
   /** Watch tuning (inactivity, backoff, initial state). The backoff also paces restarts. */
   watch?: Pick<WatcherOptions, "inactivityMs" | "backoff" | "initialState" | "pageSize" | "timeoutSeconds">;
+  /**
+   * The periodic relist that heals the store (see {@link Informer}). Default every 30 min ± 10 %;
+   * `false` or a `periodMs` of 0 turns it off.
+   */
+  relist?: RelistOptions | false;
   /** Called with failures of user code, of the watch and of the informer itself. */
   onError?: (err: unknown, context: string) => void;
   metrics?: InformerMetrics;
@@ -77,9 +86,17 @@ export interface InformerOptions<T extends KubeObject> extends InformerScope {
 /**
  * A running watch of one kind and scope, with a store and handlers.
  *
- * After every relist (the first list, a `410 Expired`, a restart) handlers see an `onAdd` for each
- * new object, an `onUpdate` for every object still present — changed or not, as client-go's
- * `Replace` re-delivers the list — and an `onDelete` for each object that vanished meanwhile.
+ * After every relist of the watch (the first list, a `410 Expired`, a restart) handlers see an
+ * `onAdd` for each new object, an `onUpdate` for every object still present — changed or not, as
+ * client-go's `Replace` re-delivers the list — and an `onDelete` for each object that vanished
+ * meanwhile.
+ *
+ * Besides, every `relist.periodMs` (30 min ± 10 % by default) it lists its scope with a consistent
+ * read, in pages, and compares the list with the store by uid and resourceVersion. Where the watch
+ * missed something, it repairs the store and hands the handlers exactly the differences — `onAdd`,
+ * `onUpdate`, `onDelete` — counting each in `metrics.diverged`; where they agree, nobody hears of
+ * it. Objects the watch wrote after the list's resourceVersion are newer than the list and kept.
+ * A failed relist is retried with backoff.
  */
 export class Informer<T extends KubeObject> {
   /** What is watched. */
@@ -98,6 +115,7 @@ export class Informer<T extends KubeObject> {
   #running: Promise<void> | undefined;
   #retainWriters = false;
   readonly #tombstones = new Map<string, { object: T; at: number }>();
+  readonly #relister: Relister<T>;
 
   constructor(
     private readonly client: WatchClient,
@@ -120,6 +138,7 @@ export class Informer<T extends KubeObject> {
     );
     this.store = store.reader;
     this.#writer = store;
+    this.#relister = this.#makeRelister();
   }
 
   /** True once the first list has been stored. */
@@ -197,7 +216,7 @@ export class Informer<T extends KubeObject> {
     const { controller, release } = childController(parent);
     this.#health.started();
     try {
-      await this.#run(controller.signal);
+      await Promise.all([this.#run(controller.signal), this.#relister.run(controller.signal)]);
     } finally {
       release();
       this.#health.stopped();
@@ -237,7 +256,10 @@ export class Informer<T extends KubeObject> {
         backoff.reset();
         this.#markSynced();
       } else {
-        if (change.type === "delete") this.#bury(change.object);
+        if (change.type === "delete") {
+          this.#bury(change.object);
+          this.#relister.deletedByWatch(keyOf(change.object));
+        }
         this.#dispatch(change);
       }
     }
@@ -267,6 +289,47 @@ export class Informer<T extends KubeObject> {
         return obj;
       }
     };
+  }
+
+  #makeRelister(): Relister<T> {
+    const { watch, relist } = this.#options;
+    const target = {
+      store: this.store,
+      // No resourceVersion: a quorum read, as fresh as etcd. A list from the watch cache
+      // (resourceVersion "0") may be as far behind as the watch that missed the events.
+      listPage: (token: string | undefined, signal: AbortSignal) =>
+        this.client.listPage(this.type, {
+          ...this.scope,
+          limit: watch?.pageSize ?? 500,
+          continue: token,
+          signal,
+        }),
+      waitForSync: (signal: AbortSignal) => this.waitForSync(signal),
+      heal: (found: Divergence<T>[]) => this.#heal(found),
+      failed: (err: unknown, retryInMs: number) =>
+        this.#report(err, `relist of ${this.type.kind} failed; retrying in ${Math.round(retryInMs)} ms`),
+    };
+    const backoff = new Backoff(watch?.backoff?.initialMs, watch?.backoff?.maxMs);
+    return new Relister(target, relist, this.#clock, backoff);
+  }
+
+  /** Applies what a relist found the watch missed to the store, counting each, and tells the handlers. */
+  #heal(found: Divergence<T>[]): void {
+    const transform = this.#transform();
+    for (const { change, object } of found) {
+      this.#options.metrics?.diverged?.(change);
+      if (change === "deleted") {
+        const old = this.#writer.writer.delete(object) ?? object;
+        this.#bury(old);
+        this.#dispatch({ type: "delete", object: old });
+      } else {
+        const fresh = transform(object);
+        const old = this.#writer.writer.apply(fresh);
+        this.#dispatch(
+          old ? { type: "update", old, object: fresh } : { type: "add", object: fresh, initial: false },
+        );
+      }
+    }
   }
 
   #watchMetrics(): WatchMetrics {

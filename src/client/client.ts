@@ -7,7 +7,7 @@ import { systemClock } from "../clock/index.ts";
 import { type ClusterConnection, type LoadConfigOptions, loadConfig } from "./config/index.ts";
 import { Discovery } from "./discovery.ts";
 import { apiErrorFrom } from "./errors.ts";
-import { observe, rateLimit, refreshOn401, retry } from "./internal/interceptors.ts";
+import { observe, rateLimit, refreshOn401, refuseFencedWrites, retry } from "./internal/interceptors.ts";
 import { type Location, resourcePath } from "./internal/paths.ts";
 import { noopClientMetrics } from "./metrics.ts";
 import type {
@@ -51,36 +51,53 @@ const patchContentTypes: Record<PatchType, string> = {
 export class Client {
   /** The connection this client talks over. */
   readonly connection: ClusterConnection;
-  /** Kind-to-resource mapping, cached. */
-  readonly discovery: Discovery;
   /** The status subresource. */
   readonly status: StatusWriter;
-  readonly #transport: Transport;
-  readonly #dispatch: Dispatch;
   readonly #options: ClientOptions;
+  /** What this client shares with its {@link Client.fenced} views. */
+  #core: ClientCore;
+  #fence: AbortSignal | undefined;
 
   constructor(connection: ClusterConnection, options: ClientOptions = {}) {
     this.connection = connection;
     this.#options = options;
-    const clock = options.clock ?? systemClock;
-    this.#transport = new Transport(connection, {
-      userAgent: options.userAgent,
-      timeoutMs: options.timeoutMs,
-    });
-    this.#dispatch = compose(
-      this.#transport.dispatch,
-      retry({ clock, server: connection.server }),
-      rateLimit(clock, options.qps ?? 20, options.burst ?? 30),
-      observe(clock, options.metrics ?? noopClientMetrics),
-      refreshOn401(connection.credentials),
-    );
-    this.discovery = new Discovery(this.#dispatch, clock);
+    this.#core = clientCore(connection, options);
     this.status = this.#statusWriter();
   }
 
   /** Loads the configuration (`loadConfig`: in-cluster or kubeconfig) and creates a client. */
   static async load(config: LoadConfigOptions = {}, options: ClientOptions = {}): Promise<Client> {
     return new Client(await loadConfig(config), options);
+  }
+
+  /** Kind-to-resource mapping, cached. */
+  get discovery(): Discovery {
+    return this.#core.discovery;
+  }
+
+  /**
+   * A view of this client that refuses every write (create, update, patch, apply, delete) once
+   * `fence` has aborted: before each attempt is sent, after any wait for the rate limiter, the
+   * write is rejected with {@link WriteFencedError} and never reaches the apiserver. It shares
+   * this client's connection pools, rate limit, metrics and discovery (closing either closes
+   * both); reads and watches go on. The manager hands its controllers such a view, fenced when
+   * leadership is lost, so that nothing more is written from that moment.
+   *
+   * @example
+   * ```ts
+   * const lost = new AbortController();
+   * const writer = client.fenced(lost.signal);
+   * lost.abort(new Error("leadership lost"));
+   * await writer.create(ConfigMap, cm); // rejects with WriteFencedError (KL_WRITE_FENCED)
+   * ```
+   */
+  fenced(fence: AbortSignal): Client {
+    // A view is a client over the same core; the core the constructor built for it (a few
+    // objects, no connection) is dropped.
+    const view = new Client(this.connection, this.#options);
+    view.#core = this.#core;
+    view.#fence = fence;
+    return view;
   }
 
   /** The field manager this client's writes are recorded under (`managedFields`). */
@@ -238,7 +255,7 @@ export class Client {
       headers: opts.metadataOnly ? { accept: metadataAccept("PartialObjectMetadata") } : undefined,
       signal: opts.signal,
     };
-    const res = await this.#dispatch(request);
+    const res = await this.#core.dispatch(request);
     if (res.status >= 400) throw apiErrorFrom(res.status, await readBody(res), request);
     return res;
   }
@@ -250,7 +267,7 @@ export class Client {
 
   /** Closes the connection pools after in-flight requests finish. */
   close(): Promise<void> {
-    return this.#transport.close();
+    return this.#core.transport.close();
   }
 
   #ns(type: ResourceType, namespace: string | undefined): string | undefined {
@@ -301,7 +318,7 @@ export class Client {
   }
 
   async #send<T>(request: ApiRequest): Promise<T> {
-    const res = await this.#dispatch(request);
+    const res = await this.#core.dispatch(this.#fence ? { ...request, fence: this.#fence } : request);
     this.#reportWarnings(res, request);
     const body = await readBody(res);
     if (res.status >= 400) throw apiErrorFrom(res.status, body, request);
@@ -351,6 +368,27 @@ export class Client {
       apply: (type, obj, opts = {}) => this.#applyAt(type, obj, opts, "status"),
     };
   }
+}
+
+/** The machinery a client and its fenced views share: connection pools, the interceptor chain, discovery. */
+interface ClientCore {
+  readonly transport: Transport;
+  readonly dispatch: Dispatch;
+  readonly discovery: Discovery;
+}
+
+function clientCore(connection: ClusterConnection, options: ClientOptions): ClientCore {
+  const clock = options.clock ?? systemClock;
+  const transport = new Transport(connection, { userAgent: options.userAgent, timeoutMs: options.timeoutMs });
+  const dispatch = compose(
+    transport.dispatch,
+    retry({ clock, server: connection.server }),
+    rateLimit(clock, options.qps ?? 20, options.burst ?? 30),
+    refuseFencedWrites(),
+    observe(clock, options.metrics ?? noopClientMetrics),
+    refreshOn401(connection.credentials),
+  );
+  return { transport, dispatch, discovery: new Discovery(dispatch, clock) };
 }
 
 function metadataAccept(as: string): string {

@@ -204,6 +204,23 @@ export class UnreachableError extends KubeloopError {
   }
 }
 
+/**
+ * A write refused before it was sent because the client it went through is fenced
+ * (`Client.fenced`): the manager lost leadership, and from that moment nothing more is written;
+ * the process exits and the new leader takes over. Not retried. Code `KL_WRITE_FENCED`.
+ */
+export class WriteFencedError extends KubeloopError {
+  constructor(request: RequestSummary, reason: unknown) {
+    const why = reason instanceof Error ? reason.message : String(reason);
+    super(
+      "KL_WRITE_FENCED",
+      `${request.method} ${request.path} was not sent: writes through this client are fenced (${why}). ` +
+        "Stop work when ctx.signal aborts; a new leader takes over the writes.",
+      { cause: reason },
+    );
+  }
+}
+
 /** The apiserver does not serve the requested kind: usually its CRD is not installed. Code `KL_KIND_NOT_FOUND`. */
 export class KindNotFoundError extends KubeloopError {
   constructor(apiVersion: string, kind: string) {

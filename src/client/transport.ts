@@ -29,6 +29,11 @@ export interface ApiRequest {
   timeoutMs?: number;
   /** Extra headers. */
   headers?: Record<string, string>;
+  /**
+   * Once this signal has aborted, a write (create, update, patch, delete, deletecollection) is
+   * refused before each attempt is sent, with `WriteFencedError`; see `Client.fenced`.
+   */
+  fence?: AbortSignal;
 }
 
 /** The apiserver's answer; `body` must be consumed (`text()`, `json()`, or iterated) or dumped. */

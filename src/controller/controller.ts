@@ -12,9 +12,12 @@ import type { Informer, InformerCache } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import { type Clock, systemClock, type Timer } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
-import { type QueueItem, type RateLimiter, WorkQueue } from "../queue/index.ts";
-import { type Action, TerminalError } from "./action.ts";
-import { type ControllerMetrics, noopControllerMetrics } from "./metrics.ts";
+import type { OwnedKind } from "../ownership/index.ts";
+import { defaultControllerRateLimiter, type QueueItem, type RateLimiter, WorkQueue } from "../queue/index.ts";
+import { type Action, isTerminal } from "./action.ts";
+import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
+import { Turns } from "./internal/turns.ts";
+import { type ControllerMetrics, type HandlingFailure, noopControllerMetrics } from "./metrics.ts";
 import type { ReconcileContext, ReconcileReporting, Reconciler, Request } from "./reconciler.ts";
 import type { Source } from "./source.ts";
 
@@ -24,7 +27,12 @@ export interface ControllerOptions {
   concurrency?: number;
   /** Every primary object is re-queued this often, with ±10 % jitter. Default 10 h. `0` disables. */
   resyncPeriodMs?: number;
-  /** Per-key failure backoff. Default: 5 ms doubling to 1000 s, with an overall 10 qps / 100 burst bucket. */
+  /**
+   * Per-key failure backoff. Default: 5 ms doubling to 1000 s, with an overall 10 qps / 100 burst
+   * bucket. A delay it answers that is not a finite number >= 0 (or a throw) is counted and
+   * replaced by the default per-key backoff. Failures that only say the apiserver was away
+   * (unreachable, 502/503, timeouts) bypass it: they back off 5 ms doubling to 1 s, jittered up to 2 s.
+   */
   rateLimiter?: RateLimiter;
   /**
    * How long in-flight reconciles may run after shutdown begins; then their `ctx.signal` aborts
@@ -33,9 +41,20 @@ export interface ControllerOptions {
   gracefulShutdownMs?: number;
   /**
    * Maps a reconcile error to the next step: an {@link Action} to requeue at a chosen time, or
-   * `undefined` for the default per-key backoff.
+   * `undefined` for the default per-key backoff. A policy that throws is counted and logged, and
+   * the default backoff applies.
    */
   errorPolicy?: (error: unknown, request: Request) => Action | undefined;
+}
+
+/** Whether a controller's workers are alive, for `/healthz`. */
+export interface ControllerHealth {
+  /** True from `run` until it returns. */
+  readonly running: boolean;
+  /** Workers whose loop died (a bug in a hook it calls); the controller reconciles with fewer, or none. */
+  readonly deadWorkers: number;
+  /** Why the last worker died. */
+  readonly lastError: unknown;
 }
 
 /** What a controller runs with; the manager provides it. */
@@ -64,7 +83,14 @@ export class Controller<T extends KubeObject> {
   readonly #metrics: ControllerMetrics;
   readonly #report: ReconcileReporting;
   readonly #clock: Clock;
+  readonly #owned: readonly OwnedKind[];
+  /** Backoff of keys whose reconciles failed only because the apiserver was away. */
+  readonly #outage = outageBackoff();
   #active = 0;
+  #hardStop: AbortController | undefined;
+  #running = false;
+  #deadWorkers = 0;
+  #lastWorkerError: unknown;
 
   constructor(
     name: string,
@@ -73,6 +99,7 @@ export class Controller<T extends KubeObject> {
     reconciler: Reconciler<T>,
     deps: ControllerDeps,
     options: ControllerOptions = {},
+    owned: readonly OwnedKind[] = [],
   ) {
     this.name = name;
     this.primary = primary.type;
@@ -81,12 +108,14 @@ export class Controller<T extends KubeObject> {
     this.#reconciler = reconciler;
     this.#deps = deps;
     this.#options = options;
+    this.#owned = owned;
     this.#metrics = deps.metrics ?? noopControllerMetrics;
     this.#report = reportingOf(this.#metrics);
     this.#clock = deps.clock ?? systemClock;
+    const limiter = options.rateLimiter ?? defaultControllerRateLimiter(this.#clock);
     this.queue = new WorkQueue({
       clock: this.#clock,
-      rateLimiter: options.rateLimiter,
+      rateLimiter: guardedRateLimiter(limiter, (problem) => this.#handlingFailed("rateLimiter", problem)),
       metrics: this.#metrics.queue,
     });
   }
@@ -98,41 +127,69 @@ export class Controller<T extends KubeObject> {
   }
 
   /**
-   * Runs until `signal` aborts, then stops taking work and lets in-flight reconciles finish for
-   * up to `gracefulShutdownMs`; after that it aborts their `ctx.signal` and returns without
-   * waiting for them.
+   * Runs until `signal` aborts (or {@link abort}), then stops taking work and lets in-flight
+   * reconciles finish for up to `gracefulShutdownMs`; after that it aborts their `ctx.signal` and
+   * returns without waiting for them.
    */
   async run(signal: AbortSignal): Promise<void> {
     const concurrency = this.#options.concurrency ?? 1;
     this.#metrics.maxConcurrent(concurrency);
     const hardStop = new AbortController();
+    this.#hardStop = hardStop;
+    this.#running = true;
     const stops = this.#sources.map((s) => s.start((key, reason) => this.enqueue(key, reason)));
     const resync = this.#scheduleResync();
-    const workers = Array.from({ length: concurrency }, () => this.#work(hardStop.signal));
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener("abort", () => resolve(), { once: true });
-    });
+    const workers = Array.from({ length: concurrency }, () =>
+      this.#work(hardStop.signal).catch((err: unknown) => this.#workerDied(err)),
+    );
+    await untilAborted(AbortSignal.any([signal, hardStop.signal]));
     for (const stop of stops) stop();
     resync.cancel();
     this.queue.shutDown();
     await this.#drain(Promise.all(workers), hardStop);
+    this.#running = false;
   }
 
-  /** Waits for the workers for up to the grace period; past it, aborts their reconciles and stops waiting. */
+  /**
+   * Stops at once, with no grace period: aborts every in-flight reconcile's `ctx.signal` with
+   * `reason`, drops the queued keys, and lets {@link run} return without waiting for the
+   * reconciles. The manager calls it when leadership is lost, as controller-runtime drops its
+   * graceful shutdown timeout to zero then. Does nothing unless running.
+   */
+  abort(reason: unknown): void {
+    this.#hardStop?.abort(reason);
+  }
+
+  /** Whether its workers are alive. */
+  health(): ControllerHealth {
+    return { running: this.#running, deadWorkers: this.#deadWorkers, lastError: this.#lastWorkerError };
+  }
+
+  /** Waits for the workers for up to the grace period (none after {@link abort}); past it, aborts their reconciles and stops waiting. */
   async #drain(workers: Promise<unknown>, hardStop: AbortController): Promise<void> {
     const graceMs = this.#options.gracefulShutdownMs ?? 30_000;
     let grace: Timer | undefined;
     const expired = new Promise<"expired">((resolve) => {
       grace = this.#clock.setTimer(graceMs, () => resolve("expired"));
     });
-    const outcome = await Promise.race([workers, expired]);
+    const aborted = untilAborted(hardStop.signal).then(() => "aborted" as const);
+    const outcome = await Promise.race([workers, expired, aborted]);
     grace?.cancel();
+    if (outcome === "aborted") {
+      this.#say(() =>
+        this.#deps.logger.warn(
+          { controller: this.name, inFlight: this.#active, reason: String(hardStop.signal.reason) },
+          "stopped at once: aborted the reconciles still running",
+        ),
+      );
+    }
     if (outcome !== "expired") return;
     hardStop.abort(new Error("shutdown grace period over"));
-    this.#deps.logger.warn(
-      { controller: this.name, inFlight: this.#active, gracefulShutdownMs: graceMs },
-      "shutdown grace period over: aborted the reconciles still running",
+    this.#say(() =>
+      this.#deps.logger.warn(
+        { controller: this.name, inFlight: this.#active, gracefulShutdownMs: graceMs },
+        "shutdown grace period over: aborted the reconciles still running",
+      ),
     );
   }
 
@@ -149,6 +206,7 @@ export class Controller<T extends KubeObject> {
   }
 
   async #work(signal: AbortSignal): Promise<void> {
+    const turns = new Turns();
     for (let item = await this.queue.get(); item; item = await this.queue.get()) {
       this.#metrics.activeWorkers(++this.#active);
       try {
@@ -157,9 +215,12 @@ export class Controller<T extends KubeObject> {
         this.#metrics.activeWorkers(--this.#active);
         this.queue.done(item.key);
       }
+      const turn = turns.due();
+      if (turn) await turn;
     }
   }
 
+  /** Reconciles one key and schedules what comes next; never throws. */
   async #process(item: QueueItem, signal: AbortSignal): Promise<void> {
     const request: Request = { key: item.key, ...parseKey(item.key) };
     const reconcileID = randomUUID();
@@ -172,19 +233,28 @@ export class Controller<T extends KubeObject> {
         name: request.name,
         reconcileID,
       }));
-    const debug = this.#deps.logger.isLevelEnabled("debug");
+    const debug = this.#debugging();
     const triggers = item.reasons;
-    if (debug) log().debug({ triggers }, "reconciling");
+    if (debug) this.#say(() => log().debug({ triggers }, "reconciling"));
     const started = this.#clock.now();
     const seconds = () => (this.#clock.now() - started) / 1000;
+    let outcome: { action: Action | undefined } | { error: unknown };
     try {
       const ctx = this.#context(request, log, reconcileID, item, signal);
-      const action = (await this.#reconciler(ctx)) ?? undefined;
-      this.#succeeded(item.key, action, seconds());
-      if (debug)
-        log().debug({ triggers, requeueAfterMs: action?.requeueAfterMs, seconds: seconds() }, "reconciled");
+      outcome = { action: (await this.#reconciler(ctx)) ?? undefined };
+    } catch (error) {
+      outcome = { error };
+    }
+    try {
+      if ("error" in outcome) this.#failed(request, outcome.error, seconds(), log);
+      else this.#succeeded(item.key, outcome.action, seconds());
+      const requeueAfterMs = "action" in outcome ? outcome.action?.requeueAfterMs : undefined;
+      if (debug && "action" in outcome) {
+        this.#say(() => log().debug({ triggers, requeueAfterMs, seconds: seconds() }, "reconciled"));
+      }
     } catch (err) {
-      this.#failed(request, err, seconds(), log());
+      this.#handlingFailed("outcome", err);
+      this.#retry(item.key, undefined);
     }
   }
 
@@ -209,43 +279,116 @@ export class Controller<T extends KubeObject> {
       controller: this.name,
       clock: this.#clock,
       report: this.#report,
+      owned: this.#owned,
       signal,
     };
   }
 
   #succeeded(key: string, action: Action | undefined, seconds: number): void {
-    this.queue.forget(key);
-    const after = action?.requeueAfterMs;
-    if (after === undefined) {
-      this.#metrics.reconciled("success", seconds);
+    if (action?.rateLimited) {
+      this.#metrics.reconciled("requeue", seconds);
+      this.#metrics.triggered("requeue");
+      this.queue.addRateLimited(key, "requeue");
       return;
     }
-    this.#metrics.reconciled(after === 0 ? "requeue" : "requeue_after", seconds);
-    this.#requeue(key, after);
+    this.#forget(key);
+    const after = action?.requeueAfterMs;
+    this.#metrics.reconciled(after === undefined ? "success" : "requeue_after", seconds);
+    if (after !== undefined) this.#requeue(key, after);
   }
 
-  #failed(request: Request, err: unknown, seconds: number, log: Logger): void {
-    const terminal = err instanceof TerminalError;
+  #failed(request: Request, err: unknown, seconds: number, log: () => Logger): void {
+    const terminal = isTerminal(err);
     this.#metrics.failed(terminal);
     this.#metrics.reconciled("error", seconds);
     if (terminal) {
-      log.error({ err }, "reconcile failed permanently; not retrying until the object changes");
-      this.queue.forget(request.key);
+      this.#say(() => log().error({ err }, "reconcile failed permanently; not retrying until the object changes"));
+      this.#forget(request.key);
       return;
     }
-    const next = this.#options.errorPolicy?.(err, request);
-    log.error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying");
+    const next = this.#policy(err, request);
+    this.#say(() => log().error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying"));
     if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs);
-    else {
-      this.#metrics.triggered("retry");
-      this.queue.addRateLimited(request.key, "retry");
+    else this.#retry(request.key, err);
+  }
+
+  /** The errorPolicy's answer; undefined (the default backoff) when there is none or it throws. */
+  #policy(err: unknown, request: Request): Action | undefined {
+    try {
+      return this.#options.errorPolicy?.(err, request);
+    } catch (policyError) {
+      this.#handlingFailed("errorPolicy", policyError);
+      return undefined;
     }
+  }
+
+  /** Queues `key` again after its backoff: the short one when `err` says only that the apiserver was away. */
+  #retry(key: string, err: unknown): void {
+    this.#metrics.triggered("retry");
+    if (serverUnavailable(err)) this.queue.addAfter(key, this.#outage.when(key), "retry");
+    else this.queue.addRateLimited(key, "retry");
+  }
+
+  #forget(key: string): void {
+    this.queue.forget(key);
+    this.#outage.forget(key);
   }
 
   #requeue(key: string, afterMs: number): void {
     this.#metrics.triggered("requeue-after");
     this.queue.addAfter(key, afterMs, "requeue-after");
   }
+
+  /** Something the worker ran besides the reconcile threw: counted and logged; the worker goes on. */
+  #handlingFailed(source: HandlingFailure, err: unknown): void {
+    this.#metrics.handlingFailed(source);
+    this.#say(() =>
+      this.#deps.logger.error(
+        { err, controller: this.name, source },
+        `handling a reconcile's outcome failed in the ${source}; the key backs off by default`,
+      ),
+    );
+  }
+
+  #workerDied(err: unknown): void {
+    this.#deadWorkers++;
+    this.#lastWorkerError = err;
+    this.#metrics.handlingFailed("worker");
+    this.#say(() =>
+      this.#deps.logger.error(
+        { err, controller: this.name },
+        "a worker died; /healthz fails so that the process is restarted",
+      ),
+    );
+  }
+
+  /** True when the logger writes debug lines (then a reconcile logs its start and end). */
+  #debugging(): boolean {
+    try {
+      return this.#deps.logger.isLevelEnabled("debug");
+    } catch {
+      this.#metrics.handlingFailed("logger");
+      return false;
+    }
+  }
+
+  /** Logs through `write`; a logger that throws (a hook) is counted, and nothing else happens. */
+  #say(write: () => void): void {
+    try {
+      write();
+    } catch {
+      // Where the logger itself fails, the count is what is left to tell.
+      this.#metrics.handlingFailed("logger");
+    }
+  }
+}
+
+/** Resolves when `signal` aborts. */
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
 }
 
 /** The part of `metrics` a reconciler may call, and nothing else of it. */

@@ -38,13 +38,16 @@ export interface ControllerHost {
   addController<T extends KubeObject>(spec: ControllerSpec<T>): void;
 }
 
-/** What a host keeps of a controller it built: its name and kind, its queue, and its loop. */
-export type HostedController = Pick<Controller<KubeObject>, "name" | "primary" | "queue" | "enqueue" | "run">;
+/** What a host keeps of a controller it built: its name and kind, its queue, its loop and its health. */
+export type HostedController = Pick<
+  Controller<KubeObject>,
+  "name" | "primary" | "queue" | "enqueue" | "run" | "abort" | "health"
+>;
 
 /**
  * The {@link Controller} a spec describes, on the shared informers of `deps.cache`: a source per
  * declared kind, the primary kind's informer for `ctx.object` and resync. Informers of owned kinds
- * keep their objects' writers, so drift can be attributed.
+ * keep their objects' writers, so drift can be attributed; `ctx.owned` tells `ensureChild` their scopes.
  */
 export function buildController<T extends KubeObject>(
   spec: ControllerSpec<T>,
@@ -55,5 +58,5 @@ export function buildController<T extends KubeObject>(
   for (const owned of owns) cache.informer(owned.type, owned.scope).retainWriters();
   const sources = [primary, ...owns, ...watches].map((kind) => kind.source(cache));
   const primaryInformer = cache.informer(primary.type, primary.scope);
-  return new Controller(name, primaryInformer, sources, spec.reconciler, deps, spec.options);
+  return new Controller(name, primaryInformer, sources, spec.reconciler, deps, spec.options, owns);
 }

@@ -4,7 +4,8 @@
  * Level-triggered controllers. A controller watches its primary kind and the kinds it owns or
  * depends on, turns every change into a key in a work queue, and runs a {@link Reconciler} for
  * each key: one async function that reads the current state and converges it. Errors back off
- * per key, {@link TerminalError}s stop retrying, {@link Action.requeueAfter} polls, and a
+ * per key, {@link TerminalError}s stop retrying, {@link Action.requeueAfter} polls,
+ * {@link Action.requeue} comes back after a rate-limited backoff, and a
  * periodic resync (10 h by default) re-queues everything so a missed event is still repaired.
  * The {@link ControllerBuilder} (`controller(manager).for(...).owns(...).watches(...)`) declares a
  * controller and hands it to a {@link ControllerHost} (the manager), which builds the
@@ -27,7 +28,12 @@
  */
 export { Action, TerminalError } from "./action.ts";
 export { type ControllerBuilder, controller } from "./builder.ts";
-export { Controller, type ControllerDeps, type ControllerOptions } from "./controller.ts";
+export {
+  Controller,
+  type ControllerDeps,
+  type ControllerHealth,
+  type ControllerOptions,
+} from "./controller.ts";
 export type { ControllerDeclaration, WatchedKind, WatchOptions } from "./declaration.ts";
 export { ControllerBuilderError, InvalidRequeueError } from "./errors.ts";
 export {
@@ -36,7 +42,12 @@ export {
   type ControllerSpec,
   type HostedController,
 } from "./host.ts";
-export { type ControllerMetrics, noopControllerMetrics, type ReconcileResult } from "./metrics.ts";
+export {
+  type ControllerMetrics,
+  type HandlingFailure,
+  noopControllerMetrics,
+  type ReconcileResult,
+} from "./metrics.ts";
 export {
   and,
   annotationsChanged,

@@ -5,6 +5,14 @@ import type { ReconcileReporting } from "./reconciler.ts";
 export type ReconcileResult = "success" | "error" | "requeue" | "requeue_after";
 
 /**
+ * What threw while a worker handled a reconcile's outcome, as
+ * `kubeloop_reconcile_handling_errors_total{source}` counts it: the `errorPolicy`, the
+ * `rateLimiter` (or an invalid delay it answered), the `logger` (a hook), the `outcome` handling
+ * otherwise, or a `worker` loop that died.
+ */
+export type HandlingFailure = "errorPolicy" | "rateLimiter" | "logger" | "outcome" | "worker";
+
+/**
  * Hooks a controller calls; the manager binds them to controller-runtime's metric names. Only the
  * {@link ReconcileReporting} part reaches a reconciler, as `ctx.report`.
  */
@@ -13,6 +21,8 @@ export interface ControllerMetrics extends ReconcileReporting {
   reconciled(result: ReconcileResult, seconds: number): void;
   /** `controller_runtime_reconcile_errors_total`, and `..._terminal_reconcile_errors_total` when terminal. */
   failed(terminal: boolean): void;
+  /** `kubeloop_reconcile_handling_errors_total{source}`: the worker survived a throw outside the reconcile. */
+  handlingFailed(source: HandlingFailure): void;
   /** `controller_runtime_active_workers`. */
   activeWorkers(count: number): void;
   /** `controller_runtime_max_concurrent_reconciles`. */
@@ -27,6 +37,7 @@ export interface ControllerMetrics extends ReconcileReporting {
 export const noopControllerMetrics: ControllerMetrics = {
   reconciled() {},
   failed() {},
+  handlingFailed() {},
   activeWorkers() {},
   maxConcurrent() {},
   triggered() {},

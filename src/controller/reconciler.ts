@@ -4,7 +4,7 @@ import type { InformerCache } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
-import type { DriftMetrics } from "../ownership/index.ts";
+import type { DriftMetrics, OwnedKind } from "../ownership/index.ts";
 import type { QueueReason } from "../queue/index.ts";
 import type { TransitionMetrics } from "../status/index.ts";
 import type { Action } from "./action.ts";
@@ -57,6 +57,11 @@ export interface ReconcileContext<T extends KubeObject> {
   readonly clock: Clock;
   /** Reports what this reconcile repaired or changed to the controller's metrics. */
   readonly report: ReconcileReporting;
+  /**
+   * The kinds the controller declared with `owns()`, each with its informer scope: `ensureChild`
+   * reads children through these informers, never starting another.
+   */
+  readonly owned: readonly OwnedKind[];
   /** Aborts when the manager shuts down past its grace period, or leadership is lost. */
   readonly signal: AbortSignal;
 }

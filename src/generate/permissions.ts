@@ -1,36 +1,56 @@
 /**
- * The standard permission sets of a controller, as {@link PermissionRequest}s for `rbacFor`.
+ * The standard permission sets of a controller, as {@link PermissionRequest}s for `rbacFor`: the
+ * verbs the framework's helpers send, and no more (a reconciler that calls the client itself for
+ * anything else declares it in the operator's `permissions`). What each helper sends:
+ *
+ * | Helper | Requests | Verbs |
+ * | ------ | -------- | ----- |
+ * | informers (`for`, `owns`, `watches`, `ctx.cache`) | list, watch | `list`, `watch` |
+ * | `ensureChild` | creates a missing child; server-side applies (or JSON-patches away others' additions to) an existing one; GETs it to name who drifted it | `create`, `patch`, `get` (an apply that creates is authorized as a create too) |
+ * | `setControllerReference` (`blockOwnerDeletion`) | none; the OwnerReferencesPermissionEnforcement admission plugin checks the owner's `finalizers` | `update` on `<primary>/finalizers` |
+ * | `withFinalizer` | JSON patch of `metadata.finalizers` | `patch` on the primary |
+ * | `writeStatus` | merge patch or apply of `/status`; GET of `/status` after a conflict and of the object after a 404 | `patch`, `get` on `<primary>/status`; `get` on the primary |
+ * | `EventRecorder` | create an events.k8s.io/v1 Event, patch its series | `create`, `patch` on `events` |
+ * | `LeaderElector` | read, create and update the Lease | `get`, `create`, `update` on `leases` |
+ *
+ * No helper sends `update` or `delete` on a child or the primary: children go with their owner by
+ * garbage collection, and every change to an existing object is a patch. (kubebuilder's scaffolded
+ * RBAC markers grant all seven verbs on children; kubeloop grants what its helpers use.)
  */
 import { Event, Lease } from "../api/index.ts";
 import type { PermissionRequest, PermissionTarget } from "./rbac.ts";
 
 const readVerbs = ["get", "list", "watch"];
-const writeVerbs = ["create", "update", "patch", "delete"];
 
 /** Read and watch a kind (get, list, watch): for every kind a controller watches. */
 export function watchPermissions(type: PermissionTarget): PermissionRequest[] {
   return [{ type, verbs: readVerbs }];
 }
 
-/** Read, watch and write a kind: for the children a controller owns. */
+/**
+ * A kind a controller owns: read and watch it, and what `ensureChild` writes with: `create` for a
+ * missing child, `patch` for server-side apply and JSON patches. A reconciler's own
+ * `client.create` of a child needs nothing more.
+ */
 export function ownPermissions(type: PermissionTarget): PermissionRequest[] {
-  return [{ type, verbs: [...readVerbs, ...writeVerbs] }];
+  return [{ type, verbs: [...readVerbs, "create", "patch"] }];
 }
 
 /**
- * The primary kind: read and watch, update and patch (finalizers and other metadata are written
- * through the main endpoint), the `status` subresource (get, update, patch) and `finalizers`
- * (update, needed to set `blockOwnerDeletion` on children).
+ * The primary kind: read and watch it; `patch` for `withFinalizer`; the `status` subresource
+ * (`get`, `patch`) for `writeStatus`; and `update` on `finalizers`, which the
+ * OwnerReferencesPermissionEnforcement admission plugin requires to set `blockOwnerDeletion` on
+ * children.
  */
 export function primaryPermissions(type: PermissionTarget): PermissionRequest[] {
   return [
-    { type, verbs: [...readVerbs, "update", "patch"] },
-    { type, subresource: "status", verbs: ["get", "update", "patch"] },
+    { type, verbs: [...readVerbs, "patch"] },
+    { type, subresource: "status", verbs: ["get", "patch"] },
     { type, subresource: "finalizers", verbs: ["update"] },
   ];
 }
 
-/** Recording events.k8s.io/v1 events (create, patch). */
+/** Recording events.k8s.io/v1 events (create, patch: the recorder patches an event's series). */
 export function eventPermissions(): PermissionRequest[] {
   return [{ type: Event, verbs: ["create", "patch"] }];
 }

@@ -52,8 +52,8 @@ export interface ManagerOptions {
   clientOptions?: ClientOptions;
   /** Watch and cache only this namespace (a namespace-scoped operator). */
   namespace?: string;
-  /** Cache tuning: per-kind scopes, transforms, watch timing. */
-  cache?: Pick<InformerCacheOptions, "byKind" | "informer">;
+  /** Cache tuning: per-kind scopes, transforms, watch timing, periodic relist (per cache and per kind). */
+  cache?: Pick<InformerCacheOptions, "byKind" | "informer" | "relistByKind">;
   /**
    * `/metrics` endpoint; `false` disables it. Default, as kubebuilder's scaffold: in a cluster
    * (`KUBERNETES_SERVICE_HOST` set) HTTPS on 0.0.0.0:8443 for authenticated and authorized
@@ -104,7 +104,7 @@ export class Manager implements ControllerHost {
       ...options.cache,
       namespace: options.namespace,
       clock: this.#clock,
-      metrics: (type) => metrics.watch(type),
+      metrics: (type) => metrics.informer(type),
       onError: (err, context) => logger.warn({ err }, context),
       onLazyInformer: (type, scope) =>
         logger.warn(

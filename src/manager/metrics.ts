@@ -5,11 +5,11 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";
+import type { InformerMetrics } from "../cache/index.ts";
 import type { ClientMetrics } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { ControllerMetrics } from "../controller/index.ts";
 import type { WorkQueue } from "../queue/index.ts";
-import type { WatchMetrics } from "../watch/index.ts";
 
 const reconcileBuckets = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
@@ -56,6 +56,11 @@ export class ManagerMetrics {
     "controller_runtime_active_workers",
     "Number of currently used workers per controller",
     ["controller"],
+  );
+  readonly #handlingErrors = this.#counter(
+    "kubeloop_reconcile_handling_errors_total",
+    "Throws outside the reconcile that a worker survived (errorPolicy, rate limiter, logger, outcome handling) or that killed a worker, per controller and source",
+    ["controller", "source"],
   );
   readonly #triggers = this.#counter(
     "kubeloop_reconcile_triggers_total",
@@ -112,6 +117,21 @@ export class ManagerMetrics {
     "kubeloop_watch_reconnects_total",
     "Watch reconnects from the last resourceVersion, per kind and reason",
     ["kind", "reason"],
+  );
+  readonly #callbackErrors = this.#counter(
+    "kubeloop_informer_callback_errors_total",
+    "User code an informer runs (indexer, transform, handler) that threw, per kind and callback; the informer went on",
+    ["kind", "callback"],
+  );
+  readonly #informerRestarts = this.#counter(
+    "kubeloop_informer_restarts_total",
+    "Informer loops that died unexpectedly and were restarted, per kind",
+    ["kind"],
+  );
+  readonly #divergence = this.#counter(
+    "kubeloop_cache_divergence_total",
+    "Objects a periodic relist found the cache wrong about (events the watch missed) and repaired, per kind and change",
+    ["kind", "change"],
   );
   /** `leader_election_master_status{name}`: 1 while this process leads. */
   readonly leader = this.#gauge(
@@ -198,6 +218,7 @@ export class ManagerMetrics {
         this.#reconcileTime.observe(labels, seconds);
       },
       failed: (terminal) => (terminal ? this.#terminalErrors : this.#reconcileErrors).inc(labels),
+      handlingFailed: (source) => this.#handlingErrors.inc({ ...labels, source }),
       activeWorkers: (n) => this.#activeWorkers.set(labels, n),
       maxConcurrent: (n) => this.#maxConcurrent.set(labels, n),
       triggered: (trigger) => this.#triggers.inc({ ...labels, trigger }),
@@ -234,10 +255,13 @@ export class ManagerMetrics {
     };
   }
 
-  /** Hooks for the watch of one kind. */
-  watch(type: ResourceType): WatchMetrics {
+  /** Hooks for the informer of one kind: its watch, its callbacks, its restarts and its relists. */
+  informer(type: ResourceType): InformerMetrics {
     const kind = type.kind;
     return {
+      callbackError: (callback) => this.#callbackErrors.inc({ kind, callback }),
+      restart: () => this.#informerRestarts.inc({ kind }),
+      diverged: (change) => this.#divergence.inc({ kind, change }),
       event: (t) => {
         this.#watchEvents.inc({ kind, type: t });
         this.#lastEvent.set(kind, this.#clock.now());

@@ -27,7 +27,12 @@ export interface OperatorDefinition {
   namespace?: string;
   /** Watch and be permitted in only this namespace (Role instead of ClusterRole). */
   watchNamespace?: string;
-  /** Permissions beyond what the controllers declare (kinds a reconciler reads through the client). */
+  /**
+   * Permissions beyond what the controllers declare: kinds a reconciler reads through the client,
+   * and verbs it sends itself that no helper does (the generated RBAC grants owned kinds only
+   * get/list/watch/create/patch), e.g. `{ type: ConfigMap, verbs: ["delete"] }` for a
+   * `ctx.client.delete` in a finalizer's cleanup.
+   */
   permissions?: readonly PermissionRequest[];
   /** Container image of the operator, for the Deployment. */
   image?: string;

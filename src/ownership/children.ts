@@ -1,13 +1,32 @@
 /**
  * Owned children, converged level-triggered: {@link ensureChild} makes a child match its desired
- * state (server-side apply, controller reference set), writes nothing when it already does, and
- * reports a repair as drift when someone else changed or deleted it.
+ * state (created once, then server-side applied with the controller reference set), writes nothing
+ * when it already does, refuses an object of the child's name it does not control, removes what
+ * other writers added to an exclusive child, and reports a repair as drift when someone else
+ * changed or deleted it.
  */
 import { type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
-import type { InformerCache } from "../cache/index.ts";
-import type { Client } from "../client/index.ts";
+import type { Informer, InformerCache, InformerScope } from "../cache/index.ts";
+import {
+  AlreadyExistsError,
+  type Client,
+  ConflictError,
+  InvalidError,
+  NotFoundError,
+} from "../client/index.ts";
 import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
-import { AlreadyOwnedError } from "./errors.ts";
+import { AlreadyOwnedError, ChildConflictError, ChildReplacedError } from "./errors.ts";
+import {
+  type CoWriter,
+  defaultCoWriters,
+  type ExclusiveOptions,
+  foreignAdditions,
+  hasForeignWriters,
+  latestWriter,
+  removalPatch,
+} from "./exclusive.ts";
+import { markChecked, wasChecked } from "./internal/checked.ts";
+import { childInformer } from "./internal/scope.ts";
 import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
 
 /** What {@link ensureChild} did. */
@@ -16,16 +35,46 @@ export type EnsureResult = "created" | "updated" | "unchanged";
 /** Options of {@link ensureChild}. */
 export interface EnsureChildOptions<C extends KubeObject> {
   /**
-   * Whether the stored child already is as desired. Default {@link containsDesired}: every field
-   * set in `desired` has the same value in `actual` (fields the server adds are ignored).
+   * Whether the stored child already is as desired. Default {@link containsDesired} on the body,
+   * and {@link metadataMatches}: every field set in `desired` has the same value in `actual`
+   * (fields the server adds are ignored).
    */
   matches?: (desired: C, actual: C) => boolean;
+  /**
+   * Adopt an existing object of the child's name that no object controls (it has no controller
+   * reference) instead of refusing it with {@link ChildConflictError}. Risky: such an object may
+   * hold someone else's data, and once adopted, deleting the owner deletes it (garbage collection),
+   * and an exclusive child loses whatever it holds beyond `desired`. Only for objects known to be
+   * this operator's own, e.g. created by an earlier version without owner references. An object
+   * another owner controls is never adopted. Default `false`.
+   */
+  adopt?: boolean;
+  /**
+   * Whether the child is exclusive, as children the operator fully generates are: fields of its
+   * content (all but `metadata` and `status`) that other managers added and `desired` does not
+   * have are removed, and the repair is reported as drift. Default `true`. Pass `false` for a
+   * child others legitimately add to, or {@link ExclusiveOptions} to allow more co-writers than
+   * {@link defaultCoWriters}.
+   */
+  exclusive?: boolean | ExclusiveOptions;
+}
+
+/** A kind its controller declared with `owns()`, and its informer's scope; a controller's `WatchedKind` fits. */
+export interface OwnedKind {
+  readonly type: ResourceType;
+  /** Absent: the cache's default scope for the kind. */
+  readonly scope?: InformerScope;
 }
 
 /** The parts of a reconcile context {@link ensureChild} uses; a `ReconcileContext` fits. */
 export interface ChildContext extends DriftReporting {
   readonly client: Client;
   readonly cache: InformerCache;
+  /**
+   * The kinds the controller owns, with their scopes: a child is read through the informer its
+   * controller watches it with. Without a declaration for the kind, the cache's default is used.
+   */
+  readonly owned?: readonly OwnedKind[];
 }
 
 /** True when every value set in `desired` equals the one at the same path in `actual`. */
@@ -44,25 +93,50 @@ export function containsDesired(desired: unknown, actual: unknown): boolean {
   );
 }
 
-const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
-  const { metadata, ...body } = desired;
-  const { labels, annotations, ownerReferences = [] } = metadata;
-  // Owner references are a set keyed by uid: another owner's reference is not a difference.
+/**
+ * True when `actual` carries the labels and annotations `desired` sets, and each of its owner
+ * references. Owner references are a set keyed by uid: another owner's reference, in any position,
+ * is no difference.
+ *
+ * @example
+ * ```ts
+ * const matches = (want: JobObject, have: JobObject) =>
+ *   metadataMatches(want, have) && have.spec.parallelism === want.spec.parallelism;
+ * ```
+ */
+export function metadataMatches(desired: KubeObject, actual: KubeObject): boolean {
+  const { labels, annotations, ownerReferences = [] } = desired.metadata;
   const actualRefs = actual.metadata.ownerReferences ?? [];
   return (
-    containsDesired(body, actual) &&
     containsDesired({ labels, annotations }, actual.metadata) &&
     ownerReferences.every((ref) => actualRefs.some((have) => containsDesired(ref, have)))
   );
+}
+
+const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
+  const { metadata: _, ...body } = desired;
+  return containsDesired(body, actual) && metadataMatches(desired, actual);
 };
 
 /**
- * Makes the child `desired` (owned by `owner`) exist as desired. Reads the child from the cache
- * (declare it with `owns()`), applies it with the client's field manager when it is missing or
- * differs, and reports drift — a Warning event naming who changed it and
- * `kubeloop_drift_repairs_total{kind,manager}` — when the difference was made by someone else. Refuses to
- * adopt a child controlled by another object ({@link AlreadyOwnedError}). Does nothing while the
- * owner is being deleted.
+ * Makes the child `desired` (owned by `owner`) exist as desired. Reads it through the informer of
+ * the scope declared with `owns()`; creates it when missing, applies it with the client's field
+ * manager when it differs, and reports drift — a Warning event naming who changed it and
+ * `kubeloop_drift_repairs_total{kind,manager}` — when someone else made the difference or deleted
+ * it. An exclusive child (the default) also loses what other writers added. An object of the
+ * child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
+ * another object controls it, {@link ChildConflictError} when none does (unless `adopt`). Does
+ * nothing while the owner is being deleted.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await ensureChild(ctx, proxy, ConfigMap, desiredConfigMap(proxy));
+ * } catch (err) {
+ *   if (err instanceof ChildConflictError) return reportConflict(ctx, proxy, err.message);
+ *   throw err;
+ * }
+ * ```
  */
 export async function ensureChild<C extends KubeObject>(
   ctx: ChildContext,
@@ -73,52 +147,156 @@ export async function ensureChild<C extends KubeObject>(
 ): Promise<EnsureResult> {
   if (owner.metadata.deletionTimestamp) return "unchanged";
   setControllerReference(owner, desired, type.namespaced);
-  const informer = ctx.cache.informer(type);
+  const informer = childInformer(ctx.cache, ctx.owned, type, desired);
   const key = objectKey(
     type.namespaced ? desired.metadata.namespace : undefined,
     desired.metadata.name ?? "",
   );
-  const actual = informer.store.get(key);
-  const own = ctx.client.fieldManager;
-  if (!actual) {
-    await ctx.client.apply(type, desired, { force: true });
-    // Only a child this owner controlled was "deleted behind its back"; the last state of a child of
-    // an earlier owner with the same name (deleted and created again) is no drift.
-    const lastState = informer.tombstone(key);
-    if (lastState && isControlledBy(lastState, owner))
-      reportDrift(ctx, owner, desired, "deleted", lastForeignWriter(lastState, own));
-    return "created";
-  }
-  const controller = controllerOf(actual);
-  if (controller && controller.uid !== owner.metadata.uid) {
-    throw new AlreadyOwnedError(`${type.kind} ${key}`, controller);
-  }
-  if ((opts.matches ?? defaultMatches)(desired, actual)) return "unchanged";
-  const writer = lastForeignWriter(actual, own);
-  const culprit =
-    writer && wroteAfterUs(actual, writer, own)
-      ? await writerOfDesired(ctx, type, desired, own).catch(() => writer)
-      : undefined;
-  await ctx.client.apply(type, desired, { force: true });
-  if (culprit) reportDrift(ctx, owner, actual, "modified", culprit);
-  return "updated";
+  const child: Child<C> = { ctx, owner, type, desired, opts, informer, key };
+  const cached = informer.store.get(key);
+  return cached ? converge(child, cached, () => read(child)) : create(child);
+}
+
+/** One {@link ensureChild} call: what it converges, and where. */
+interface Child<C extends KubeObject> {
+  readonly ctx: ChildContext;
+  readonly owner: KubeObject;
+  readonly type: ResourceType<C>;
+  readonly desired: C;
+  readonly opts: EnsureChildOptions<C>;
+  readonly informer: Informer<C>;
+  readonly key: string;
 }
 
 /**
- * The cache only says who wrote last, not what. Reads the child's field sets (one GET, only when
- * someone else wrote since this controller did) and returns the most recent such writer that owns
- * a field `desired` sets: a tool that only added a label is no drift, and an update the owner's
- * spec caused is not blamed on it.
+ * Creates a child the cache does not hold. A create, not an apply: an apply would take over an
+ * object of that name the cache has not seen (just created, or outside the informer's scope),
+ * where a create fails on it. One request, and no race; only an existing object is read, and
+ * judged like a cached one.
  */
-async function writerOfDesired<C extends KubeObject>(
-  ctx: ChildContext,
-  type: ResourceType<C>,
-  desired: C,
-  own: string,
+async function create<C extends KubeObject>(child: Child<C>): Promise<EnsureResult> {
+  const { ctx, owner, type, desired, informer, key } = child;
+  try {
+    await ctx.client.create(type, desired);
+  } catch (err) {
+    if (!(err instanceof AlreadyExistsError)) throw err;
+    const live = await read(child);
+    return converge(child, live, async () => live);
+  }
+  // Only a child this owner controlled was "deleted behind its back"; the last state of a child of
+  // an earlier owner with the same name (deleted and created again) is no drift.
+  const lastState = informer.tombstone(key);
+  if (lastState && isControlledBy(lastState, owner))
+    reportDrift(ctx, owner, desired, "deleted", lastForeignWriter(lastState, ctx.client.fieldManager));
+  return "created";
+}
+
+/**
+ * Converges the existing object `actual` (cached, or from the apiserver): refuses it unless this
+ * owner controls it (or may adopt it), applies `desired` when it differs, and removes what others
+ * added. `live` reads the object with its full field sets; after an apply, its answer has them.
+ */
+async function converge<C extends KubeObject>(
+  child: Child<C>,
+  actual: C,
+  live: () => Promise<C>,
+): Promise<EnsureResult> {
+  const { ctx, owner, desired, opts } = child;
+  const ours = claim(child, actual);
+  if (ours && (opts.matches ?? defaultMatches)(desired, actual)) {
+    const added = await removeForeignAdditions(child, actual, live);
+    if (added) reportDrift(ctx, owner, actual, "modified", added);
+    return added ? "updated" : "unchanged";
+  }
+  const culprit = ours ? await writerOfChange(child, actual, live) : undefined;
+  const applied = await applyTo(child, actual);
+  const added = await removeForeignAdditions(child, applied, async () => applied);
+  const by = culprit ?? added;
+  if (ours && by) reportDrift(ctx, owner, actual, "modified", by);
+  return "updated";
+}
+
+/** True when this owner controls `actual`; false when it may adopt it; throws otherwise. */
+function claim<C extends KubeObject>(child: Child<C>, actual: C): boolean {
+  const controller = controllerOf(actual);
+  if (controller?.uid === child.owner.metadata.uid) return true;
+  if (controller) throw new AlreadyOwnedError(describe(child), controller);
+  if (!child.opts.adopt) throw new ChildConflictError(describe(child));
+  return false;
+}
+
+/**
+ * Applies `desired` to the object `actual` is and no other: its uid goes along as a precondition,
+ * so an object deleted or replaced since it was read fails the apply instead of being taken over.
+ */
+async function applyTo<C extends KubeObject>(child: Child<C>, actual: C): Promise<C> {
+  const { ctx, type, desired } = child;
+  const uid = actual.metadata.uid;
+  const body = uid ? { ...desired, metadata: { ...desired.metadata, uid } } : desired;
+  try {
+    return await ctx.client.apply(type, body, { force: true });
+  } catch (err) {
+    const replaced =
+      err instanceof ConflictError ||
+      (err instanceof InvalidError && err.causes.some((c) => c.field === "metadata.uid"));
+    throw replaced ? new ChildReplacedError(describe(child), err) : err;
+  }
+}
+
+/**
+ * Removes what other writers added to an exclusive child; returns who did, when anything went.
+ * The cache only says who wrote, not what: the field sets are read only when a writer other than
+ * this controller and its co-writers is there, and once per version of the child's content.
+ */
+async function removeForeignAdditions<C extends KubeObject>(
+  child: Child<C>,
+  actual: C,
+  live: () => Promise<C>,
 ): Promise<Writer | undefined> {
-  const fresh = await ctx.client.get(type, desired.metadata.name ?? "", {
-    namespace: desired.metadata.namespace,
-  });
+  const { ctx, type, desired, informer, key } = child;
+  const allow = coWriters(child.opts.exclusive);
+  const own = ctx.client.fieldManager;
+  if (!allow || !hasForeignWriters(actual, own, allow)) return undefined;
+  if (wasChecked(informer, key, actual)) return undefined;
+  const fresh = await live();
+  const added = foreignAdditions(fresh, desired, own, allow);
+  markChecked(informer, key, added.length === 0 ? fresh : undefined);
+  if (added.length === 0) return undefined;
+  const { name = "", namespace, resourceVersion = "" } = fresh.metadata;
+  await ctx.client.patch(type, name, removalPatch(added, resourceVersion), { type: "json", namespace });
+  return latestWriter(added);
+}
+
+/** The co-writers of an exclusive child, or undefined when it is not exclusive. */
+function coWriters(
+  exclusive: EnsureChildOptions<KubeObject>["exclusive"] = true,
+): readonly CoWriter[] | undefined {
+  if (exclusive === false) return undefined;
+  return (exclusive === true ? undefined : exclusive.allow) ?? defaultCoWriters;
+}
+
+/**
+ * Who made `actual` differ from `desired`, when someone other than this controller wrote since
+ * it did: the most recent such writer that owns a field `desired` sets (from the full field sets;
+ * the last foreign writer when they cannot be read). A tool that only added a label is no drift,
+ * and an update the owner's spec caused is not blamed on it.
+ */
+async function writerOfChange<C extends KubeObject>(
+  child: Child<C>,
+  actual: C,
+  live: () => Promise<C>,
+): Promise<Writer | undefined> {
+  const own = child.ctx.client.fieldManager;
+  const writer = lastForeignWriter(actual, own);
+  if (!writer || !wroteAfterUs(actual, writer, own)) return undefined;
+  return live().then(
+    (fresh) => writerOfDesired(fresh, child.desired, own),
+    () => writer,
+  );
+}
+
+/** The most recent writer of `fresh`, since this controller's last write, that owns a field `desired` sets. */
+function writerOfDesired(fresh: KubeObject, desired: KubeObject, own: string): Writer | undefined {
   const entries = fresh.metadata.managedFields ?? [];
   const ours = entries.filter((e) => e.manager === own).map((e) => e.time ?? "");
   const since = ours.sort().at(-1) ?? "";
@@ -145,4 +323,18 @@ function wroteAfterUs(obj: KubeObject, writer: Writer, own: string): boolean {
   const ours = (obj.metadata.managedFields ?? []).filter((e) => e.manager === own).map((e) => e.time ?? "");
   const latestOurs = ours.sort().at(-1) ?? "";
   return writer.time === undefined || writer.time >= latestOurs;
+}
+
+/** The child as the apiserver has it, with its full field sets. */
+async function read<C extends KubeObject>(child: Child<C>): Promise<C> {
+  const { ctx, type, desired } = child;
+  try {
+    return await ctx.client.get(type, desired.metadata.name ?? "", { namespace: desired.metadata.namespace });
+  } catch (err) {
+    throw err instanceof NotFoundError ? new ChildReplacedError(describe(child), err) : err;
+  }
+}
+
+function describe(child: Pick<Child<KubeObject>, "type" | "key">): string {
+  return `${child.type.kind} ${child.key}`;
 }

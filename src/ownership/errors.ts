@@ -2,19 +2,100 @@ import type { OwnerReference } from "../api/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 
 /**
- * The object already has a controller other than the would-be owner; kubeloop refuses to adopt
- * it. Surface it as a condition (reason `AlreadyOwned`) on the owner. Code `KL_ALREADY_OWNED`.
+ * A child's name is taken by an object this owner does not control: `ensureChild` neither writes
+ * nor adopts it, because its owner reference would let garbage collection delete it together with
+ * the owner. Surface it as a condition (e.g. reason `ChildConflict`) on the owner and wait: once the
+ * object is removed or renamed, its watch brings the owner back. Code `KL_CHILD_CONFLICT` when no
+ * object controls it; when another one does, it is an {@link AlreadyOwnedError}.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await ensureChild(ctx, proxy, ConfigMap, desiredConfigMap(proxy));
+ * } catch (err) {
+ *   if (!(err instanceof ChildConflictError)) throw err;
+ *   draft.stalled("ChildConflict", err.message);
+ * }
+ * ```
  */
-export class AlreadyOwnedError extends KubeloopError {
-  /** The controller reference the object already carries. */
-  readonly controller: OwnerReference;
-  constructor(child: string, controller: OwnerReference) {
-    super(
-      "KL_ALREADY_OWNED",
-      `${child} is already controlled by ${controller.kind} ${controller.name} (uid ${controller.uid}); ` +
-        "it will not be adopted. Delete or rename it, or remove its controller reference.",
-    );
+export class ChildConflictError extends KubeloopError {
+  /** The controller reference the object carries; undefined when no object controls it. */
+  readonly controller: OwnerReference | undefined;
+  constructor(child: string, controller?: OwnerReference) {
+    super(controller ? "KL_ALREADY_OWNED" : "KL_CHILD_CONFLICT", conflictMessage(child, controller));
     this.controller = controller;
+  }
+}
+
+function conflictMessage(child: string, controller: OwnerReference | undefined): string {
+  if (controller)
+    return (
+      `${child} is already controlled by ${controller.kind} ${controller.name} (uid ${controller.uid}); ` +
+      "it will not be adopted. Delete or rename it, or remove its controller reference."
+    );
+  return (
+    `${child} already exists and no object controls it; it is left untouched rather than adopted, since ` +
+    "deleting the owner would then delete it. Delete or rename it, or give the owner another name " +
+    "(to adopt objects like it on purpose, pass { adopt: true } to ensureChild)."
+  );
+}
+
+/**
+ * The object already has a controller other than the would-be owner; kubeloop refuses to adopt
+ * it. A {@link ChildConflictError} whose `controller` is set. Code `KL_ALREADY_OWNED`.
+ *
+ * @example
+ * ```ts
+ * setControllerReference(owner, child); // throws AlreadyOwnedError when another object controls child
+ * ```
+ */
+export class AlreadyOwnedError extends ChildConflictError {
+  /** The controller reference the object already carries. */
+  declare readonly controller: OwnerReference;
+  constructor(child: string, controller: OwnerReference) {
+    super(child, controller);
+  }
+}
+
+/**
+ * A child outside every scope its controller declared for the kind with `owns()`: the controller
+ * would never see it change, and `ensureChild` could not read it from the cache. Code
+ * `KL_CHILD_OUT_OF_SCOPE`.
+ *
+ * @example
+ * ```ts
+ * controller(host).for(Widget).owns(ConfigMap, { scope: { namespace: "apps" } });
+ * await ensureChild(ctx, widget, ConfigMap, configMapIn("other")); // throws ChildOutOfScopeError
+ * ```
+ */
+export class ChildOutOfScopeError extends KubeloopError {
+  constructor(child: string, scopes: readonly string[]) {
+    super(
+      "KL_CHILD_OUT_OF_SCOPE",
+      `${child} is outside every scope its controller owns this kind in (${scopes.join("; ")}), so its ` +
+        "changes would never reach the controller. Widen the scope given to owns(), or make the child fit it.",
+    );
+  }
+}
+
+/**
+ * The child was deleted or replaced by another object of the same name while `ensureChild` wrote
+ * it (its uid no longer matched); nothing was written. Transient: the reconcile is retried and looks
+ * again. Code `KL_CHILD_REPLACED`.
+ *
+ * @example
+ * ```ts
+ * // thrown from ensureChild; the controller retries the reconcile with backoff
+ * ```
+ */
+export class ChildReplacedError extends KubeloopError {
+  constructor(child: string, cause: unknown) {
+    super(
+      "KL_CHILD_REPLACED",
+      `${child} was deleted or replaced while it was being updated, so nothing was written; the reconcile ` +
+        "will look again (no action needed unless this repeats: then something keeps recreating it)",
+      { cause },
+    );
   }
 }
 

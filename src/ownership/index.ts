@@ -5,9 +5,12 @@
  * deletion (added before any side effect, removed only after cleanup succeeded, safe to run
  * twice). {@link setControllerReference} links a child to its owner for garbage collection,
  * refusing to adopt what another controller owns and references across namespaces.
- * {@link ensureChild} converges an owned child with server-side apply, writing nothing when it
- * already matches, and reports repairs of someone else's changes or deletions as drift — an event
- * naming the writer from `managedFields`, and `kubeloop_drift_repairs_total{kind,manager}`.
+ * {@link ensureChild} converges an owned child — created once, then server-side applied — writing
+ * nothing when it already matches; it refuses an object of the child's name its owner does not
+ * control ({@link ChildConflictError}), removes what other writers added to an exclusive child
+ * (the default; {@link defaultCoWriters} stay), and reports repairs of someone else's changes or
+ * deletions as drift — an event naming the writer from `managedFields`, and
+ * `kubeloop_drift_repairs_total{kind,manager}`.
  *
  * Not for in-cluster children's deletion: owner references and garbage collection do that; a
  * finalizer is only for cleanup the garbage collector cannot do.
@@ -15,7 +18,8 @@
  * @example
  * ```ts
  * const result = await ensureChild(ctx, proxy, ConfigMap, desiredConfigMap(proxy));
- * // "created" | "updated" | "unchanged"; a kubectl edit of the ConfigMap is reverted and reported
+ * // "created" | "updated" | "unchanged"; a kubectl edit of the ConfigMap is reverted and reported,
+ * // and a ConfigMap of that name the proxy does not control is left alone (ChildConflictError)
  * ```
  */
 export {
@@ -24,6 +28,8 @@ export {
   type EnsureChildOptions,
   type EnsureResult,
   ensureChild,
+  metadataMatches,
+  type OwnedKind,
 } from "./children.ts";
 export {
   type Drift,
@@ -35,9 +41,13 @@ export {
 } from "./drift.ts";
 export {
   AlreadyOwnedError,
+  ChildConflictError,
+  ChildOutOfScopeError,
+  ChildReplacedError,
   CrossNamespaceOwnerError,
   FinalizerCleanupError,
   FinalizerNameError,
 } from "./errors.ts";
+export { type CoWriter, defaultCoWriters, type ExclusiveOptions } from "./exclusive.ts";
 export { type FinalizerClient, type FinalizerEvent, withFinalizer } from "./finalizers.ts";
 export { controllerOf, controllerReference, isControlledBy, setControllerReference } from "./owners.ts";

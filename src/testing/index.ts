@@ -32,6 +32,7 @@ export {
   type ConformanceSession,
   type ConformanceSpec,
   type ConformanceTimings,
+  cacheHeals,
   checkNames,
   conformanceChecks,
   converge,

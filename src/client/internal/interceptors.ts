@@ -1,10 +1,10 @@
 /**
  * The interceptors the client composes around its transport, outermost first:
- * retry (safe cases only) → rate limit (per attempt) → metrics (per attempt) → 401 refresh.
+ * retry (safe cases only) → rate limit (per attempt) → write fence → metrics (per attempt) → 401 refresh.
  */
 import type { Clock } from "../../clock/index.ts";
 import type { Credentials } from "../config/index.ts";
-import { UnreachableError } from "../errors.ts";
+import { UnreachableError, WriteFencedError } from "../errors.ts";
 import type { ClientMetrics } from "../metrics.ts";
 import { type ApiRequest, authUsed, type Interceptor, type SentResponse } from "../transport.ts";
 
@@ -39,6 +39,21 @@ export function rateLimit(clock: Clock, qps: number, burst: number): Interceptor
     if (request.signal?.aborted) {
       refund();
       request.signal.throwIfAborted();
+    }
+    return next(request);
+  };
+}
+
+const writeVerbs: ReadonlySet<string> = new Set(["create", "update", "patch", "delete", "deletecollection"]);
+
+/**
+ * Refuses a write whose `request.fence` has aborted, before the attempt is sent: it sits after
+ * the rate limiter, so a write that waited for its token while the fence went up is refused too.
+ */
+export function refuseFencedWrites(): Interceptor {
+  return (next) => (request) => {
+    if (request.fence?.aborted && writeVerbs.has(request.verb)) {
+      return Promise.reject(new WriteFencedError(request, request.fence.reason));
     }
     return next(request);
   };

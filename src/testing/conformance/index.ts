@@ -7,7 +7,8 @@
  * a settled object's reconcile writes nothing (`idempotent`); deleted or tampered outputs are
  * repaired (`outputs-watched`); a wiped status is rebuilt identical (`status-rebuild`); missed
  * watch events do not matter (`missed-events`); 410 Expired leads to a relist and no duplicate
- * (`watch-expiry`); kills mid-reconcile leave no duplicate or orphan (`crash-safety`); cleanup may
+ * (`watch-expiry`); the cache heals after dropped watch events without any new change to the
+ * object (`cache-heals`); kills mid-reconcile leave no duplicate or orphan (`crash-safety`); cleanup may
  * run twice and deletion completes (`finalizers`); 429, 500, resets, latency and an apiserver
  * restart lose nothing (`transient-failures`); `observedGeneration` never runs ahead of the work
  * (`generation-honesty`). Each failure says what was expected, what was seen, and which of the
@@ -42,6 +43,7 @@
  */
 export type { ConformanceCheck } from "./check.ts";
 export {
+  cacheHeals,
   checkNames,
   conformanceChecks,
   converge,

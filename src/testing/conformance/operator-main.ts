@@ -59,7 +59,9 @@ async function main(): Promise<void> {
     namespace: operator.definition.watchNamespace,
     metrics: { host: "127.0.0.1", port: 0 },
     health: { host: "127.0.0.1", port: 0 },
-    cache: { informer: { watch: { inactivityMs: config.watchInactivityMs } } },
+    cache: {
+      informer: { watch: { inactivityMs: config.watchInactivityMs }, relist: { periodMs: config.relistMs } },
+    },
     logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
   });
   await operator.setup(manager);

@@ -9,6 +9,7 @@ export type CheckName =
   | "status-rebuild"
   | "missed-events"
   | "watch-expiry"
+  | "cache-heals"
   | "crash-safety"
   | "finalizers"
   | "transient-failures"

@@ -136,6 +136,7 @@ export async function openSession(
       operator: subject.operatorPath,
       kubeconfig: link.proxyConfig,
       watchInactivityMs: subject.timings.watchInactivityMs,
+      relistMs: subject.timings.relistMs,
       logLevel: spec.logLevel ?? "info",
     },
     spec.nodeArgs,

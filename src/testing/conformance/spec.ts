@@ -29,6 +29,11 @@ export interface ConformanceTimings {
   watchInactivityMs?: number;
   /** How long generation-honesty holds the operator's output writes after a spec change. Default 5 s. */
   holdMs?: number;
+  /**
+   * The period of the operator's informer relists during the run (30 min in production), so that
+   * cache-heals sees a cache repaired in seconds. Default 15 s.
+   */
+  relistMs?: number;
 }
 
 /** A conformance spec: the operator under test and how to exercise it. Pass it to `defineConformance`. */
@@ -100,6 +105,7 @@ export const defaultTimings: Required<ConformanceTimings> = Object.freeze({
   quietMs: 2_000,
   watchInactivityMs: 12_000,
   holdMs: 5_000,
+  relistMs: 15_000,
 });
 
 /**

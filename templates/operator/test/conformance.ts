@@ -1,9 +1,9 @@
 /**
  * The conformance spec of this operator: `npx kubeloop verify` runs kubeloop's conformance checks
  * on it — converging from nothing and from messy starts, idempotent reconciles, repaired outputs,
- * a rebuildable status, missed watch events, watch expiry, crashes, finalizers, transient
- * failures and honest `observedGeneration` — on a local control plane, under injected faults, and
- * prints a table. Add the inputs your kind reads (ConfigMaps, Services, ...) to the fixtures.
+ * a rebuildable status, missed watch events, watch expiry, a cache that heals, crashes, finalizers,
+ * transient failures and honest `observedGeneration` — on a local control plane, under injected
+ * faults, and prints a table. Add the inputs your kind reads (ConfigMaps, Services, ...) to the fixtures.
  */
 import type { KubeObject } from "kubeloop";
 import { defineConformance } from "kubeloop/testing";

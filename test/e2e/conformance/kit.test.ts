@@ -53,6 +53,10 @@ test("every check passes on a well-behaved operator, and each says what it measu
     resultOf(report, "watch-expiry").summary,
     /^etcd compacted at revision \d+; relisted, deleted ConfigMap\//,
   );
+  assert.match(
+    resultOf(report, "cache-heals").summary,
+    /every event of .* dropped \([1-9]\d*\): converged in .* after a relist found [1-9]\d* missed object/,
+  );
   assert.match(resultOf(report, "crash-safety").summary, /^killed 5× \(after \d+ write/);
   assert.match(
     resultOf(report, "finalizers").summary,

@@ -77,6 +77,7 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
     "status-rebuild",
     "missed-events",
     "watch-expiry",
+    "cache-heals",
     "crash-safety",
     "finalizers",
     "transient-failures",
@@ -84,7 +85,7 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
   ]) {
     assert.match(verified.stdout, new RegExp(`^${check} +✓ +\\d+\\.\\d s +\\S`, "m"), `${check} row`);
   }
-  assert.match(verified.stdout, /all 10 checks passed/);
+  assert.match(verified.stdout, /all 11 checks passed/);
   assert.match(verified.stderr, /kubeloop verify: crash-safety: passed/);
 
   // Break the copy: a condition message that changes on every reconcile makes each status write

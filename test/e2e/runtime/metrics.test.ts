@@ -111,7 +111,8 @@ test("secure metrics answer 401, 403 or the metrics as the apiserver authenticat
         .for(ConfigMap)
         .reconcile(async () => undefined),
   );
-  onCleanup(t, () => manager.client.close());
+  // After the cleanups above (one t.after hook): closing the client waits for its open watches.
+  t.after(() => manager.client.close());
   const agent = new Agent({ connect: { ca: certs.caPem } });
   onCleanup(t, () => agent.close());
   const scrape = async (token?: string) => {

@@ -7,11 +7,25 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
-import { parse, stringify } from "yaml";
-import { ServiceAccount } from "../../../src/api/index.ts";
+import { parse, parseAllDocuments, stringify } from "yaml";
+import {
+  ClusterRole,
+  ClusterRoleBinding,
+  groupOf,
+  type KubeObject,
+  type ResourceType,
+  ServiceAccount,
+  SubjectAccessReview,
+} from "../../../src/api/index.ts";
 import type { Client } from "../../../src/client/index.ts";
-import { serviceAccountManifest } from "../../../src/generate/index.ts";
-import { kubeconfigPath } from "../support.ts";
+import {
+  manifestsOf,
+  type PermissionRequest,
+  permissionsOf,
+  serviceAccountManifest,
+} from "../../../src/generate/index.ts";
+import type { Operator } from "../../../src/operator/index.ts";
+import { eventually, kubeconfigPath, kubectl, onCleanup } from "../support.ts";
 
 interface KubeconfigFile {
   clusters: { name: string; cluster: { server: string; "certificate-authority-data": string } }[];
@@ -68,4 +82,63 @@ export async function serviceAccountKubeconfig(
   const path = join(dir, "kubeconfig");
   await writeFile(path, stringify(document), { mode: 0o600 });
   return path;
+}
+
+/**
+ * Puts the operator under exactly the RBAC `kubeloop generate` writes for it, deployed to
+ * `namespace`: creates its ServiceAccount there, applies `rbac.yaml`, waits until the apiserver
+ * allows every permission the operator was granted, and returns a kubeconfig authenticating as
+ * the ServiceAccount. The cluster-scoped roles and bindings are deleted when the test ends.
+ */
+export async function generatedRbacKubeconfig(
+  t: TestContext,
+  admin: Client,
+  operator: Operator,
+  namespace: string,
+): Promise<string> {
+  await createServiceAccount(admin, namespace, operator.name);
+  const rbac = (await manifestsOf(operator, { namespace })).get("rbac.yaml") ?? "";
+  await kubectl(["apply", "--server-side", "-f", "-"], { input: rbac });
+  const clusterScoped = new Map<string, ResourceType>(
+    [ClusterRole, ClusterRoleBinding].map((k) => [k.kind, k]),
+  );
+  for (const doc of parseAllDocuments(rbac).map((d) => d.toJS() as KubeObject)) {
+    const type = clusterScoped.get(doc.kind);
+    if (type) onCleanup(t, () => admin.delete(type, doc.metadata.name ?? "").catch(() => {}));
+  }
+  const user = `system:serviceaccount:${namespace}:${operator.name}`;
+  for (const permission of await permissionsOf(operator)) {
+    await eventually(() => allowsAll(admin, user, namespace, permission), {
+      what: `RBAC to let ${user} ${permission.verbs.join(",")} ${permission.type.plural}`,
+    });
+  }
+  return serviceAccountKubeconfig(t, admin, namespace, operator.name);
+}
+
+/** True when a SubjectAccessReview allows `user` each verb of `permission` in `namespace`. */
+async function allowsAll(
+  admin: Client,
+  user: string,
+  namespace: string,
+  permission: PermissionRequest,
+): Promise<boolean> {
+  for (const verb of permission.verbs) {
+    const review = await admin.create(SubjectAccessReview, {
+      apiVersion: SubjectAccessReview.apiVersion,
+      kind: SubjectAccessReview.kind,
+      metadata: {},
+      spec: {
+        user,
+        resourceAttributes: {
+          namespace: permission.namespace ?? namespace,
+          verb,
+          group: groupOf(permission.type.apiVersion),
+          resource: permission.type.plural,
+          ...(permission.subresource ? { subresource: permission.subresource } : {}),
+        },
+      },
+    });
+    if (!review.status?.allowed) return false;
+  }
+  return true;
 }

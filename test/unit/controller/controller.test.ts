@@ -98,14 +98,34 @@ describe("Controller: outcomes", () => {
     );
   });
 
-  it("requeues at once for requeueAfter(0), counted as requeue", async (t) => {
+  it("requeues at once for requeueAfter(0), counted as requeue_after", async (t) => {
     const h = harness(t, (_call, i) => (i === 0 ? Action.requeueAfter(0) : undefined));
     void h.run();
     h.source.enqueue("ns/a", "watch:ConfigMap:create");
     await flush();
     await flush();
     assert.equal(h.reconciles.length, 2);
-    assert.ok(h.calls.includes("reconciled requeue 0"));
+    assert.ok(h.calls.includes("reconciled requeue_after 0"));
+  });
+
+  it("requeues after the key's rate-limited backoff for Action.requeue(), counted as requeue", async (t) => {
+    const h = harness(t, (_call, i) => (i < 3 ? Action.requeue() : undefined));
+    void h.run();
+    h.source.enqueue("ns/a", "watch:ConfigMap:create");
+    await flush();
+    for (const [i, delay] of [5, 10, 20].entries()) {
+      await h.advance(delay - 1);
+      assert.equal(h.reconciles.length, i + 1, `requeue ${i + 1} waits ${delay} ms`);
+      await h.advance(1);
+      assert.equal(h.reconciles.length, i + 2);
+      assert.deepEqual(h.reconciles.at(-1)?.ctx.triggers, [{ reason: "requeue", count: 1 }]);
+    }
+    assert.equal(h.controller.queue.retries("ns/a"), 0, "the success that followed reset the backoff");
+    assert.deepEqual(
+      h.calls.filter((c) => c.startsWith("reconciled")),
+      ["reconciled requeue 0", "reconciled requeue 0", "reconciled requeue 0", "reconciled success 0"],
+    );
+    assert.equal(h.calls.filter((c) => c.startsWith("failed")).length, 0, "a requeue is no error");
   });
 
   it("retries a failing key with growing per-key backoff and reason retry", async (t) => {
@@ -145,6 +165,24 @@ describe("Controller: outcomes", () => {
     await flush();
     assert.equal(h.reconciles.length, 2, "a change brings the key back");
   });
+
+  for (const [how, error] of [
+    ["as the cause of another error", new Error("ensure failed", { cause: new TerminalError("bad spec") })],
+    ["inside an AggregateError", new AggregateError([new Error("x"), new TerminalError("bad spec")])],
+    ["as any error with code KL_TERMINAL", Object.assign(new Error("bad spec"), { code: "KL_TERMINAL" })],
+  ] as const) {
+    it(`does not retry a TerminalError wrapped ${how}`, async (t) => {
+      const h = harness(t, () => {
+        throw error;
+      });
+      void h.run();
+      h.source.enqueue("ns/a", "watch:ConfigMap:create");
+      await flush();
+      await h.advance(3_600_000);
+      assert.equal(h.reconciles.length, 1);
+      assert.ok(h.calls.includes("failed terminal"));
+    });
+  }
 
   it("lets errorPolicy choose when to retry", async (t) => {
     const seen: [unknown, string][] = [];

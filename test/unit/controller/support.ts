@@ -8,6 +8,7 @@ import { FakeClock } from "../../../src/clock/index.ts";
 import {
   type Action,
   Controller,
+  type ControllerDeps,
   type ControllerMetrics,
   type ControllerOptions,
   type Enqueue,
@@ -60,6 +61,7 @@ export function recordingControllerMetrics(): { metrics: ControllerMetrics; call
   const metrics: ControllerMetrics = {
     reconciled: (result, seconds) => calls.push(`reconciled ${result} ${seconds}`),
     failed: (terminal) => calls.push(`failed ${terminal ? "terminal" : "retriable"}`),
+    handlingFailed: (source) => calls.push(`handling ${source}`),
     activeWorkers: (count) => calls.push(`active ${count}`),
     maxConcurrent: (count) => calls.push(`max ${count}`),
     triggered: (reason) => calls.push(`triggered ${reason}`),
@@ -80,11 +82,12 @@ export interface Reconcile {
 /** What the reconciler does on a call: return an Action, throw, or wait. */
 export type Behaviour = (call: Reconcile, index: number) => Promise<Action | undefined> | Action | undefined;
 
-/** A controller of ConfigMaps named `widgets`, not yet running. */
+/** A controller of ConfigMaps named `widgets`, not yet running; `deps` replaces its logger or metrics. */
 export function harness(
   t: TestContext,
   behaviour: Behaviour = () => undefined,
   options: ControllerOptions = {},
+  deps: Partial<Pick<ControllerDeps, "logger" | "metrics">> = {},
 ) {
   const clock = new FakeClock(10_000);
   const store = createStore<ConfigMapObject>();
@@ -108,6 +111,7 @@ export function harness(
       recorder: {} as EventRecorder,
       metrics,
       clock,
+      ...deps,
     },
     { resyncPeriodMs: 0, ...options },
   );

@@ -61,22 +61,14 @@ describe("controllerPermissions", () => {
   const verbsOf = (group: string, resource: string) =>
     rules.find((rule) => rule.apiGroups?.[0] === group && rule.resources?.[0] === resource)?.verbs;
 
-  it("grants watched kinds get/list/watch and owned kinds full write access", () => {
+  it("grants watched kinds get/list/watch and owned kinds what ensureChild sends: create and patch, never update or delete", () => {
     assert.deepEqual(verbsOf("", "pods"), ["get", "list", "watch"]);
-    assert.deepEqual(verbsOf("apps", "deployments"), [
-      "create",
-      "delete",
-      "get",
-      "list",
-      "patch",
-      "update",
-      "watch",
-    ]);
+    assert.deepEqual(verbsOf("apps", "deployments"), ["create", "get", "list", "patch", "watch"]);
   });
 
-  it("grants the primary kind its status and finalizers subresources", () => {
-    assert.deepEqual(verbsOf("example.kubeloop.dev", "widgets"), ["get", "list", "patch", "update", "watch"]);
-    assert.deepEqual(verbsOf("example.kubeloop.dev", "widgets/status"), ["get", "patch", "update"]);
+  it("grants the primary kind patch (finalizers) and its status and finalizers subresources, never update", () => {
+    assert.deepEqual(verbsOf("example.kubeloop.dev", "widgets"), ["get", "list", "patch", "watch"]);
+    assert.deepEqual(verbsOf("example.kubeloop.dev", "widgets/status"), ["get", "patch"]);
     assert.deepEqual(verbsOf("example.kubeloop.dev", "widgets/finalizers"), ["update"]);
   });
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { ConfigMap } from "../../../src/api/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import { ManagerMetrics } from "../../../src/manager/index.ts";
 
@@ -26,5 +27,32 @@ describe("ManagerMetrics: drift repairs", () => {
     assert.deepEqual(await samples(metrics, "drift_repairs_total"), expected);
     const text = await metrics.registry.metrics();
     assert.match(text, /# HELP drift_repairs_total Deprecated: use kubeloop_drift_repairs_total/);
+  });
+});
+
+describe("ManagerMetrics: informer hooks", () => {
+  it("counts callback errors, restarts and relist divergences per kind", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    const hooks = metrics.informer(ConfigMap);
+    hooks.callbackError?.("handler");
+    hooks.callbackError?.("handler");
+    hooks.callbackError?.("transform");
+    hooks.restart?.(new Error("loop died"), 800);
+    hooks.diverged?.("added");
+    hooks.diverged?.("updated");
+    hooks.diverged?.("updated");
+    hooks.relist?.("expired");
+    assert.deepEqual(await samples(metrics, "kubeloop_informer_callback_errors_total"), [
+      '{"kind":"ConfigMap","callback":"handler"}=2',
+      '{"kind":"ConfigMap","callback":"transform"}=1',
+    ]);
+    assert.deepEqual(await samples(metrics, "kubeloop_informer_restarts_total"), ['{"kind":"ConfigMap"}=1']);
+    assert.deepEqual(await samples(metrics, "kubeloop_cache_divergence_total"), [
+      '{"kind":"ConfigMap","change":"added"}=1',
+      '{"kind":"ConfigMap","change":"updated"}=2',
+    ]);
+    assert.deepEqual(await samples(metrics, "kubeloop_watch_relists_total"), [
+      '{"kind":"ConfigMap","reason":"expired"}=1',
+    ]);
   });
 });

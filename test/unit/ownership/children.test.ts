@@ -1,8 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
-import { AlreadyOwnedError, controllerReference, ensureChild } from "../../../src/ownership/index.ts";
-import { childContext, configMap, entry, owning, widget } from "./support.ts";
+import { ConflictError, InvalidError } from "../../../src/client/index.ts";
+import { hasCode } from "../../../src/errors/index.ts";
+import {
+  AlreadyOwnedError,
+  ChildConflictError,
+  ChildOutOfScopeError,
+  ChildReplacedError,
+  controllerReference,
+  ensureChild,
+} from "../../../src/ownership/index.ts";
+import { apiError, childContext, configMap, entry, owning, widget } from "./support.ts";
 
 const OWNER = widget();
 const desired = (message = "hi"): ConfigMapObject => configMap("w-config", { message });
@@ -29,14 +38,14 @@ function stored(
 }
 
 describe("ensureChild", () => {
-  it("creates a missing child by forced server-side apply, with the controller reference set", async () => {
-    const { ctx, applies, events, drifts, informers } = childContext();
+  it("creates a missing child with a create (never an apply), with the controller reference set", async () => {
+    const { ctx, applies, creates, events, drifts, informers } = childContext();
     assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "created");
-    assert.deepEqual(informers, [ConfigMap]);
-    assert.equal(applies.length, 1);
-    assert.equal(applies[0]?.type, ConfigMap);
-    assert.deepEqual(applies[0]?.opts, { force: true });
-    assert.deepEqual(applies[0]?.obj.metadata.ownerReferences, [controllerReference(OWNER)]);
+    assert.deepEqual(informers, [{ type: ConfigMap }]);
+    assert.equal(applies.length, 0);
+    assert.equal(creates.length, 1);
+    assert.deepEqual(creates[0]?.metadata.ownerReferences, [controllerReference(OWNER)]);
+    assert.deepEqual((creates[0] as ConfigMapObject | undefined)?.data, { message: "hi" });
     assert.deepEqual(events, [], "a first creation is not drift");
     assert.deepEqual(drifts, []);
   });
@@ -194,9 +203,9 @@ describe("ensureChild", () => {
     const previous = stored("hi", undefined, {
       ownerReferences: [controllerReference(widget({ uid: "uid-previous" }))],
     });
-    const { ctx, applies, events, drifts } = childContext({ tombstones: [previous] });
+    const { ctx, creates, events, drifts } = childContext({ tombstones: [previous] });
     assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "created");
-    assert.equal(applies.length, 1);
+    assert.equal(creates.length, 1);
     assert.deepEqual(events, []);
     assert.deepEqual(drifts, []);
   });
@@ -217,11 +226,187 @@ describe("ensureChild", () => {
     assert.equal(events.length, 0);
   });
 
-  it("takes over an uncontrolled child (no controller reference) by applying", async () => {
-    const orphan = stored("hi", undefined, { ownerReferences: undefined });
-    const { ctx, applies } = childContext({ stored: [orphan] });
-    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+  it("refuses an object of the child's name that no object controls (a user's), without writing", async () => {
+    const users = stored("user data", [entry("kubectl-create", "2026-01-01T00:00:01Z")], {
+      ownerReferences: undefined,
+    });
+    const { ctx, applies, creates, patches, events, drifts } = childContext({ stored: [users] });
+    await assert.rejects(
+      ensureChild(ctx, OWNER, ConfigMap, desired()),
+      (err: unknown) =>
+        err instanceof ChildConflictError &&
+        !(err instanceof AlreadyOwnedError) &&
+        hasCode(err, "KL_CHILD_CONFLICT") &&
+        err.controller === undefined &&
+        /ConfigMap ns\/w-config already exists and no object controls it/.test(err.message) &&
+        /Delete or rename it, or give the owner another name/.test(err.message),
+    );
+    assert.deepEqual([applies.length, creates.length, patches.length], [0, 0, 0]);
+    assert.deepEqual([events, drifts], [[], []]);
+  });
+
+  it("refuses a user's object the cache has not seen: the create fails on it, and it is read, not applied", async () => {
+    const users = configMap("w-config", { message: "user data" }, { uid: "uid-user", resourceVersion: "3" });
+    const { ctx, applies, creates, gets } = childContext({ server: [users] });
+    await assert.rejects(ensureChild(ctx, OWNER, ConfigMap, desired()), ChildConflictError);
+    assert.equal(creates.length, 1);
+    assert.deepEqual(gets, ["ns/w-config"]);
+    assert.equal(applies.length, 0, "nothing is applied to an object it does not control");
+  });
+
+  it("converges a child of its own the cache has not seen yet, as read after the failed create", async () => {
+    const { ctx, applies } = childContext({ server: [stored("hi")] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "unchanged");
+    assert.equal(applies.length, 0);
+  });
+
+  it("adopts an uncontrolled object only with adopt: true, applying to that very object (its uid)", async () => {
+    const orphan = stored("hi", [entry("kubectl-create", "2026-01-01T00:00:01Z")], {
+      ownerReferences: undefined,
+    });
+    const { ctx, applies, events, drifts } = childContext({ stored: [orphan] });
+    assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired(), { adopt: true }), "updated");
     assert.deepEqual(applies[0]?.obj.metadata.ownerReferences, [controllerReference(OWNER)]);
+    assert.equal(applies[0]?.obj.metadata.uid, "uid-c");
+    assert.deepEqual([events, drifts], [[], []], "an adoption is no drift");
+  });
+
+  it("never adopts an object another object controls, even with adopt: true", async () => {
+    const foreign = stored("theirs", undefined, {
+      ownerReferences: [controllerReference(widget({ name: "other", uid: "uid-other" }))],
+    });
+    const { ctx, applies } = childContext({ stored: [foreign] });
+    await assert.rejects(ensureChild(ctx, OWNER, ConfigMap, desired(), { adopt: true }), AlreadyOwnedError);
+    assert.equal(applies.length, 0);
+  });
+
+  it("applies to the cached child's uid, and reports a child replaced meanwhile as ChildReplacedError", async () => {
+    const immutable = apiError(InvalidError, 422, "Invalid", [
+      { field: "metadata.uid", message: "immutable" },
+    ]);
+    for (const failure of [immutable, apiError(ConflictError, 409, "Conflict")]) {
+      const { ctx, applies } = childContext({ stored: [stored("old")], applyError: failure });
+      await assert.rejects(
+        ensureChild(ctx, OWNER, ConfigMap, desired()),
+        (err: unknown) => err instanceof ChildReplacedError && hasCode(err, "KL_CHILD_REPLACED"),
+      );
+      assert.equal(applies[0]?.obj.metadata.uid, "uid-c");
+    }
+  });
+
+  it("reads children through the informer of the scope given to owns()", async () => {
+    const scope = { namespace: "ns", labelSelector: "app=widgets" };
+    const { ctx, informers } = childContext({ owned: [{ type: ConfigMap, scope }] });
+    const want = desired();
+    want.metadata.labels = { app: "widgets" };
+    await ensureChild(ctx, OWNER, ConfigMap, want);
+    assert.deepEqual(informers, [{ type: ConfigMap, scope }]);
+  });
+
+  it("rejects a child outside every scope owns() declared for its kind", async () => {
+    const owned = [{ type: ConfigMap, scope: { namespace: "ns", labelSelector: "app=widgets" } }];
+    const { ctx, creates, informers } = childContext({ owned });
+    await assert.rejects(
+      ensureChild(ctx, OWNER, ConfigMap, desired()),
+      (err: unknown) =>
+        err instanceof ChildOutOfScopeError &&
+        /labels app=widgets/.test(err.message) &&
+        /owns\(\)/.test(err.message),
+    );
+    assert.deepEqual([creates.length, informers.length], [0, 0]);
+  });
+
+  describe("an exclusive child (the default)", () => {
+    const T_OURS = "2026-01-01T00:00:05Z";
+    const T_THEIRS = "2026-01-01T00:00:09Z";
+    /** The settled child, with `addedByOthers` owned by `manager` and a label by `labeler`. */
+    const withAddition = (manager: string) => {
+      const fields = [
+        owning("widgets", T_OURS, { "f:data": { "f:message": {} } }, "Apply"),
+        owning(manager, T_THEIRS, { "f:data": { "f:addedByOthers": {} } }),
+        owning("labeler", T_THEIRS, { "f:metadata": { "f:labels": { "f:added-by": {} } } }),
+      ];
+      const summary = fields.map((f) => entry(f.manager, f.time, f.operation));
+      return { cached: stored("hi", summary), live: stored("hi", fields) };
+    };
+
+    it("removes a field another manager added, by a JSON patch preconditioned on the version read, and reports the writer", async () => {
+      const { cached, live } = withAddition("kubectl-patch");
+      const { ctx, applies, patches, gets, events, drifts } = childContext({
+        stored: [cached],
+        server: [live],
+      });
+      assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+      assert.deepEqual(gets, ["ns/w-config"]);
+      assert.deepEqual(patches, [
+        {
+          key: "ns/w-config",
+          patch: [
+            { op: "replace", path: "/metadata/resourceVersion", value: "42" },
+            { op: "remove", path: "/data/addedByOthers" },
+          ],
+        },
+      ]);
+      assert.equal(applies.length, 0, "the desired fields already match");
+      assert.deepEqual(drifts, [["ConfigMap", "kubectl-patch"]]);
+      assert.match(events[0]?.note ?? "", /^ConfigMap w-config was modified by kubectl-patch \(Update at /);
+    });
+
+    it("leaves co-writers' fields and labels alone, and reads each version of the child once", async () => {
+      const { cached, live } = withAddition("kube-controller-manager");
+      const { ctx, patches, gets, drifts } = childContext({ stored: [cached], server: [live] });
+      for (let i = 0; i < 3; i++)
+        assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "unchanged");
+      assert.deepEqual(gets, ["ns/w-config"], "read once for the labeler, then remembered");
+      assert.deepEqual([patches, drifts], [[], []]);
+    });
+
+    it("reads a child with a generation again only when its generation moves, not on status updates", async () => {
+      const { cached, live } = withAddition("kube-controller-manager");
+      cached.metadata.generation = 3;
+      live.metadata.generation = 3;
+      const { ctx, gets } = childContext({ stored: [cached], server: [live] });
+      await ensureChild(ctx, OWNER, ConfigMap, desired());
+      cached.metadata.resourceVersion = "43"; // a status update
+      await ensureChild(ctx, OWNER, ConfigMap, desired());
+      assert.equal(gets.length, 1);
+      cached.metadata.generation = 4;
+      await ensureChild(ctx, OWNER, ConfigMap, desired());
+      assert.equal(gets.length, 2);
+    });
+
+    it("keeps what others added with exclusive: false, or from writers it allows", async () => {
+      const { cached, live } = withAddition("kubectl-patch");
+      const allow = [{ manager: "kubectl-patch" }, { manager: "labeler" }];
+      for (const exclusive of [false, { allow }]) {
+        const { ctx, patches, gets } = childContext({ stored: [cached], server: [live] });
+        assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired(), { exclusive }), "unchanged");
+        assert.deepEqual([patches, gets], [[], []]);
+      }
+    });
+
+    it("after an apply, finds additions in the apply's answer without another read", async () => {
+      const { live } = withAddition("kubectl-patch");
+      const answer = { ...live, metadata: { ...live.metadata, resourceVersion: "43" } };
+      const older = stored("old", [entry("widgets", T_OURS, "Apply")]);
+      const { ctx, applies, patches, gets, drifts } = childContext({
+        stored: [older],
+        applied: () => answer,
+      });
+      assert.equal(await ensureChild(ctx, OWNER, ConfigMap, desired()), "updated");
+      assert.equal(applies.length, 1);
+      assert.deepEqual(gets, []);
+      assert.deepEqual(
+        patches.map((p) => p.patch),
+        [
+          [
+            { op: "replace", path: "/metadata/resourceVersion", value: "43" },
+            { op: "remove", path: "/data/addedByOthers" },
+          ],
+        ],
+      );
+      assert.deepEqual(drifts, [["ConfigMap", "kubectl-patch"]], "reported once");
+    });
   });
 
   it("does nothing while the owner is being deleted", async () => {

@@ -1,7 +1,7 @@
 /**
  * In-memory stand-ins for what src/ownership talks to: a JSON-patch client that records every
  * call, an event recorder and a drift reporting port that record what they are told, and a reconcile
- * context whose cache holds given children and tombstones.
+ * context whose cache holds given children and tombstones and whose client stands for the apiserver.
  */
 import {
   type ConfigMapObject,
@@ -11,8 +11,16 @@ import {
   type ResourceType,
   resourceType,
 } from "../../../src/api/index.ts";
-import type { InformerCache } from "../../../src/cache/index.ts";
-import type { ApplyOptions, Client } from "../../../src/client/index.ts";
+import type { InformerCache, InformerScope } from "../../../src/cache/index.ts";
+import {
+  AlreadyExistsError,
+  type ApplyOptions,
+  type Client,
+  NotFoundError,
+  type RequestSummary,
+  type StatusCause,
+  type StatusDetails,
+} from "../../../src/client/index.ts";
 import type { EventOptions, EventRecorder } from "../../../src/events/index.ts";
 import type { ChildContext, DriftMetrics, FinalizerClient } from "../../../src/ownership/index.ts";
 
@@ -129,10 +137,29 @@ export interface ApplyCall {
   opts: ApplyOptions | undefined;
 }
 
+/** One JSON patch of a child the fake client received. */
+export interface ChildPatchCall {
+  key: string;
+  patch: unknown;
+}
+
+/** A failure as the apiserver answers it, as the client throws it. */
+export function apiError<E>(
+  Kind: new (status: StatusDetails, request: RequestSummary) => E,
+  code: number,
+  reason: string,
+  causes?: StatusCause[],
+): E {
+  const status = { code, reason, message: reason, details: causes ? { causes } : undefined };
+  return new Kind(status, { method: "TEST", path: "/" });
+}
+
 /**
- * A reconcile context for ensureChild: a cache holding `stored` and `tombstones`, a client that
- * records applies and answers reads from `server` (default: `stored`), which has the full
- * `managedFields` that the cache only summarizes.
+ * A reconcile context for ensureChild: a cache holding `stored` and `tombstones`, and a client
+ * that records creates, applies and patches, and answers reads from `server` (default:
+ * `stored`), which has the full `managedFields` that the cache only summarizes. A create of a
+ * name `server` holds fails with AlreadyExists; an apply answers `applied(obj)` or throws
+ * `applyError`.
  */
 export function childContext(
   opts: {
@@ -140,36 +167,54 @@ export function childContext(
     tombstones?: KubeObject[];
     server?: KubeObject[];
     fieldManager?: string;
+    owned?: ChildContext["owned"];
+    applied?: (obj: KubeObject) => KubeObject;
+    applyError?: Error;
   } = {},
 ) {
   const applies: ApplyCall[] = [];
+  const creates: KubeObject[] = [];
+  const patches: ChildPatchCall[] = [];
   const gets: string[] = [];
   const stored = new Map((opts.stored ?? []).map((o) => [keyOf(o), o]));
   const server = new Map((opts.server ?? opts.stored ?? []).map((o) => [keyOf(o), o]));
   const tombstones = new Map((opts.tombstones ?? []).map((o) => [keyOf(o), o]));
-  const informers: ResourceType[] = [];
+  const informers: { type: ResourceType; scope?: InformerScope }[] = [];
   const client = {
     fieldManager: opts.fieldManager ?? "widgets",
+    async create(_type: ResourceType, obj: KubeObject) {
+      creates.push(structuredClone(obj));
+      if (server.has(keyOf(obj))) throw apiError(AlreadyExistsError, 409, "AlreadyExists");
+      return obj;
+    },
     async apply(type: ResourceType, obj: KubeObject, applyOpts?: ApplyOptions) {
       applies.push({ type, obj: structuredClone(obj), opts: applyOpts });
-      return obj;
+      if (opts.applyError) throw opts.applyError;
+      return opts.applied?.(obj) ?? obj;
+    },
+    async patch(_type: ResourceType, name: string, patch: unknown, patchOpts: { namespace?: string }) {
+      const key = patchOpts.namespace ? `${patchOpts.namespace}/${name}` : name;
+      patches.push({ key, patch });
+      return server.get(key);
     },
     async get(_type: ResourceType, name: string, getOpts: { namespace?: string } = {}) {
       const key = getOpts.namespace ? `${getOpts.namespace}/${name}` : name;
       gets.push(key);
       const found = server.get(key);
-      if (!found) throw new Error(`not found: ${key}`);
+      if (!found) throw apiError(NotFoundError, 404, "NotFound");
       return structuredClone(found);
     },
   };
+  const informer = {
+    store: { get: (key: string) => stored.get(key) },
+    tombstone: (key: string) => tombstones.get(key),
+  };
   const cache = {
-    informer(type: ResourceType) {
-      informers.push(type);
-      return {
-        store: { get: (key: string) => stored.get(key) },
-        tombstone: (key: string) => tombstones.get(key),
-      };
+    informer(type: ResourceType, scope?: InformerScope) {
+      informers.push(scope ? { type, scope } : { type });
+      return informer;
     },
+    scopeFor: () => ({}),
   };
   const { recorder, events } = fakeRecorder();
   const { report, drifts } = fakeReport();
@@ -178,6 +223,7 @@ export function childContext(
     cache: cache as unknown as InformerCache,
     recorder,
     report,
+    owned: opts.owned,
   };
-  return { ctx, applies, gets, events, drifts, informers };
+  return { ctx, applies, creates, patches, gets, events, drifts, informers };
 }

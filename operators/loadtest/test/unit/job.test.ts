@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Container } from "kubeloop/api";
+import type { Container, OwnerReference } from "kubeloop/api";
+import { controllerReference } from "kubeloop/ownership";
 import { DEFAULT_IMAGE } from "../../api.ts";
-import { desiredJob, workerArgs } from "../../job.ts";
+import { desiredJob, jobMatches, workerArgs } from "../../job.ts";
 import { loadTest } from "./fixtures.ts";
 
 function container(spec: Record<string, unknown> = {}): Container {
@@ -93,5 +94,36 @@ describe("desiredJob", () => {
       "artillery.io/part-of": "loadtest",
     });
     assert.equal(job.spec.template.metadata?.labels?.["artillery.io/component"], "loadtest-worker");
+  });
+});
+
+describe("jobMatches", () => {
+  const loadTestOwner = loadTest({ count: 2 });
+  const desired = () => {
+    const job = desiredJob(loadTestOwner);
+    job.metadata.ownerReferences = [controllerReference(loadTestOwner)];
+    return job;
+  };
+  const stored = (ownerReferences: OwnerReference[]) => {
+    const job = desiredJob(loadTestOwner);
+    return { ...job, metadata: { ...job.metadata, uid: "uid-job", ownerReferences } };
+  };
+  const extra: OwnerReference = { apiVersion: "v1", kind: "ConfigMap", name: "bundle", uid: "uid-bundle" };
+
+  it("treats owner references as a set: another owner's reference, before or after, is no difference", () => {
+    const own = controllerReference(loadTestOwner);
+    assert.equal(jobMatches(desired(), stored([own])), true);
+    assert.equal(jobMatches(desired(), stored([extra, own])), true);
+    assert.equal(jobMatches(desired(), stored([own, extra])), true);
+  });
+
+  it("sees a missing controller reference, a changed label or parallelism as a difference", () => {
+    assert.equal(jobMatches(desired(), stored([extra])), false);
+    const relabelled = stored([controllerReference(loadTestOwner)]);
+    relabelled.metadata.labels = { ...relabelled.metadata.labels, "artillery.io/component": "other" };
+    assert.equal(jobMatches(desired(), relabelled), false);
+    const scaled = stored([controllerReference(loadTestOwner)]);
+    scaled.spec = { ...scaled.spec, parallelism: 1 };
+    assert.equal(jobMatches(desired(), scaled), false);
   });
 });

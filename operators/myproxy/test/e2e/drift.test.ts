@@ -184,3 +184,39 @@ test("a Deployment scaled by hand is scaled back, and the scaler named", async (
   const [event] = await driftEvents(ns, 1);
   assert.equal(event?.note, "Deployment edge was modified by kubectl (Update); restored it");
 });
+
+test("issue 13: fields someone adds to the Deployment (hostNetwork, an env entry) are removed, the writer named; rollout restart's annotation stays", async (t) => {
+  const { ns, manager } = await readyProxy(t);
+  await kubectl(["-n", ns, "rollout", "restart", "deployment", "edge"]);
+  const restartedAt = "kubectl.kubernetes.io/restartedAt";
+  const patch = {
+    spec: {
+      template: {
+        spec: { hostNetwork: true, containers: [{ name: "nginx", env: [{ name: "DEBUG", value: "1" }] }] },
+      },
+    },
+  };
+  await kubectl(["-n", ns, "patch", "deployment", "edge", "-p", JSON.stringify(patch)]);
+
+  const restored = await eventually(
+    async () => {
+      const deployment = await getOrGone(Deployment, ns, "edge");
+      const spec = deployment?.spec.template.spec;
+      return spec?.hostNetwork === undefined && spec?.containers[0]?.env === undefined && deployment;
+    },
+    { what: "hostNetwork and the env entry removed", timeoutMs: 15_000 },
+  );
+  assert.ok(
+    restored.spec.template.metadata?.annotations?.[restartedAt],
+    "kubectl rollout restart is a co-writer",
+  );
+  await eventually(async () => (await drifts(manager, "Deployment", "kubectl-patch")) === 1, {
+    what: "kubeloop_drift_repairs_total for kubectl-patch",
+  });
+  const [event] = await driftEvents(ns, 1);
+  assert.match(
+    event?.note ?? "",
+    /^Deployment edge was modified by kubectl-patch \(Update at .+\); restored it$/,
+  );
+  assert.equal(event?.related?.kind, "Deployment");
+});

@@ -198,7 +198,7 @@ test("a MyProxy whose ConfigMap name another owner holds stalls without adopting
   const stalled = await waitForCondition(MyProxy, ns, "taken", {
     type: "Ready",
     status: "False",
-    reason: "AlreadyOwned",
+    reason: "ChildConflict",
   });
   assert.equal(stalled.status?.conditions?.find((c) => c.type === "Stalled")?.status, "True");
   assert.match(stalled.status?.conditions?.find((c) => c.type === "Progressing")?.message ?? "", /holder/);

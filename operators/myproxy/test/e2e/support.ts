@@ -4,7 +4,19 @@
  * create, and reads of the operator's metrics and events.
  */
 import type { TestContext } from "node:test";
-import { type Client, ConfigMap, type ConfigMapObject, Event, type EventObject, type Manager, NotFoundError, Pod, type PodObject, type ResourceType, Service } from "kubeloop";
+import {
+  type Client,
+  ConfigMap,
+  type ConfigMapObject,
+  Event,
+  type EventObject,
+  type Manager,
+  NotFoundError,
+  Pod,
+  type PodObject,
+  type ResourceType,
+  Service,
+} from "kubeloop";
 import { crdYaml } from "kubeloop/schema";
 import {
   eventually,
@@ -32,9 +44,16 @@ export async function installCrds(): Promise<void> {
   await kubectl(["wait", "--for=condition=Established", ...names, "--timeout=60s"]);
 }
 
-/** Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port. */
-export function startOperator(t: TestContext, namespace: string): Promise<Manager> {
-  const config = { kubeconfig: kubeconfigPath() };
+/**
+ * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port.
+ * It authenticates as the admin unless given another `kubeconfig`.
+ */
+export function startOperator(
+  t: TestContext,
+  namespace: string,
+  kubeconfig = kubeconfigPath(),
+): Promise<Manager> {
+  const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
   return startManager(t, { name: OPERATOR, config, clientOptions, namespace, health: false }, (m) =>
     operator.setup(m),

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { findCondition } from "kubeloop";
-import { type ConditionReport } from "kubeloop/status";
 import { FakeClock } from "kubeloop/clock";
+import type { ConditionReport } from "kubeloop/status";
 import type { MyProxyObject } from "../../api.ts";
 import { MyProxyConditions } from "../../conditions.ts";
 import { availableReport, podNames, progressingReport, proxyStatus } from "../../status.ts";
@@ -118,7 +118,7 @@ describe("proxyStatus", () => {
     });
   });
 
-  it("reports a child owned by another controller as Progressing=False AlreadyOwned", () => {
+  it("reports a child name taken by an object it does not control as Progressing=False ChildConflict", () => {
     const report = proxyStatus({
       deployment: undefined,
       deploymentUpToDate: false,
@@ -127,7 +127,7 @@ describe("proxyStatus", () => {
       configHash: "abc",
       blocked: "ConfigMap shop/edge-nginx is already controlled by ...",
     });
-    assert.deepEqual([report.progressing.status, report.progressing.reason], ["False", "AlreadyOwned"]);
+    assert.deepEqual([report.progressing.status, report.progressing.reason], ["False", "ChildConflict"]);
   });
 });
 

@@ -1,6 +1,7 @@
-/** The ten checks, in the order they run. */
+/** The eleven checks, in the order they run. */
 import type { ConformanceCheck } from "../check.ts";
 import type { CheckName } from "../result.ts";
+import { cacheHeals } from "./cache-heals.ts";
 import { converge } from "./converge.ts";
 import { crashSafety } from "./crash.ts";
 import { finalizers } from "./finalizers.ts";
@@ -13,6 +14,7 @@ import { transientFailures } from "./transient.ts";
 import { watchExpiry } from "./watch-expiry.ts";
 
 export {
+  cacheHeals,
   converge,
   crashSafety,
   finalizers,
@@ -33,6 +35,7 @@ export const conformanceChecks: readonly ConformanceCheck[] = Object.freeze([
   statusRebuild,
   missedEvents,
   watchExpiry,
+  cacheHeals,
   crashSafety,
   finalizers,
   transientFailures,

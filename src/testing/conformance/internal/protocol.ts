@@ -36,6 +36,8 @@ export interface RunnerSettings {
   kubeconfig: string;
   /** Watch inactivity detection of the operator's informers. */
   watchInactivityMs: number;
+  /** Period of the operator's informer relists. */
+  relistMs: number;
   /** pino level of the operator's logs (on stderr). */
   logLevel: string;
 }
