@@ -50,7 +50,7 @@ test("kubeloop init scaffolds a project that installs against this checkout and 
   };
   assert.equal(manifest.name, "hello-operator");
   assert.equal(manifest.dependencies.kubeloop, `file:${checkout}`);
-  assert.match(readFileSync(join(dir, "src", "kinds.ts"), "utf8"), /kind: "Hello"/);
+  assert.match(readFileSync(join(dir, "src", "api.ts"), "utf8"), /kind: "Hello"/);
 
   await sh("npm", ["install", "--no-audit", "--no-fund"], dir);
   await sh("npm", ["run", "typecheck"], dir);

@@ -35,7 +35,7 @@ test("of two candidates on one Lease exactly one leads at every sample, and the 
   assert.deepEqual([...a.errors, ...b.errors], []);
 });
 
-test("a graceful release hands the Lease over in under retryPeriod + 1 s", async (t) => {
+test("a graceful release hands the Lease over within one jittered retryPeriod + 1 s", async (t) => {
   const ns = await testNamespace(t);
   const a = await startCandidate(t, ns, "candidate-a");
   await eventually(() => a.elector.isLeader(), { what: "a to lead", intervalMs: 50 });
@@ -51,7 +51,9 @@ test("a graceful release hands the Lease over in under retryPeriod + 1 s", async
   const samples = sampler.stop();
   t.diagnostic(`graceful handover took ${handover} ms`);
 
-  assert.ok(handover < b.elector.timings.retryPeriodMs + 1_000, `handover took ${handover} ms`);
+  // A follower retries every retryPeriod × (1 + up to 1.2) (client-go's JitterFactor 1.2).
+  const jitteredRetry = b.elector.timings.retryPeriodMs * 2.2;
+  assert.ok(handover < jitteredRetry + 1_000, `handover took ${handover} ms`);
   assert.equal(samples.several, 0, "never two leaders");
   const spec = (await readLease(ns)).spec;
   assert.equal(spec?.holderIdentity, "candidate-b");

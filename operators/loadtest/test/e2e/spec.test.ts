@@ -58,7 +58,7 @@ test("bug 1.7.6: a spec change after the start is rejected with the CEL rule's m
 
 test("an Artillery operator manifest works after changing its apiVersion", async (t) => {
   const { namespace } = await startOperator(t);
-  const manifest = await readFile(new URL("../samples/artillery-compatible.yaml", import.meta.url), "utf8");
+  const manifest = await readFile(new URL("../../samples/artillery-compatible.yaml", import.meta.url), "utf8");
   const script = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: test-script\ndata:\n  test-script.yaml: "config: {}"\n`;
   const applied = await kubectl(["apply", "-n", namespace, "-f", "-"], {
     input: `${script}---\n${manifest.replace("namespace: default", `namespace: ${namespace}`)}`,
@@ -97,7 +97,7 @@ test("a Job the apiserver rejects is reported as InvalidJob, without a retry loo
 
 test("the sample LoadTest completes with its one failing worker", async (t) => {
   const { namespace } = await startOperator(t);
-  const sample = await readFile(new URL("../samples/loadtest.yaml", import.meta.url), "utf8");
+  const sample = await readFile(new URL("../../samples/loadtest.yaml", import.meta.url), "utf8");
   await kubectl(["apply", "-n", namespace, "-f", "-"], { input: sample });
   const waited = await kubectl(
     ["wait", "-n", namespace, "--for=condition=Completed", "loadtest/checkout", "--timeout=120s"],

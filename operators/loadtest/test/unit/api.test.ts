@@ -7,7 +7,7 @@ import { parseAllDocuments } from "yaml";
 import { DEFAULT_IMAGE, IMMUTABLE_SPEC_MESSAGE, LoadTest } from "../../api.ts";
 import operator from "../../operator.ts";
 
-const samples = new URL("../../../../operators/loadtest/samples/", import.meta.url);
+const samples = new URL("../../samples/", import.meta.url);
 
 /** The LoadTest documents of a sample file. */
 function sampleSpecs(file: string): unknown[] {

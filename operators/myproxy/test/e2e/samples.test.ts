@@ -17,7 +17,7 @@ import {
 
 before(installCrds);
 
-const samples = fileURLToPath(new URL("../samples/", import.meta.url));
+const samples = fileURLToPath(new URL("../../samples/", import.meta.url));
 
 test("the samples give a Ready proxy serving two routes, the third reporting its missing backend", async (t) => {
   const ns = await testNamespace(t);
