@@ -3,7 +3,7 @@
  * deadline. `npm start -- --once` exits 0 only if every one held.
  */
 import { type Client, ConfigMap, Event, type KubeObject, type ResourceType } from "kubeloop";
-import { type ConditionStatus } from "kubeloop/status";
+import type { ConditionStatus } from "kubeloop/status";
 
 /** One expectation and its outcome. */
 export interface Expectation {

@@ -8,9 +8,9 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, Manager, Namespace } from "kubeloop";
-import { crdYaml } from "kubeloop/schema";
 import { loadKubeconfig } from "kubeloop/client";
 import { type Cluster, startCluster } from "kubeloop/cluster";
+import { crdYaml } from "kubeloop/schema";
 import pino from "pino";
 import loadtest from "../operators/loadtest/operator.ts";
 import myproxy from "../operators/myproxy/operator.ts";

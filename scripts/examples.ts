@@ -58,7 +58,10 @@ function moduleExamples(file: string): DocExample[] {
 function documentedExamples(): DocExample[] {
   const readme = join(root, "README.md");
   const modules = filesUnder("src", (f) => f.endsWith("index.ts"));
-  return [...fencedBlocks(readFileSync(readme, "utf8"), readme, (l) => l), ...modules.flatMap(moduleExamples)];
+  return [
+    ...fencedBlocks(readFileSync(readme, "utf8"), readme, (l) => l),
+    ...modules.flatMap(moduleExamples),
+  ];
 }
 
 /** The code between `// #region` and `// #endregion` lines of every file under `examples/`. */

@@ -74,11 +74,10 @@ export class InformerCache {
 
   /** The scope the cache uses for `type` unless told otherwise. */
   scopeFor(type: ResourceType): InformerScope {
-    return (
-      this.#options.byKind?.[`${type.apiVersion}/${type.kind}`] ?? {
-        namespace: type.namespaced ? this.#options.namespace : undefined,
-      }
-    );
+    const override = this.#options.byKind?.[`${type.apiVersion}/${type.kind}`];
+    // A per-kind override stays within the cache's namespace unless it names one itself ("": all).
+    const namespace = type.namespaced ? this.#options.namespace : undefined;
+    return { ...override, namespace: override?.namespace ?? namespace };
   }
 
   /** The shared informer of `type` in `scope` (default {@link InformerCache.scopeFor}), created on first request. */

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { manifestsOf } from "../generate/index.ts";
 import { type EndpointFlagValues, endpointFlags, endpointOptions } from "../manager/index.ts";
 import { loadOperator, runOperator } from "../operator/index.ts";
@@ -31,15 +31,34 @@ async function generate(opts: {
 }
 
 async function run(
-  opts: EndpointFlagValues & { operator: string; kubeconfig?: string; context?: string; namespace?: string },
+  opts: EndpointFlagValues & {
+    operator: string;
+    kubeconfig?: string;
+    context?: string;
+    namespace?: string;
+    leaderElect: boolean;
+  },
 ): Promise<void> {
   const operator = await loadOperator(opts.operator);
   await runOperator(operator, {
     config: { kubeconfig: opts.kubeconfig, context: opts.context },
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    ...(opts.leaderElect ? {} : { leaderElection: false }),
     ...endpointOptions(opts),
   });
 }
+
+/** `--leader-elect[=true|false]`, as the Go boolean flag of kubebuilder's `main.go` reads. */
+const leaderElectOption = () =>
+  new Option(
+    "--leader-elect [bool]",
+    "campaign for the operator's Lease and reconcile only while leading; --leader-elect=false for local development",
+  )
+    .default(true)
+    .argParser((value: string) => {
+      if (value !== "true" && value !== "false") throw new InvalidArgumentError("give true or false.");
+      return value === "true";
+    });
 
 /** Declares the manager's endpoint flags (kubebuilder's names) on `command`. */
 function withEndpointFlags(command: Command): Command {
@@ -72,6 +91,8 @@ export function runCommand(): Command {
     .addOption(operatorOption())
     .option("--kubeconfig <file>", "kubeconfig to use instead of KUBECONFIG or ~/.kube/config")
     .option("--context <name>", "kubeconfig context")
-    .option("--namespace <ns>", "watch only this namespace");
+    .option("--namespace <ns>", "watch only this namespace")
+    .addOption(leaderElectOption())
+    .option("--no-leader-elect", "the same as --leader-elect=false");
   return withEndpointFlags(command).action(run);
 }

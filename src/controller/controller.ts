@@ -215,8 +215,7 @@ export class Controller<T extends KubeObject> {
         this.#metrics.activeWorkers(--this.#active);
         this.queue.done(item.key);
       }
-      const turn = turns.due();
-      if (turn) await turn;
+      if (turns.due()) await turns.yield();
     }
   }
 
@@ -302,12 +301,16 @@ export class Controller<T extends KubeObject> {
     this.#metrics.failed(terminal);
     this.#metrics.reconciled("error", seconds);
     if (terminal) {
-      this.#say(() => log().error({ err }, "reconcile failed permanently; not retrying until the object changes"));
+      this.#say(() =>
+        log().error({ err }, "reconcile failed permanently; not retrying until the object changes"),
+      );
       this.#forget(request.key);
       return;
     }
     const next = this.#policy(err, request);
-    this.#say(() => log().error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying"));
+    this.#say(() =>
+      log().error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying"),
+    );
     if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs);
     else this.#retry(request.key, err);
   }

@@ -5,7 +5,9 @@
  * cache (one informer per kind and scope), one event recorder, one Prometheus registry — waits
  * for the caches to sync before reconciling, serves `/healthz`, `/readyz` and `/metrics` (with
  * controller-runtime's metric names; in a cluster over HTTPS, only to callers the apiserver
- * authenticates and authorizes, as kubebuilder scaffolds), elects a leader on a Lease when asked, logs with pino
+ * authenticates and authorizes, as kubebuilder scaffolds), elects a leader on a Lease when asked
+ * (followers keep warm caches; a manager that loses leadership refuses every further write,
+ * aborts its reconciles and stops), logs with pino
  * (`controller`, `namespace`, `name`, `reconcileID` on every reconcile line), and shuts down
  * gracefully on SIGTERM/SIGINT ({@link runManager}).
  *

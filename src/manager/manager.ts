@@ -26,6 +26,7 @@ import {
   startEndpoints,
 } from "./endpoints.ts";
 import { DuplicateControllerError } from "./errors.ts";
+import { controllersAlive, informersAlive, informersSynced } from "./health.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import type { Check } from "./server.ts";
 
@@ -65,7 +66,13 @@ export interface ManagerOptions {
    * Default port 8081, on 0.0.0.0 in a cluster and 127.0.0.1 outside.
    */
   health?: Listen | false;
-  /** Leader election; off unless given. */
+  /**
+   * Leader election; off unless given. Caches start and sync before leadership is won, so a
+   * follower that takes over reconciles at once; controllers run only while leading. When
+   * leadership is lost, writes through {@link Manager.client} are refused from that moment
+   * (`WriteFencedError`), every in-flight reconcile's `ctx.signal` aborts, and `start` rejects
+   * with `LeadershipLostError`.
+   */
   leaderElection?: LeaderElectionOptions | false;
   /**
    * How long in-flight reconciles may run once shutdown begins; then their `ctx.signal` aborts
@@ -80,6 +87,10 @@ export interface ManagerOptions {
 /** Runs controllers. Build controllers with `controller(manager)` before calling {@link Manager.start}. */
 export class Manager implements ControllerHost {
   readonly name: string;
+  /**
+   * The client controllers, the cache and the event recorder use. With leader election, a view
+   * fenced when leadership is lost: no write goes through it from that moment.
+   */
   readonly client: Client;
   readonly cache: InformerCache;
   readonly logger: Logger;
@@ -89,7 +100,11 @@ export class Manager implements ControllerHost {
   readonly #clock: Clock;
   readonly #controllers: HostedController[] = [];
   readonly #elector: LeaderElector | undefined;
+  /** Aborted when leadership is lost: the fence of {@link Manager.client}. */
+  readonly #fence = new AbortController();
+  #synced: Promise<boolean> = Promise.resolve(false);
   #ready = false;
+  #cachesRunning = false;
   #onLeadershipLost: (err: LeadershipLostError) => void = () => {};
   #ports: { metrics?: number; health?: number } = {};
 
@@ -97,10 +112,10 @@ export class Manager implements ControllerHost {
     this.name = options.name;
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
-    this.client = client;
+    this.client = options.leaderElection ? client.fenced(this.#fence.signal) : client;
     this.logger = logger;
     this.metrics = metrics;
-    this.cache = new InformerCache(client, {
+    this.cache = new InformerCache(this.client, {
       ...options.cache,
       namespace: options.namespace,
       clock: this.#clock,
@@ -112,13 +127,14 @@ export class Manager implements ControllerHost {
           "a cached read started an informer nobody declared; declare it with watches()/owns() or expect this kind to be cached",
         ),
     });
-    this.recorder = new EventRecorder(client, {
+    this.recorder = new EventRecorder(this.client, {
       reportingController: options.name,
       reportingInstance: process.env.POD_NAME ?? undefined,
       logger,
       clock: this.#clock,
     });
-    this.#elector = this.#makeElector();
+    // The elector writes the Lease through the unfenced client: it may still release a Lease it holds.
+    this.#elector = this.#makeElector(client);
   }
 
   /** Creates a manager, loading the client configuration when no client is given. */
@@ -141,7 +157,7 @@ export class Manager implements ControllerHost {
     return this.#ports;
   }
 
-  /** True once caches have synced and controllers run (or while standing by for leadership). */
+  /** True once the caches have synced (a follower's too: it stands by with warm caches). */
   get ready(): boolean {
     return this.#ready;
   }
@@ -183,11 +199,12 @@ export class Manager implements ControllerHost {
   }
 
   /**
-   * Runs until `signal` aborts: serves endpoints, (with leader election, once leading) starts the
-   * caches, waits for them to sync, then runs every controller. Shuts down gracefully: stops
+   * Runs until `signal` aborts: serves endpoints, starts the caches and waits for them to sync,
+   * then (with leader election, once leading) runs every controller. Shuts down gracefully: stops
    * taking work, lets reconciles finish for up to `gracefulShutdownMs` (then aborts them), closes
-   * watches, flushes events, releases the Lease.
-   * Rejects with `LeadershipLostError` when leadership is lost, so the process can exit.
+   * watches, flushes events, releases the Lease. Rejects with the caches' `CacheSyncTimeoutError`
+   * when they do not sync, and with `LeadershipLostError` when leadership is lost, so that the
+   * process exits (and restarts clean).
    */
   async start(signal: AbortSignal): Promise<void> {
     const servers = await this.#serve();
@@ -195,61 +212,101 @@ export class Manager implements ControllerHost {
       { controllers: this.#controllers.map((c) => c.name), ...this.#ports },
       "manager starting",
     );
-    let lost: LeadershipLostError | undefined;
+    const caches = new AbortController();
+    // As controller-runtime, caches start whether or not this replica leads ("warm" followers):
+    // a follower that takes over reconciles at once instead of listing everything first.
+    this.cache.start(caches.signal);
+    this.#cachesRunning = true;
     try {
-      if (this.#elector) {
-        this.#ready = true;
-        // Like controller-runtime, a manager that loses leadership stops instead of competing
-        // again with caches it already tore down; the process exits and restarts clean.
-        const election = new AbortController();
-        const stopElection = () => election.abort();
-        signal.addEventListener("abort", stopElection, { once: true });
-        this.#onLeadershipLost = (err) => {
-          if (signal.aborted) return;
-          lost = err;
-          election.abort();
-        };
-        await this.#elector.run(election.signal);
-        signal.removeEventListener("abort", stopElection);
-      } else {
-        await this.#runControllers(signal);
-      }
+      this.#synced = this.#syncCaches(signal);
+      if (this.#elector) await this.#campaign(this.#elector, signal);
+      else if (await this.#synced) await this.#runControllers(signal);
     } finally {
+      this.#cachesRunning = false;
+      caches.abort();
       await this.recorder.close(AbortSignal.timeout(5000)).catch(() => {});
       for (const server of servers) server.close();
       this.logger.info("manager stopped");
     }
-    if (lost) throw lost;
+  }
+
+  /** Resolves true once every informer has synced, false when `signal` aborts first; rejects on a sync timeout. */
+  #syncCaches(signal: AbortSignal): Promise<boolean> {
+    return this.cache.waitForSync(signal).then(
+      () => {
+        this.#ready = true;
+        this.logger.info("caches synced");
+        return true;
+      },
+      (err: unknown) => {
+        if (signal.aborted) return false;
+        throw err;
+      },
+    );
+  }
+
+  /**
+   * Campaigns for the Lease until `signal` aborts, running the controllers while leading. As
+   * controller-runtime, a manager that loses leadership does not campaign again: the fence is up
+   * and its reconciles are aborted; it rejects with the {@link LeadershipLostError}, and the process
+   * exits. A sync timeout ends the campaign too.
+   */
+  async #campaign(elector: LeaderElector, signal: AbortSignal): Promise<void> {
+    const election = new AbortController();
+    let failure: unknown;
+    const end = (reason: unknown) => {
+      failure ??= reason;
+      election.abort();
+    };
+    const stop = () => election.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    this.#synced.catch(end);
+    this.#onLeadershipLost = (err) => {
+      this.#fenceOff(err);
+      end(err);
+    };
+    try {
+      await elector.run(election.signal);
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** While leading: the controllers, once the caches (started before leadership) have synced. */
+  async #lead(leading: AbortSignal): Promise<void> {
+    this.logger.info("became leader");
+    const synced = await Promise.race([this.#synced.catch(() => false), untilAborted(leading)]);
+    if (synced === true && !leading.aborted) await this.#runControllers(leading);
   }
 
   async #runControllers(signal: AbortSignal): Promise<void> {
-    const stopCaches = new AbortController();
-    const stop = () => stopCaches.abort();
-    this.cache.start(stopCaches.signal);
-    try {
-      // waitForSync rejects on abort (then nothing starts) and on a sync timeout (which fails the start).
-      await this.cache.waitForSync(signal).catch((err: unknown) => {
-        if (!signal.aborted) throw err;
-      });
-      if (signal.aborted) return;
-      this.#ready = true;
-      this.logger.info("caches synced; controllers running");
-      await Promise.all(this.#controllers.map((c) => c.run(signal)));
-    } finally {
-      stop();
-    }
+    this.logger.info("controllers running");
+    await Promise.all(this.#controllers.map((c) => c.run(signal)));
   }
 
-  #makeElector(): LeaderElector | undefined {
+  /**
+   * Leadership is lost: from this moment no write goes through {@link Manager.client}, and every
+   * reconcile in flight is aborted, with no grace period (controller-runtime drops it to zero).
+   * Reconcilers that ignore their signal may go on running, but nothing they write is sent.
+   */
+  #fenceOff(err: LeadershipLostError): void {
+    this.#fence.abort(err);
+    for (const controller of this.#controllers) controller.abort(err);
+    this.logger.error({ err }, "leadership lost: writes fenced, reconciles aborted; stopping");
+  }
+
+  #makeElector(client: Client): LeaderElector | undefined {
     const election = this.#options.leaderElection;
     if (!election) return undefined;
     const podIdentity =
       process.env.POD_NAME && process.env.POD_UID
         ? `${process.env.POD_NAME}_${process.env.POD_UID}`
         : undefined;
+    let leading: AbortSignal | undefined;
     return new LeaderElector({
       ...election,
-      client: this.client,
+      client,
       name: election.name ?? this.name,
       identity: election.identity ?? podIdentity,
       clock: this.#clock,
@@ -257,15 +314,14 @@ export class Manager implements ControllerHost {
         masterStatus: (name, value) => this.metrics.leader.set({ name }, value),
         leaderTransition: () => {},
       },
-      onStartedLeading: (leading) => {
-        this.logger.info("became leader");
-        return this.#runControllers(leading);
+      onStartedLeading: (signal) => {
+        leading = signal;
+        return this.#lead(signal);
       },
       onStoppedLeading: () => {
         this.logger.warn("stopped leading");
-        this.#onLeadershipLost(
-          new LeadershipLostError(election.name ?? this.name, "this manager stopped leading"),
-        );
+        // Lost (a failed renew, another holder) rather than given up on shutdown.
+        if (leading?.reason instanceof LeadershipLostError) this.#onLeadershipLost(leading.reason);
       },
       onNewLeader: (identity) => this.logger.info({ leader: identity }, "new leader observed"),
       onError: (err, phase) => this.logger.warn({ err, phase }, "leader election"),
@@ -276,10 +332,7 @@ export class Manager implements ControllerHost {
     const { servers, ports } = await startEndpoints(resolveEndpoints(this.#options, runningInCluster()), {
       name: this.name,
       registry: this.metrics.registry,
-      checks: {
-        healthz: { ping: () => true },
-        readyz: { "informers-synced": (() => this.#ready) as Check },
-      },
+      checks: this.#checks(),
       client: this.client,
       clock: this.#clock,
       logger: this.logger,
@@ -287,11 +340,34 @@ export class Manager implements ControllerHost {
     this.#ports = ports;
     return servers;
   }
+
+  #checks(): { healthz: Record<string, Check>; readyz: Record<string, Check> } {
+    const source = {
+      cache: this.cache,
+      controllers: this.#controllers,
+      cachesRunning: () => this.#cachesRunning,
+    };
+    return {
+      healthz: { ping: () => true, informers: informersAlive(source), controllers: controllersAlive(source) },
+      readyz: { "informers-synced": informersSynced(source) },
+    };
+  }
+}
+
+/** Resolves (with undefined) when `signal` aborts. */
+function untilAborted(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
 }
 
 /**
  * Starts `manager` and stops it gracefully on SIGTERM or SIGINT; sets a non-zero exit code when
- * it fails or loses leadership.
+ * it fails. When leadership is lost it exits the process at once with code 1, as the `main` that
+ * kubebuilder scaffolds for controller-runtime does (`os.Exit(1)`): a reconcile that ignores its
+ * aborted signal must not keep alive a process that may no longer write, and a fresh process
+ * campaigns again with fresh caches.
  */
 export async function runManager(manager: Manager): Promise<void> {
   const controller = new AbortController();
@@ -306,6 +382,7 @@ export async function runManager(manager: Manager): Promise<void> {
   } catch (err) {
     manager.logger.error({ err }, "manager failed");
     process.exitCode = 1;
+    if (err instanceof LeadershipLostError) process.exit(1);
   } finally {
     process.off("SIGTERM", stop);
     process.off("SIGINT", stop);

@@ -45,20 +45,18 @@ async function probe(checks: Record<string, Check>, res: ServerResponse): Promis
   const results = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {
-        return [name, await check()] as const;
-      } catch {
-        return [name, false] as const;
+        return [name, (await check()) ? "ok" : "failed"] as const;
+      } catch (err) {
+        return [name, `failed: ${err instanceof Error ? err.message : String(err)}`] as const;
       }
     }),
   );
-  const ok = results.every(([, passed]) => passed);
+  const ok = results.every(([, outcome]) => outcome === "ok");
   res.writeHead(ok ? 200 : 500, { "content-type": "text/plain" });
   res.end(
     ok
       ? "ok"
-      : results
-          .map(([name, passed]) => `[${passed ? "+" : "-"}]${name} ${passed ? "ok" : "failed"}`)
-          .join("\n"),
+      : results.map(([name, outcome]) => `[${outcome === "ok" ? "+" : "-"}]${name} ${outcome}`).join("\n"),
   );
 }
 

@@ -7,7 +7,7 @@
 import type { LoadConfigOptions } from "../client/index.ts";
 import type { ControllerHost } from "../controller/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
-import { Manager, type ManagerOptions, runManager } from "../manager/index.ts";
+import { type LeaderElectionOptions, Manager, type ManagerOptions, runManager } from "../manager/index.ts";
 import type { AnyKind } from "../schema/index.ts";
 
 /** What an operator is. */
@@ -63,15 +63,36 @@ export function defineOperator(definition: OperatorDefinition): Operator {
 export interface RunOptions extends Partial<Omit<ManagerOptions, "name">> {
   /** Where to load cluster credentials from (default: in-cluster, else KUBECONFIG). */
   config?: LoadConfigOptions;
+  /**
+   * Leader election, on by default as the generated Deployment and RBAC assume (a rolling update
+   * runs two pods at once): a Lease named after the operator, in its namespace (`$POD_NAMESPACE`,
+   * else the definition's `namespace`, else the operator's name). Options given here override
+   * those; `false` turns it off, for local development (`kubeloop run --leader-elect=false`).
+   */
+  leaderElection?: LeaderElectionOptions | false;
 }
 
-/** Runs an operator until SIGTERM/SIGINT: creates a manager, builds the controllers, starts it. */
+/**
+ * Runs an operator until SIGTERM/SIGINT: creates a manager (with leader election unless turned
+ * off), builds the controllers, starts it. Exits the process with code 1 when leadership is lost.
+ */
 export async function runOperator(operator: Operator, options: RunOptions = {}): Promise<void> {
-  const manager = await Manager.create({
-    namespace: operator.definition.watchNamespace,
-    ...options,
-    name: operator.name,
-  });
+  const manager = await Manager.create(managerOptionsOf(operator, options));
   await operator.setup(manager);
   await runManager(manager);
+}
+
+/** The manager options {@link runOperator} uses: `options` over the operator's defaults. */
+export function managerOptionsOf(
+  operator: Operator,
+  options: RunOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): ManagerOptions {
+  const { definition } = operator;
+  const leaseNamespace = env.POD_NAMESPACE || definition.namespace || operator.name;
+  const leaderElection =
+    options.leaderElection === false
+      ? false
+      : { name: operator.name, namespace: leaseNamespace, ...options.leaderElection };
+  return { namespace: definition.watchNamespace, ...options, leaderElection, name: operator.name };
 }

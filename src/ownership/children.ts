@@ -59,7 +59,16 @@ export interface EnsureChildOptions<C extends KubeObject> {
   exclusive?: boolean | ExclusiveOptions;
 }
 
-/** A kind its controller declared with `owns()`, and its informer's scope; a controller's `WatchedKind` fits. */
+/**
+ * A kind its controller declared with `owns()`, and its informer's scope; a controller's
+ * `WatchedKind` fits, and `ctx.owned` lists them.
+ *
+ * @example
+ * ```ts
+ * controller(host).for(Widget).owns(ConfigMap, { scope: { namespace: "apps" } }).reconcile(reconcileWidget);
+ * // in reconcileWidget: ctx.owned is [{ type: ConfigMap, scope: { namespace: "apps" } }]
+ * ```
+ */
 export interface OwnedKind {
   readonly type: ResourceType;
   /** Absent: the cache's default scope for the kind. */

@@ -85,7 +85,8 @@ export class ChildOutOfScopeError extends KubeloopError {
  *
  * @example
  * ```ts
- * // thrown from ensureChild; the controller retries the reconcile with backoff
+ * // Thrown from ensureChild: let it propagate, and the controller retries with backoff.
+ * await ensureChild(ctx, proxy, ConfigMap, desiredConfigMap(proxy));
  * ```
  */
 export class ChildReplacedError extends KubeloopError {

@@ -10,7 +10,15 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject, ManagedFieldsEntry } from "../api/index.ts";
 import type { Writer } from "./drift.ts";
 
-/** A writer whose fields in an exclusive child are legitimate and stay. */
+/**
+ * A writer whose fields in an exclusive child are legitimate and stay.
+ *
+ * @example
+ * ```ts
+ * const meshInjector: CoWriter = { manager: "istio-sidecar-injector" };
+ * const anyAnnotation: CoWriter = { path: ["spec", "template", "metadata", "annotations"] };
+ * ```
+ */
 export interface CoWriter {
   /** Its field manager, exactly; absent: any manager. */
   readonly manager?: string;
@@ -42,7 +50,15 @@ export const defaultCoWriters: readonly CoWriter[] = Object.freeze([
   { path: ["spec", "template", "metadata", "annotations", "kubectl.kubernetes.io/restartedAt"] },
 ]);
 
-/** Options of an exclusive child (`ensureChild`'s `exclusive`). */
+/**
+ * Options of an exclusive child (`ensureChild`'s `exclusive`).
+ *
+ * @example
+ * ```ts
+ * const exclusive: ExclusiveOptions = { allow: [...defaultCoWriters, { manager: "vpa-updater" }] };
+ * await ensureChild(ctx, app, Deployment, desired, { exclusive });
+ * ```
+ */
 export interface ExclusiveOptions {
   /** Writers whose fields stay. Default {@link defaultCoWriters}; extend it rather than replace it. */
   allow?: readonly CoWriter[];

@@ -23,7 +23,9 @@ export function guardedRateLimiter(limiter: RateLimiter, onInvalid: (problem: un
         delay = err;
       }
       if (typeof delay === "number" && Number.isFinite(delay) && delay >= 0) return delay;
-      onInvalid(delay instanceof Error ? delay : new RangeError(`the rate limiter returned ${String(delay)} ms`));
+      onInvalid(
+        delay instanceof Error ? delay : new RangeError(`the rate limiter returned ${String(delay)} ms`),
+      );
       return fallback.when(key);
     },
     forget(key) {
@@ -51,7 +53,12 @@ export function outageBackoff(random: () => number = Math.random): RateLimiter {
 }
 
 /** Error codes of sockets and undici that mean no answer arrived in time. */
-const timeoutCodes = new Set(["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+const timeoutCodes = new Set([
+  "ETIMEDOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 /**
  * True when `err` (or an error in its cause chain) says only that the apiserver was away: not

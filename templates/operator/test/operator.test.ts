@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Client, ConfigMap, Manager, Namespace } from "kubeloop";
-import { crdYaml } from "kubeloop/schema";
 import { loadKubeconfig } from "kubeloop/client";
 import { type Cluster, startCluster } from "kubeloop/cluster";
+import { crdYaml } from "kubeloop/schema";
 import { __KIND__ } from "../src/api.ts";
 import operator from "../src/operator.ts";
 

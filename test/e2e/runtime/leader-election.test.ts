@@ -9,6 +9,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { Lease } from "../../../src/api/index.ts";
+import { microTime } from "../../../src/election/index.ts";
 import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
 import { eventually, kubeconfigPath, testClient, testNamespace } from "../support.ts";
 import { onCleanup } from "../watch/support.ts";
@@ -232,5 +234,43 @@ test("a leader stopped with SIGTERM releases the Lease: the follower takes over 
   assertOnlyWhileLeading(a, stopped.at);
   assertOnlyWhileLeading(b);
   assert.equal(a.all("exited")[0]?.code, 0);
+  assertNoDuplicateCreates(a, b);
+});
+
+test("a leader whose Lease is taken exits with code 1 at once, and the new holder takes over", async (t) => {
+  const { ns, a, b, creator } = await leaderAndFollower(t);
+
+  const admin = await testClient();
+  const held = await admin.get(Lease, "widgets-ha", { namespace: ns });
+  const stolenAt = now();
+  await admin.update(Lease, {
+    ...held,
+    spec: {
+      ...held.spec,
+      holderIdentity: b.identity,
+      acquireTime: microTime(Date.now()),
+      renewTime: microTime(Date.now()),
+      leaseTransitions: (held.spec?.leaseTransitions ?? 0) + 1,
+    },
+  });
+  assert.equal(await a.exited, 1, "a exited with code 1");
+  const exitMs = Math.round(now() - stolenAt);
+  const takeover = await b.waitFor((e) => e.event === "reconcile-start", "take over", leaseDurationMs);
+  t.diagnostic(
+    `a exited ${exitMs} ms after the steal; b reconciled ${Math.round(takeover.at - stolenAt)} ms after it`,
+  );
+  await eventually(() => b.all("reconcile-end").length >= 10, { what: "b to reconcile" });
+  const names = await creator.stop();
+  await assertAllConverged(ns, names);
+
+  // a renews every retryPeriod: it sees the Lease taken at its next renew, and exits then.
+  assert.ok(exitMs < retryPeriodMs + 5_000, `a exited after ${exitMs} ms`);
+  const stopped = a.all("stopped-leading")[0];
+  assert.ok(stopped, "a reported that it stopped leading");
+  assert.deepEqual(a.all("exited"), [], "a did not return from runManager: it exited");
+  // A stolen Lease (unlike an expired one) lets b lead before a notices: they may overlap for up
+  // to a retry period, so only what a did after it noticed is checked.
+  assertOnlyWhileLeading(a, stopped.at);
+  assertOnlyWhileLeading(b);
   assertNoDuplicateCreates(a, b);
 });

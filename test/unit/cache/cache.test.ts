@@ -57,11 +57,20 @@ describe("InformerCache: sharing", () => {
     assert.equal(cache.informer(Namespace).scope.namespace, undefined);
   });
 
-  it("uses a per-kind scope override", (t) => {
-    const { cache } = newCache(t, { namespace: "team", byKind: { "v1/Secret": { metadataOnly: true } } });
-    assert.deepEqual(cache.scopeFor(Secret), { metadataOnly: true });
+  it("uses a per-kind scope override, within the cache's namespace unless it names one", (t) => {
+    const { cache } = newCache(t, {
+      namespace: "team",
+      byKind: {
+        "v1/Secret": { metadataOnly: true },
+        "v1/ConfigMap": { namespace: "", labelSelector: "app=web" },
+        "v1/Namespace": { labelSelector: "tier=prod" },
+      },
+    });
+    assert.deepEqual(cache.scopeFor(Secret), { metadataOnly: true, namespace: "team" });
     assert.equal(cache.informer(Secret).scope.metadataOnly, true);
-    assert.deepEqual(cache.scopeFor(ConfigMap), { namespace: "team" });
+    assert.equal(cache.informer(Secret).scope.namespace, "team");
+    assert.deepEqual(cache.scopeFor(ConfigMap), { namespace: "", labelSelector: "app=web" });
+    assert.deepEqual(cache.scopeFor(Namespace), { labelSelector: "tier=prod", namespace: undefined });
   });
 
   it("adds indexers to an existing informer", async (t) => {

@@ -39,7 +39,10 @@ describe("Client.fenced", () => {
     await view.patch(ConfigMap, "a", { data: {} }, { type: "merge", namespace: "ns" });
     assert.equal(sent.length, 1);
     fence.abort(lost);
-    await assert.rejects(view.patch(ConfigMap, "a", { data: {} }, { type: "merge", namespace: "ns" }), isFenced);
+    await assert.rejects(
+      view.patch(ConfigMap, "a", { data: {} }, { type: "merge", namespace: "ns" }),
+      isFenced,
+    );
     await assert.rejects(view.apply(ConfigMap, cm, { force: true }), WriteFencedError);
     await assert.rejects(view.create(ConfigMap, cm), WriteFencedError);
     await assert.rejects(view.update(ConfigMap, cm), WriteFencedError);

@@ -149,15 +149,20 @@ describe("Controller: throws outside the reconcile", () => {
   it("reports a worker that died: health().deadWorkers", async (t) => {
     const { metrics } = recordingControllerMetrics();
     let handlingFailures = 0;
-    const h = harness(t, () => undefined, { concurrency: 2 }, {
-      metrics: {
-        ...metrics,
-        activeWorkers() {
-          throw new Error("metrics hook bug");
+    const h = harness(
+      t,
+      () => undefined,
+      { concurrency: 2 },
+      {
+        metrics: {
+          ...metrics,
+          activeWorkers() {
+            throw new Error("metrics hook bug");
+          },
+          handlingFailed: () => handlingFailures++,
         },
-        handlingFailed: () => handlingFailures++,
       },
-    });
+    );
     void h.run();
     assert.deepEqual(h.controller.health(), { running: true, deadWorkers: 0, lastError: undefined });
     h.source.enqueue("ns/a", "watch:ConfigMap:create");
@@ -183,7 +188,10 @@ describe("Controller: an apiserver that is away", () => {
       const before = h.reconciles.length;
       while (h.reconciles.length === before) await h.advance(stepMs);
     }
-    return h.reconciles.slice(from - 1).map((r, i, all) => (i === 0 ? 0 : r.at - (all[i - 1]?.at ?? 0))).slice(1);
+    return h.reconciles
+      .slice(from - 1)
+      .map((r, i, all) => (i === 0 ? 0 : r.at - (all[i - 1]?.at ?? 0)))
+      .slice(1);
   }
 
   it("retries a key that fails only because the apiserver is unreachable at most 2 s apart, however long", async (t) => {

@@ -5,9 +5,19 @@
  */
 import { randomBytes } from "node:crypto";
 import type { TestContext } from "node:test";
-import { Client, type Condition, ConfigMap, type ConfigMapObject, Event, type EventObject, findCondition, Manager, Namespace } from "kubeloop";
-import { crdYaml } from "kubeloop/schema";
+import {
+  Client,
+  type Condition,
+  ConfigMap,
+  type ConfigMapObject,
+  Event,
+  type EventObject,
+  findCondition,
+  Manager,
+  Namespace,
+} from "kubeloop";
 import { loadKubeconfig } from "kubeloop/client";
+import { crdYaml } from "kubeloop/schema";
 import {
   eventually,
   kubeconfigPath,

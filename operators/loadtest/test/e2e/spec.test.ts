@@ -58,7 +58,10 @@ test("bug 1.7.6: a spec change after the start is rejected with the CEL rule's m
 
 test("an Artillery operator manifest works after changing its apiVersion", async (t) => {
   const { namespace } = await startOperator(t);
-  const manifest = await readFile(new URL("../../samples/artillery-compatible.yaml", import.meta.url), "utf8");
+  const manifest = await readFile(
+    new URL("../../samples/artillery-compatible.yaml", import.meta.url),
+    "utf8",
+  );
   const script = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: test-script\ndata:\n  test-script.yaml: "config: {}"\n`;
   const applied = await kubectl(["apply", "-n", namespace, "-f", "-"], {
     input: `${script}---\n${manifest.replace("namespace: default", `namespace: ${namespace}`)}`,
