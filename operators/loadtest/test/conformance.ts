@@ -43,6 +43,9 @@ export default defineConformance({
     } as KubeObject,
   ],
   outputDeletion: "leave",
+  // The Job is not exclusive: its pod template is immutable and Job-aware tools (a queue
+  // controller, a mesh injector) write to it too.
+  exclusiveOutputs: false,
   tamper: () => [
     { op: "test", path: "/metadata/labels/artillery.io~1part-of", value: "loadtest" },
     { op: "replace", path: "/metadata/labels/artillery.io~1part-of", value: "tampered" },

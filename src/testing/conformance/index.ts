@@ -5,13 +5,15 @@
  * the operator as a process of its own behind the fault-injecting proxy, against a local control
  * plane, and checks, each by name: it converges from nothing and from messy starts (`converge`);
  * a settled object's reconcile writes nothing (`idempotent`); deleted or tampered outputs are
- * repaired (`outputs-watched`); a wiped status is rebuilt identical (`status-rebuild`); missed
+ * repaired (`outputs-watched`); a field another manager adds to an exclusive output is removed and
+ * the repair attributed (`exclusive-outputs`); a wiped status is rebuilt identical (`status-rebuild`); missed
  * watch events do not matter (`missed-events`); 410 Expired leads to a relist and no duplicate
  * (`watch-expiry`); the cache heals after dropped watch events without any new change to the
  * object (`cache-heals`); kills mid-reconcile leave no duplicate or orphan (`crash-safety`); cleanup may
  * run twice and deletion completes (`finalizers`); 429, 500, resets, latency and an apiserver
  * restart lose nothing (`transient-failures`); `observedGeneration` never runs ahead of the work
- * (`generation-honesty`). Each failure says what was expected, what was seen, and which of the
+ * (`generation-honesty`); a leader whose Lease was taken sends nothing after its renew deadline and
+ * exits (`leadership-fenced`). Each failure says what was expected, what was seen, and which of the
  * operator's requests were involved. `kubeloop verify` runs it on a project.
  *
  * Not a unit-test helper: a run starts a control plane and takes minutes. Not for production clusters

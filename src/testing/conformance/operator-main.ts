@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     name: operator.name,
     config: { kubeconfig: config.kubeconfig },
     namespace: operator.definition.watchNamespace,
+    leaderElection: config.leaderElection ?? false,
     metrics: { host: "127.0.0.1", port: 0 },
     health: { host: "127.0.0.1", port: 0 },
     cache: {

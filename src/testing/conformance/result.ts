@@ -6,6 +6,7 @@ export type CheckName =
   | "converge"
   | "idempotent"
   | "outputs-watched"
+  | "exclusive-outputs"
   | "status-rebuild"
   | "missed-events"
   | "watch-expiry"
@@ -13,7 +14,8 @@ export type CheckName =
   | "crash-safety"
   | "finalizers"
   | "transient-failures"
-  | "generation-honesty";
+  | "generation-honesty"
+  | "leadership-fenced";
 
 /** Why a check failed. */
 export interface CheckFailure {

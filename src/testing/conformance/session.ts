@@ -17,6 +17,7 @@ import { seededRandom } from "../proxy/match.ts";
 import { ConformanceError } from "./errors.ts";
 import { OperatorProcess } from "./internal/operator-process.ts";
 import { poll } from "./internal/poll.ts";
+import type { RunnerSettings } from "./internal/protocol.ts";
 import { resolveSubject, type Subject } from "./internal/subject.ts";
 import type { Snapshot } from "./internal/world.ts";
 import type { ConformanceSpec } from "./spec.ts";
@@ -52,6 +53,12 @@ export interface ConformanceSession {
   readonly operator: OperatorProcess;
   /** The local cluster, when the kit can restart its apiserver and compact its etcd. */
   readonly cluster: Cluster | undefined;
+  /**
+   * Another process of the operator under test, not started yet: the session operator's settings
+   * with `changes` over them. `direct` ones talk to the apiserver without the proxy, so that the
+   * proxy's log holds only the other processes' requests. The caller stops it.
+   */
+  replica(changes: Partial<RunnerSettings>, direct?: boolean): OperatorProcess;
   /** The run's seeded random numbers in [0, 1). */
   random(): number;
   /** Reports progress. */
@@ -131,16 +138,14 @@ export async function openSession(
     qps: Number.POSITIVE_INFINITY,
     fieldManager: KIT_FIELD_MANAGER,
   });
-  const operator = new OperatorProcess(
-    {
-      operator: subject.operatorPath,
-      kubeconfig: link.proxyConfig,
-      watchInactivityMs: subject.timings.watchInactivityMs,
-      relistMs: subject.timings.relistMs,
-      logLevel: spec.logLevel ?? "info",
-    },
-    spec.nodeArgs,
-  );
+  const settings: RunnerSettings = {
+    operator: subject.operatorPath,
+    kubeconfig: link.proxyConfig,
+    watchInactivityMs: subject.timings.watchInactivityMs,
+    relistMs: subject.timings.relistMs,
+    logLevel: spec.logLevel ?? "info",
+  };
+  const operator = new OperatorProcess(settings, spec.nodeArgs);
   const namespaces = new Set<string>();
   const dropped = new Set<string>();
   const session: ConformanceSession = {
@@ -149,6 +154,11 @@ export async function openSession(
     proxy: link.proxy,
     operator,
     cluster: link.cluster,
+    replica: (changes, direct = false) =>
+      new OperatorProcess(
+        { ...settings, ...(direct ? { kubeconfig: link.kubeconfig } : {}), ...changes },
+        spec.nodeArgs,
+      ),
     random: seededRandom(spec.seed ?? 1),
     log: report,
     async namespace(label) {

@@ -71,6 +71,18 @@ export interface ConformanceSpec {
    */
   tamper?: (output: KubeObject) => JsonPatchOperation[] | undefined;
   /**
+   * Which outputs the operator holds exclusively, removing any field another manager adds to them
+   * (kubeloop's `ensureChild` default): `false` for none, as for outputs other tools write too.
+   * Default: every output kind.
+   */
+  exclusiveOutputs?: false | readonly ResourceType[];
+  /**
+   * A field another manager might add to an exclusive output, as a JSON Patch of `add` operations
+   * the kit sends under its own field manager, or `undefined` to leave the output alone. Default: a
+   * new key in `data`, else a new `env` entry in the first container of a pod template.
+   */
+  addForeignField?: (output: KubeObject) => JsonPatchOperation[] | undefined;
+  /**
    * What the operator does when one of its outputs is deleted: `recreate` it (the default), or
    * `leave` it deleted — for a run-to-completion output whose re-creation would repeat a side effect
    * (a Job that ran a test); its owner may report the loss in its status. With `leave`,

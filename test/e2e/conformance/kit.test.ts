@@ -71,9 +71,18 @@ test("every check passes on a well-behaved operator, and each says what it measu
     /status versions seen, none ahead of the work; settled/,
   );
   assert.doesNotMatch(resultOf(report, "generation-honesty").summary, /altered no output/);
+  assert.match(
+    resultOf(report, "exclusive-outputs").summary,
+    /^foreign fields added to ConfigMap\/\w+-label \/data\/kl_conformance_foreign, ConfigMap\/\w+-label \/data\/kl_conformance_foreign: removed in .*, attributed$/,
+  );
+  assert.match(
+    resultOf(report, "leadership-fenced").summary,
+    /^Lease taken from the leader: it made \d+ write\(s\) before its renew deadline, none and no other request after \d+\.\d s, and exited; the standby repaired [1-9]\d* rounds of tampering in/,
+  );
   for (const name of [
     "converge",
     "outputs-watched",
+    "exclusive-outputs",
     "status-rebuild",
     "crash-safety",
     "transient-failures",

@@ -72,6 +72,26 @@ test("an operator that does not watch its outputs fails outputs-watched: its tam
   );
 });
 
+test("an operator that leaves foreign fields in its outputs fails exclusive-outputs, naming them", {
+  timeout: 600_000,
+}, async (t) => {
+  const report = await runConformance(parcelSpec("shared-outputs", quick), {
+    cluster: cluster(),
+    checks: ["exclusive-outputs"],
+  });
+  const [result] = report.results;
+  assert.ok(result?.failure, "exclusive-outputs failed");
+  t.diagnostic(formatFailure(result));
+  assert.match(
+    result.failure.expected,
+    /^every field kubeloop-conformance added to an exclusive output removed within 20 s$/,
+  );
+  assert.match(
+    result.failure.seen,
+    /^still there \(or the output gone\) in ConfigMap\/\w+-label, ConfigMap\/\w+-label:/,
+  );
+});
+
 test("an operator that reports the new generation before acting fails generation-honesty", {
   timeout: 600_000,
 }, async (t) => {

@@ -35,8 +35,8 @@ test("checks are selected by name in run order; an unknown name lists the real o
     selectChecks(["generation-honesty", "converge"]).map((c) => c.name),
     ["converge", "generation-honesty"],
   );
-  assert.equal(selectChecks().length, 11);
-  assert.equal(checkNames.length, 11);
+  assert.equal(selectChecks().length, 13);
+  assert.equal(checkNames.length, 13);
   assert.throws(
     () => selectChecks(["converge", "nope"]),
     /unknown check nope; the checks are converge, idempotent,/,

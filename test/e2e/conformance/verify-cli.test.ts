@@ -74,6 +74,7 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
     "converge",
     "idempotent",
     "outputs-watched",
+    "exclusive-outputs",
     "status-rebuild",
     "missed-events",
     "watch-expiry",
@@ -82,10 +83,11 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
     "finalizers",
     "transient-failures",
     "generation-honesty",
+    "leadership-fenced",
   ]) {
     assert.match(verified.stdout, new RegExp(`^${check} +✓ +\\d+\\.\\d s +\\S`, "m"), `${check} row`);
   }
-  assert.match(verified.stdout, /all 11 checks passed/);
+  assert.match(verified.stdout, /all 13 checks passed/);
   assert.match(verified.stderr, /kubeloop verify: crash-safety: passed/);
 
   // Break the copy: a condition message that changes on every reconcile makes each status write

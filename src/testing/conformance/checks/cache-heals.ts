@@ -1,5 +1,5 @@
 /**
- * 7. The cache heals itself. The proxy drops every event of the operator's watches of one kind —
+ * 8. The cache heals itself. The proxy drops every event of the operator's watches of one kind —
  * on reconnected watches too, until the check ends — and that kind changes once: a primary
  * object's spec (the spec's `mutate`), or, without `mutate`, its outputs are disturbed. Nothing
  * changes after that, so no later event and no watch resumption can tell the operator: only the

@@ -1,5 +1,5 @@
 /**
- * 8. Crash safety: the operator is SIGKILLed at random points while it works — after a random
+ * 9. Crash safety: the operator is SIGKILLed at random points while it works — after a random
  * number (1–3) of its writes, which the proxy slows down so that kills land mid-request and
  * mid-reconcile — and restarted, N times, with new work between kills (outputs deleted or tampered
  * with, a spec changed). It must converge with the outputs of a clean start: none missing, no duplicate, no

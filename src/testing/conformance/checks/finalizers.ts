@@ -1,5 +1,5 @@
 /**
- * 9. Finalizers: the primary objects are deleted, and the operator is killed right after its
+ * 10. Finalizers: the primary objects are deleted, and the operator is killed right after its
  * cleanup, as it tries to remove its finalizer (the proxy holds that write); restarted, it runs
  * the cleanup again, which must succeed. Deletion completes, the outputs go, nothing the operator
  * wrote is left behind; and a whole namespace with settled fixtures can be deleted.

@@ -1,5 +1,5 @@
 /**
- * 11. Generation honesty: while the kit watches a primary object's status, its spec changes and
+ * 12. Generation honesty: while the kit watches a primary object's status, its spec changes and
  * the proxy holds the operator's writes to its outputs for a while. Neither
  * `status.observedGeneration` nor any condition's `observedGeneration` may claim the new generation
  * before the operator's first successful write of an output after the change — nor ever claim a

@@ -1,12 +1,14 @@
-/** The eleven checks, in the order they run. */
+/** The thirteen checks, in the order they run. */
 import type { ConformanceCheck } from "../check.ts";
 import type { CheckName } from "../result.ts";
 import { cacheHeals } from "./cache-heals.ts";
 import { converge } from "./converge.ts";
 import { crashSafety } from "./crash.ts";
+import { exclusiveOutputs } from "./exclusive.ts";
 import { finalizers } from "./finalizers.ts";
 import { generationHonesty } from "./generation.ts";
 import { idempotent } from "./idempotent.ts";
+import { leadershipFenced } from "./leadership.ts";
 import { missedEvents } from "./missed-events.ts";
 import { outputsWatched } from "./outputs.ts";
 import { statusRebuild } from "./status.ts";
@@ -17,9 +19,11 @@ export {
   cacheHeals,
   converge,
   crashSafety,
+  exclusiveOutputs,
   finalizers,
   generationHonesty,
   idempotent,
+  leadershipFenced,
   missedEvents,
   outputsWatched,
   statusRebuild,
@@ -32,6 +36,7 @@ export const conformanceChecks: readonly ConformanceCheck[] = Object.freeze([
   converge,
   idempotent,
   outputsWatched,
+  exclusiveOutputs,
   statusRebuild,
   missedEvents,
   watchExpiry,
@@ -40,6 +45,7 @@ export const conformanceChecks: readonly ConformanceCheck[] = Object.freeze([
   finalizers,
   transientFailures,
   generationHonesty,
+  leadershipFenced,
 ]);
 
 /** The names of every check, in order. */

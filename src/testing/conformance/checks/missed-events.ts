@@ -1,5 +1,5 @@
 /**
- * 5. Missed events do not matter. First the proxy drops every watch event for a while as outputs
+ * 6. Missed events do not matter. First the proxy drops every watch event for a while as outputs
  * are deleted (or tampered with, see `outputDeletion`), then ends the streams as an apiserver's watch timeout does: resuming from the last
  * event it saw, the operator must get and repair what it missed. Then the proxy silences the
  * watches — a dead connection — while outputs are deleted again and a spec changes: the operator

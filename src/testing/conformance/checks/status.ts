@@ -1,5 +1,5 @@
 /**
- * 4. Status is rebuildable: the status of every settled primary object is wiped through the status
+ * 5. Status is rebuildable: the status of every settled primary object is wiped through the status
  * subresource; the next reconcile writes it back identical (`lastTransitionTime` aside), and it
  * stays so. History or timestamps kept in status show up as differences.
  */

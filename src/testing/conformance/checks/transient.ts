@@ -1,5 +1,5 @@
 /**
- * 10. Transient failures: while the fixtures converge, the proxy slows requests down, answers some
+ * 11. Transient failures: while the fixtures converge, the proxy slows requests down, answers some
  * with 429 and 500, resets connections (some after the apiserver acted, so a retry meets its own
  * write); the apiserver restarts (or, on a cluster the kit did not start, stops answering for a
  * while); a spec changes and an output is deleted meanwhile. Once the faults stop, the operator must

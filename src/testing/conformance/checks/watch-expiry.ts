@@ -1,5 +1,5 @@
 /**
- * 6. Watch expiry: with the operator's watches silenced, outputs are deleted and etcd is compacted
+ * 7. Watch expiry: with the operator's watches silenced, outputs are deleted and etcd is compacted
  * past everything the operator saw; then its watches are cut. Resuming from its last
  * resourceVersion gets 410 Expired, so it must list again, repair what it missed, and cause no
  * duplicate side effect: outputs it did not lose keep their uid, and each lost one is created once.

@@ -40,6 +40,18 @@ export interface RunnerSettings {
   relistMs: number;
   /** pino level of the operator's logs (on stderr). */
   logLevel: string;
+  /** Leader election, off unless given: the Lease, this replica's identity and the timings. */
+  leaderElection?: RunnerElection;
+}
+
+/** The leader election of an operator process: a Lease of the kit's, short timings. */
+export interface RunnerElection {
+  name: string;
+  namespace: string;
+  identity: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
 }
 
 /** The environment variable holding {@link RunnerSettings}. */
