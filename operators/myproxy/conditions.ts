@@ -41,6 +41,11 @@ export const RouteReason = {
   BackendNotFound: "BackendNotFound",
   /** An older route of the same MyProxy serves the same host and path. */
   Conflict: "Conflict",
+  /**
+   * The spec breaks the ProxyRoute schema (an old or hand-edited CRD let it in): none of it reaches
+   * the nginx configuration.
+   */
+  InvalidSpec: "InvalidSpec",
 } as const;
 
 type ProxyDependent = "Available" | "Progressing";

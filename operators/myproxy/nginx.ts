@@ -81,12 +81,20 @@ function defaultServer(port: number): string {
   ].join("\n");
 }
 
+/**
+ * One host's server. Without a route for `/`, requests outside every route get 404, as for an
+ * unknown host: nginx would otherwise serve files from its default root (the image's welcome page).
+ */
 function hostServer(port: number, host: string, routes: readonly AcceptedRoute[]): string {
+  const rest = routes.some((r) => pathOf(r.route) === "/")
+    ? []
+    : ["", indent(1, "location / {"), indent(2, "return 404;"), indent(1, "}")];
   return [
     "server {",
     indent(1, `listen ${port};`),
     indent(1, `server_name ${host};`),
     ...routes.flatMap((r) => ["", ...location(r)]),
+    ...rest,
     "}",
   ].join("\n");
 }

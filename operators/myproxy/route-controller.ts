@@ -57,8 +57,9 @@ export async function reconcileProxyRoute(ctx: Context): Promise<void> {
   const verdict = judgeRoute(ctx, route);
   await writeStatus(ctx, ProxyRoute, route, ProxyRouteConditions, (draft) => {
     draft.set("Accepted", verdict.accepted);
-    if (verdict.accepted.reason === RouteReason.Conflict)
-      draft.stalled(RouteReason.Conflict, verdict.accepted.message);
+    const { reason, message } = verdict.accepted;
+    // Neither clears without a change to this route or an older one: no retry can help.
+    if (reason === RouteReason.Conflict || reason === RouteReason.InvalidSpec) draft.stalled(reason, message);
     return verdict.upstream ? { upstream: verdict.upstream } : {};
   });
 }

@@ -7,9 +7,13 @@
  * route names (by number or by name), and no older route of the same MyProxy with a resolvable
  * backend serves the same host and path. Older means an earlier `creationTimestamp`, then the name
  * in alphabetical order.
+ *
+ * Every value written into the nginx configuration comes from here, so a route is first checked
+ * against the ProxyRoute schema itself, whatever the CRD in the cluster enforced: defence in depth
+ * against an old or hand-edited CRD letting `example.com; } server { ...` into a server block.
  */
 import type { ServiceObject } from "kubeloop";
-import type { ProxyRouteObject } from "./api.ts";
+import { ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { RouteReason } from "./conditions.ts";
 
 /** Where an accepted route sends its requests. */
@@ -31,7 +35,7 @@ export interface AcceptedRoute {
 /** A route left out of the configuration, and why. */
 export interface RejectedRoute {
   route: ProxyRouteObject;
-  reason: typeof RouteReason.BackendNotFound | typeof RouteReason.Conflict;
+  reason: typeof RouteReason.BackendNotFound | typeof RouteReason.Conflict | typeof RouteReason.InvalidSpec;
   message: string;
 }
 
@@ -59,7 +63,7 @@ export function acceptedRoutes(
   const resolved: AcceptedRoute[] = [];
   const rejected: RejectedRoute[] = [];
   for (const route of routes) {
-    const outcome = resolveBackend(route, services);
+    const outcome = invalidSpec(route) ?? resolveBackend(route, services);
     if ("upstream" in outcome) resolved.push(outcome);
     else rejected.push(outcome);
   }
@@ -98,6 +102,19 @@ function resolveBackend(
   }
   const url = `http://${name}.${namespace}.svc.cluster.local:${port.port}`;
   return { route, upstream: { service: name, namespace, port: port.port, url } };
+}
+
+/** The rejection of a route whose spec the ProxyRoute schema refuses, naming the first problem. */
+function invalidSpec(route: ProxyRouteObject): RejectedRoute | undefined {
+  const checked = ProxyRoute.specSchema.safeParse(route.spec);
+  if (checked.success) return undefined;
+  const [issue] = checked.error.issues;
+  const field = ["spec", ...(issue?.path ?? [])].join(".");
+  return {
+    route,
+    reason: RouteReason.InvalidSpec,
+    message: `${field} is not allowed (${issue?.message}); nothing of this route is written to the nginx configuration`,
+  };
 }
 
 function backendNotFound(route: ProxyRouteObject, message: string): RejectedRoute {

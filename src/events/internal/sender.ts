@@ -14,6 +14,7 @@ import {
   AlreadyExistsError,
   ApiError,
   ConflictError,
+  ForbiddenError,
   NotFoundError,
   UnreachableError,
 } from "../../client/index.ts";
@@ -141,7 +142,12 @@ export class Sender {
     const why = this.#stop.signal.aborted
       ? "the recorder closed first"
       : `giving up after ${attempts} attempt(s)`;
-    this.#deps.logger.warn({ err, event: describeEntry(entry) }, `could not write event: ${why}`);
+    // An event in a namespace being deleted has no reader left (and every object there is going
+    // too): dropped, counted in the stats, not worth a warning in every operator's log.
+    const namespaceGone = err instanceof ForbiddenError && err.deniedBy === "terminating";
+    if (!namespaceGone) {
+      this.#deps.logger.warn({ err, event: describeEntry(entry) }, `could not write event: ${why}`);
+    }
     this.#deps.onAbandoned(entry);
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { InvalidError } from "../../../src/client/index.ts";
+import { ForbiddenError, InvalidError } from "../../../src/client/index.ts";
 import { apiError, configMap, driven, settle, setup, unavailable } from "./support.ts";
 
 /** A gate the fake client waits on, and the function that opens it. */
@@ -74,6 +74,20 @@ describe("EventRecorder: background sender", () => {
     assert.equal(client.calls.length, 3);
     assert.equal(recorder.stats.failed, 1);
     assert.match(logger.lines[0]?.msg ?? "", /giving up after 3 attempt/);
+  });
+
+  it("drops an event refused because its namespace is being deleted, counting it without a warning", async () => {
+    const { client, logger, recorder } = setup();
+    const message = "unable to create new content in namespace shop because it is being terminated";
+    const path = "/apis/events.k8s.io/v1/namespaces/shop/events";
+    client.faults.push(
+      () => new ForbiddenError({ code: 403, reason: "Forbidden", message }, { method: "POST", path }),
+    );
+    recorder.normal(configMap("settings"), "Created", "Create");
+    await recorder.flush();
+    assert.equal(client.calls.length, 1);
+    assert.equal(recorder.stats.failed, 1);
+    assert.deepEqual(logger.lines, []);
   });
 
   it("does not retry an invalid Event", async () => {

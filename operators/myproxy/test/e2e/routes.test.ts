@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { before, test } from "node:test";
 import { Deployment } from "kubeloop";
+import { CustomResourceDefinition } from "kubeloop/api";
+import { crdFor } from "kubeloop/schema";
 import { MyProxy, ProxyRoute } from "../../api.ts";
 import { CONFIG_HASH_ANNOTATION } from "../../deployment.ts";
 import {
@@ -271,4 +273,38 @@ test("the CRDs reject malformed routes and proxies", async (t) => {
   }
   const ok = await kubectl(["create", "-f", "-"], { input: route(valid), allowFail: true });
   assert.equal(ok.code, 0, ok.stderr);
+});
+
+test("a route the CRD should have refused (a loosened CRD) is rejected as InvalidSpec and never reaches nginx", async (t) => {
+  const ns = await testNamespace(t);
+  await startOperator(t, ns);
+  await createService(ns, "web", [{ port: 80 }]);
+  await createProxy(ns, "edge");
+  await createRoute(ns, "good", { proxy: "edge", host: "www.example.com", service: "web", port: 80 });
+  const evil = "example.com; } server { listen 8081; location / { return 200 'pwned'; }";
+  const client = await testClient();
+  const strict = crdFor(ProxyRoute);
+  const loose = structuredClone(strict);
+  const host = loose.spec.versions[0]?.schema?.openAPIV3Schema?.properties?.spec?.properties?.host;
+  assert.ok(host?.pattern, "the CRD has a host pattern to loosen");
+  delete host.pattern;
+  t.after(() => client.apply(CustomResourceDefinition, strict, { force: true }));
+  // Other test files re-apply the strict CRD as they start: loosen it again until the route is in.
+  await eventually(
+    async () => {
+      await client.apply(CustomResourceDefinition, loose, { force: true });
+      return createRoute(ns, "evil", { proxy: "edge", host: evil, service: "web", port: 80 });
+    },
+    { what: "the route with an unsafe host created under the loosened CRD" },
+  );
+  const rejected = await waitForCondition(ProxyRoute, ns, "evil", {
+    type: "Accepted",
+    status: "False",
+    reason: "InvalidSpec",
+  });
+  assert.match(conditionOf(rejected, "Accepted")?.message ?? "", /^spec\.host is not allowed/);
+  await waitForCondition(ProxyRoute, ns, "good", { type: "Accepted", status: "True" });
+  const config = await configOf(ns, "edge");
+  assert.deepEqual(routesIn(config), ["good"]);
+  assert.doesNotMatch(config ?? "", /pwned|8081/);
 });

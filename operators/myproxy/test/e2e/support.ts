@@ -10,6 +10,7 @@ import {
   type ConfigMapObject,
   Event,
   type EventObject,
+  type KubeObject,
   type Manager,
   NotFoundError,
   Pod,
@@ -31,6 +32,7 @@ import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "
 import { configMapName, INSTANCE_LABEL } from "../../deployment.ts";
 import { CONFIG_FILE } from "../../nginx.ts";
 import operator from "../../operator.ts";
+import { nginxAccepts } from "../nginx.ts";
 
 export { eventually, kubectl, testClient, testNamespace } from "../../../../test/e2e/support.ts";
 
@@ -46,7 +48,8 @@ export async function installCrds(): Promise<void> {
 
 /**
  * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port.
- * It authenticates as the admin unless given another `kubeconfig`.
+ * It authenticates as the admin unless given another `kubeconfig`. Every nginx configuration it
+ * writes during the test must pass the real `nginx -t` when the test ends.
  */
 export function startOperator(
   t: TestContext,
@@ -55,9 +58,29 @@ export function startOperator(
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
-  return startManager(t, { name: OPERATOR, config, clientOptions, namespace, health: false }, (m) =>
-    operator.setup(m),
-  );
+  return startManager(t, { name: OPERATOR, config, clientOptions, namespace, health: false }, async (m) => {
+    await operator.setup(m);
+    checkEveryConfig(t, m);
+  });
+}
+
+/** Collects each configuration the operator's ConfigMaps hold; when the test ends, `nginx -t` must accept each. */
+function checkEveryConfig(t: TestContext, manager: Manager): void {
+  const configs = new Set<string>();
+  const collect = (obj: KubeObject) => {
+    const config = (obj as ConfigMapObject).data?.[CONFIG_FILE];
+    if (obj.metadata.labels?.[INSTANCE_LABEL] && config) configs.add(config);
+  };
+  for (const informer of manager.cache.informers().filter((i) => i.type.kind === ConfigMap.kind)) {
+    informer.addHandler({ onAdd: collect, onUpdate: (_, obj) => collect(obj) });
+  }
+  t.after(async () => {
+    for (const config of configs) {
+      const { ok, output } = await nginxAccepts(config);
+      if (!ok) throw new Error(`nginx -t refused a configuration the operator wrote:\n${output}\n${config}`);
+    }
+    t.diagnostic(`nginx -t accepted the ${configs.size} configuration(s) the operator wrote`);
+  });
 }
 
 /** Creates a MyProxy. */

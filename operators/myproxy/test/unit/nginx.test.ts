@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { configHash, nginxConfig } from "../../nginx.ts";
+import { nginxAccepts, upstreamHosts } from "../nginx.ts";
 import { accepted, route } from "./fixtures.ts";
 
 const api = accepted(
@@ -54,6 +55,10 @@ server {
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_set_header X-Forwarded-Proto $scheme;
     }
+
+    location / {
+        return 404;
+    }
 }
 
 server {
@@ -86,6 +91,31 @@ describe("nginxConfig", () => {
     assert.match(config, /^# Routes \(0\):$/m);
     assert.equal(config.match(/^server \{$/gm)?.length, 1);
     assert.doesNotMatch(config, /proxy_pass/);
+  });
+});
+
+describe("the real nginx", () => {
+  it("accepts the generated configurations (nginx -t), with and without routes", async () => {
+    for (const routes of [[web, api, docs], []]) {
+      const { ok, output } = await nginxAccepts(nginxConfig({ proxy: "shop/edge", port: 8080, routes }));
+      assert.ok(ok, output);
+      assert.match(output, /test is successful/);
+    }
+  });
+
+  it("refuses a broken configuration, saying where", async () => {
+    const broken = GOLDEN.replace("return 404;", "return 404");
+    const { ok, output } = await nginxAccepts(broken);
+    assert.equal(ok, false);
+    assert.match(output, /default\.conf:\d+/);
+  });
+
+  it("finds the upstream hosts it must resolve", () => {
+    assert.deepEqual(upstreamHosts(GOLDEN), [
+      "docs.shop.svc.cluster.local",
+      "api.shop.svc.cluster.local",
+      "web.shop.svc.cluster.local",
+    ]);
   });
 });
 

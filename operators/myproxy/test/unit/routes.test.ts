@@ -142,3 +142,41 @@ describe("acceptedRoutes: conflicts", () => {
     assert.deepEqual(forward, backward);
   });
 });
+
+describe("acceptedRoutes: values that reach nginx", () => {
+  const injection = "example.com; } server { listen 8081; location / { return 200 'pwned'; }";
+
+  it("rejects a route whose host the schema refuses (a loosened CRD let it in), writing none of it", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [
+        route("evil", { host: injection, service: "web", port: 80 }),
+        route("good", { host: "www.example.com", service: "web", port: 80 }),
+      ],
+      [service("web", [{ port: 80 }])],
+    );
+    assert.deepEqual(names(accepted), ["good"]);
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason]),
+      [["evil", "InvalidSpec"]],
+    );
+    assert.match(rejected[0]?.message ?? "", /^spec\.host is not allowed \(.+\); nothing of this route/);
+  });
+
+  it("rejects paths and backends with characters nginx would read as syntax", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [
+        route("path", { host: "a.example.com", path: "/x { return 200; }", service: "web", port: 80 }),
+        route("svc", { host: "b.example.com", service: "web;", port: 80 }),
+      ],
+      [service("web", [{ port: 80 }]), service("web;", [{ port: 80 }])],
+    );
+    assert.deepEqual(accepted, []);
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason, r.message.split(" ")[0]]),
+      [
+        ["path", "InvalidSpec", "spec.path"],
+        ["svc", "InvalidSpec", "spec.backend.service"],
+      ],
+    );
+  });
+});
