@@ -36,6 +36,7 @@ export {
 } from "./manifests.ts";
 export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./metrics.ts";
 export { declarationsOf, declaredPermissions, manifestsOf, permissionsOf } from "./operator.ts";
+export { userRoles } from "./user-roles.ts";
 export {
   type ControllerPermissionOptions,
   controllerPermissions,

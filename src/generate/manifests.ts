@@ -21,6 +21,7 @@ import {
 } from "./metrics.ts";
 import { leaderElectionPermissions } from "./permissions.ts";
 import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
+import { userRoles } from "./user-roles.ts";
 
 /** Env var holding the pod's name (downward API); the leader-election identity. */
 export const POD_NAME_ENV = "POD_NAME";
@@ -161,8 +162,9 @@ export interface OperatorManifestOptions extends DeploymentOptions {
 /**
  * Every file needed to deploy an operator, file name → content, in apply order:
  * `namespace.yaml`, `crds.yaml` (when kinds are given), `serviceaccount.yaml`, `rbac.yaml` (the
- * operator's roles, the `<name>-metrics-auth` ClusterRole its secure metrics need, and the
- * `<name>-metrics-reader` ClusterRole for scrapers), `deployment.yaml`, `metrics-service.yaml`,
+ * operator's roles, the `<name>-metrics-auth` ClusterRole its secure metrics need, the
+ * `<name>-metrics-reader` ClusterRole for scrapers, and an editor and a viewer ClusterRole per kind
+ * for its users, see {@link userRoles}), `deployment.yaml`, `metrics-service.yaml`,
  * `kustomization.yaml` and `Dockerfile`.
  *
  * @example
@@ -194,7 +196,12 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
   );
   files.set(
     "rbac.yaml",
-    toYaml([...rolesWithBindings(rbac), ...rolesWithBindings(metricsAuth), metricsReaderRole(options.name)]),
+    toYaml([
+      ...rolesWithBindings(rbac),
+      ...rolesWithBindings(metricsAuth),
+      metricsReaderRole(options.name),
+      ...userRoles(options.name, options.kinds ?? []),
+    ]),
   );
   files.set("deployment.yaml", toYaml([deploymentManifest(options)]));
   files.set(

@@ -15,13 +15,14 @@ import {
   ConfigMap,
   Deployment,
   Role,
+  RoleBinding,
   Secret,
   ServiceAccount,
 } from "../../../src/api/index.ts";
 import { NotFoundError } from "../../../src/client/index.ts";
-import { controllerPermissions, operatorManifests } from "../../../src/generate/index.ts";
-import { kubectl, testClient, testNamespace } from "../support.ts";
-import { Gadget } from "./kinds.ts";
+import { controllerPermissions, operatorManifests, userRoles } from "../../../src/generate/index.ts";
+import { eventually, kubectl, testClient, testNamespace } from "../support.ts";
+import { Gadget, installCrds, Sprocket } from "./kinds.ts";
 
 /** The files that hold Kubernetes objects, in apply order, with the kinds each must contain. */
 const objectFiles: [string, string[]][] = [
@@ -30,7 +31,8 @@ const objectFiles: [string, string[]][] = [
   ["serviceaccount.yaml", ["ServiceAccount"]],
   [
     "rbac.yaml",
-    // The operator's roles, then metrics-auth (ClusterRole and binding), then metrics-reader.
+    // The operator's roles, then metrics-auth (ClusterRole and binding), metrics-reader, and the
+    // editor and viewer roles of the kind.
     [
       "ClusterRole",
       "ClusterRoleBinding",
@@ -38,6 +40,8 @@ const objectFiles: [string, string[]][] = [
       "RoleBinding",
       "ClusterRole",
       "ClusterRoleBinding",
+      "ClusterRole",
+      "ClusterRole",
       "ClusterRole",
     ],
   ],
@@ -86,7 +90,7 @@ test("every generated operator manifest passes a server-side dry run", async (t)
   const all = await kubectl(["apply", "--dry-run=server", "-k", dir]);
   assert.equal(
     all.stdout.trim().split("\n").length,
-    12,
+    14,
     `kustomization applies every object:\n${all.stdout}`,
   );
   assert.match(all.stdout, new RegExp(`deployment\\.apps/${name} created \\(server dry run\\)`));
@@ -118,4 +122,41 @@ test("the server-side dry run rejects a broken manifest, so a pass above means s
   });
   assert.notEqual(result.code, 0);
   assert.match(result.stderr, /spec\.replicas: Invalid value: -1: must be greater than or equal to 0/);
+});
+
+test("the generated editor and viewer roles reach whoever holds edit or view in a namespace", async (t) => {
+  const ns = await testNamespace(t);
+  await installCrds([Sprocket]);
+  const client = await testClient();
+  for (const role of userRoles("sprockets-e2e", [Sprocket])) {
+    await client.apply(ClusterRole, role, { force: true });
+  }
+  const bindings: [string, string][] = [
+    ["ada", "view"],
+    ["bob", "edit"],
+  ];
+  for (const [user, role] of bindings) {
+    await client.create(RoleBinding, {
+      apiVersion: RoleBinding.apiVersion,
+      kind: RoleBinding.kind,
+      metadata: { name: `${user}-${role}`, namespace: ns },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: role },
+      subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: user }],
+    });
+  }
+  const resource = `${Sprocket.plural}.${Sprocket.group}`;
+  const can = async (user: string, verb: string) =>
+    (
+      await kubectl(["auth", "can-i", verb, resource, "-n", ns, "--as", user], { allowFail: true })
+    ).stdout.trim();
+  // kube-controller-manager aggregates the labelled roles into view/edit/admin in the background.
+  await eventually(
+    async () => (await can("ada", "list")) === "yes" && (await can("bob", "create")) === "yes",
+    {
+      what: "the viewer role aggregated into view and the editor role into edit",
+    },
+  );
+  assert.equal(await can("ada", "create"), "no");
+  assert.equal(await can("ada", "delete"), "no");
+  assert.equal(await can("bob", "delete"), "yes");
 });

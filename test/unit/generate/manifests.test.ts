@@ -163,7 +163,30 @@ describe("operatorManifests", () => {
       "ClusterRole/widgets-metrics-auth",
       "ClusterRoleBinding/widgets-metrics-auth",
       "ClusterRole/widgets-metrics-reader",
+      "ClusterRole/widgets-widget-editor",
+      "ClusterRole/widgets-widget-viewer",
     ]);
+  });
+
+  it("gives users an editor and a viewer role per kind, aggregated to admin/edit and view, as kubebuilder scaffolds", () => {
+    const [editor, viewer] = docs("rbac.yaml").filter((doc) => /-(editor|viewer)$/.test(doc.metadata.name));
+    assert.deepEqual(editor.metadata.labels, {
+      "app.kubernetes.io/managed-by": "kubeloop",
+      "app.kubernetes.io/part-of": "widgets",
+      "rbac.authorization.k8s.io/aggregate-to-admin": "true",
+      "rbac.authorization.k8s.io/aggregate-to-edit": "true",
+    });
+    assert.deepEqual(editor.rules, [
+      {
+        apiGroups: ["example.kubeloop.dev"],
+        resources: ["widgets"],
+        verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+      },
+      { apiGroups: ["example.kubeloop.dev"], resources: ["widgets/status"], verbs: ["get"] },
+    ]);
+    assert.equal(viewer.metadata.labels["rbac.authorization.k8s.io/aggregate-to-view"], "true");
+    assert.equal(viewer.metadata.labels["rbac.authorization.k8s.io/aggregate-to-edit"], undefined);
+    assert.deepEqual(viewer.rules[0].verbs, ["get", "list", "watch"]);
   });
 
   it("lets the operator review tokens and access for its secure metrics, as kubebuilder's metrics_auth_role", () => {
