@@ -5,6 +5,7 @@
  * Deployment and its pods. It writes MyProxy status, the ConfigMap and the Deployment, nothing else.
  */
 import {
+  Action,
   ChildConflictError,
   ConfigMap,
   type ControllerHost,
@@ -62,15 +63,25 @@ export function myProxyController(host: ControllerHost) {
   );
 }
 
+/**
+ * How long a new MyProxy waits for the routes and Services applied with it before creating its
+ * Deployment. `kubectl apply -f dir/` creates a MyProxy a few milliseconds before its routes: a
+ * Deployment created at once would roll out the empty configuration, and replace its first
+ * ReplicaSet as soon as the routes arrive.
+ */
+export const FIRST_ROLLOUT_QUIET_MS = 2_000;
+
 /** Converges one MyProxy; a MyProxy blocked by a child conflict waits for the name watches. */
-export async function reconcileMyProxy(ctx: Context): Promise<void> {
+export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined> {
   const proxy = ctx.object;
   // Gone or going: its children carry owner references, so garbage collection removes them.
-  if (!proxy || proxy.metadata.deletionTimestamp) return;
+  if (!proxy || proxy.metadata.deletionTimestamp) return undefined;
   const routes = routesOfProxy(ctx.cache, keyOf(proxy));
   const { accepted } = acceptedRoutes(routes, backendsOf(ctx.cache, routes));
   const config = nginxConfig({ proxy: keyOf(proxy), port: proxy.spec.port, routes: accepted });
   const hash = configHash(config);
+  const waitMs = firstRolloutWait(ctx, proxy);
+  if (waitMs > 0) return Action.requeueAfter(waitMs);
   const converged = await convergeChildren(ctx, proxy, config, hash);
   const observation: ProxyObservation = {
     ...converged,
@@ -80,6 +91,16 @@ export async function reconcileMyProxy(ctx: Context): Promise<void> {
     configHash: hash,
   };
   await writeProxyStatus(ctx, proxy, observation);
+  return undefined;
+}
+
+/** Time left of {@link FIRST_ROLLOUT_QUIET_MS} for a MyProxy without a Deployment yet; 0 otherwise. */
+function firstRolloutWait(ctx: Context, proxy: MyProxyObject): number {
+  if (ownDeployment(ctx, proxy)) return 0;
+  const created = Date.parse(proxy.metadata.creationTimestamp ?? "");
+  // creationTimestamp has whole seconds: count from the end of its second, never early.
+  const age = ctx.clock.now() - (created + 1_000);
+  return Number.isFinite(age) ? Math.max(0, FIRST_ROLLOUT_QUIET_MS - age) : 0;
 }
 
 /**

@@ -2,15 +2,21 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import type { DeploymentObject } from "kubeloop";
+import { resourceType } from "kubeloop/api";
 import { MyProxy, ProxyRoute } from "../../api.ts";
+import { CONFIG_HASH_ANNOTATION, INSTANCE_LABEL } from "../../deployment.ts";
 import {
   conditionOf,
   configOf,
   eventually,
+  getOrGone,
   installCrds,
   kubectl,
+  metric,
   routesIn,
   startOperator,
+  testClient,
   testNamespace,
   waitForCondition,
 } from "./support.ts";
@@ -21,9 +27,14 @@ const samples = fileURLToPath(new URL("../../samples/", import.meta.url));
 
 test("the samples give a Ready proxy serving two routes, the third reporting its missing backend", async (t) => {
   const ns = await testNamespace(t);
-  await startOperator(t, ns);
+  const manager = await startOperator(t, ns);
 
-  await kubectl(["apply", "-n", ns, "-f", samples]);
+  // The routes come a moment after the MyProxy: once its first reconcile has run.
+  await kubectl(["apply", "-n", ns, "-f", `${samples}backends.yaml`]);
+  await kubectl(["apply", "-n", ns, "-f", `${samples}myproxy.yaml`]);
+  const reconciles = () => metric(manager, "controller_runtime_reconcile_total", { controller: "myproxy" });
+  await eventually(async () => (await reconciles()) > 0, { what: "the MyProxy's first reconcile" });
+  await kubectl(["apply", "-n", ns, "-f", `${samples}routes.yaml`]);
 
   const proxy = await waitForCondition(MyProxy, ns, "edge", { type: "Ready", status: "True" });
   assert.equal(proxy.spec.replicas, 2);
@@ -48,4 +59,14 @@ test("the samples give a Ready proxy serving two routes, the third reporting its
     table.stdout,
     /^legacy\s+False\s+BackendNotFound\s+edge\s+www\.example\.com\s+\/legacy\s+legacy/m,
   );
+  // Applied within moments, the MyProxy and its routes roll out once: one ReplicaSet, with the final hash.
+  const client = await testClient();
+  const { items } = await client.list(ReplicaSet, { namespace: ns, labelSelector: `${INSTANCE_LABEL}=edge` });
+  assert.deepEqual(
+    items.map((rs) => rs.spec?.template?.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]),
+    [(await getOrGone(MyProxy, ns, "edge"))?.status?.configHash],
+    "one ReplicaSet, of the configuration with the routes",
+  );
 });
+
+const ReplicaSet = resourceType<DeploymentObject>("apps/v1", "ReplicaSet", "replicasets", true);
