@@ -1,8 +1,9 @@
 /**
- * Keeps the documentation's examples compiling: every ```ts block of README.md and every
- * `@example` of a module doc (`src/**\/index.ts`) must stand, line for line, between
- * `// #region <name>` and `// #endregion` in a file under `examples/`, which `npm run typecheck`
- * compiles. `tsx scripts/examples.ts` lists each example that has no compiled source and exits 1.
+ * Keeps the documentation's examples compiling: every ```ts block of README.md and of the guides
+ * (`docs/*.md`), and every `@example` of a module doc (`src/**\/index.ts`), must stand, line for
+ * line, between `// #region <name>` and `// #endregion` in a file under `examples/`, which
+ * `npm run typecheck` compiles. `tsx scripts/examples.ts` lists each example that has no compiled
+ * source and exits 1.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -56,10 +57,10 @@ function moduleExamples(file: string): DocExample[] {
 }
 
 function documentedExamples(): DocExample[] {
-  const readme = join(root, "README.md");
+  const markdown = [join(root, "README.md"), ...filesUnder("docs", (f) => f.endsWith(".md"))];
   const modules = filesUnder("src", (f) => f.endsWith("index.ts"));
   return [
-    ...fencedBlocks(readFileSync(readme, "utf8"), readme, (l) => l),
+    ...markdown.flatMap((file) => fencedBlocks(readFileSync(file, "utf8"), file, (l) => l)),
     ...modules.flatMap(moduleExamples),
   ];
 }

@@ -44,6 +44,8 @@ export const MyProxy = defineKind({
   spec: myProxySpec,
   status: myProxyStatus,
   conditions: MyProxyConditions,
+  // Its name is the value of its children's and pods' `app.kubernetes.io/instance` label.
+  maxNameLength: 63,
   printerColumns: [
     { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
     { name: "ReadyPods", type: "integer", jsonPath: ".status.readyReplicas" },

@@ -35,6 +35,11 @@ export const ProxyReason = {
 export const RouteReason = {
   /** In the configuration of its MyProxy. */
   Accepted: "Accepted",
+  /**
+   * Accepted by the routing rules, but not yet in the configuration the MyProxy wrote (status
+   * `Unknown`): `Accepted=True` means nginx is given the route, not only that it may be.
+   */
+  ConfigurationPending: "ConfigurationPending",
   /** The referenced MyProxy does not exist in the route's namespace. */
   ProxyNotFound: "ProxyNotFound",
   /** The backend Service does not exist, or has no such port. */

@@ -4,8 +4,10 @@
  * by label to MyProxy pods (the cluster's other pods are never cached).
  */
 import {
+  ConfigMap,
   type ConfigMapObject,
   type DeploymentObject,
+  isControlledBy,
   type KubeObject,
   keyOf,
   type MapFn,
@@ -19,7 +21,8 @@ import {
 } from "kubeloop";
 import type { InformerCache, InformerScope, StoreReader } from "kubeloop/cache";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
-import { INSTANCE_LABEL, PROXY_PODS_SELECTOR, proxyNameOfConfigMap } from "./deployment.ts";
+import { configMapName, INSTANCE_LABEL, PROXY_PODS_SELECTOR, proxyNameOfConfigMap } from "./deployment.ts";
+import { CONFIG_FILE, routesServed } from "./nginx.ts";
 
 const BY_PROXY = "proxy";
 const BY_BACKEND = "backend";
@@ -54,6 +57,19 @@ export function backendsOf(cache: InformerCache, routes: readonly ProxyRouteObje
   const services = cache.informer(Service).store;
   const keys = new Set(routes.map((r) => objectKey(r.metadata.namespace, r.spec.backend.service)));
   return [...keys].flatMap((key) => services.get(key) ?? []);
+}
+
+/** The names of the routes in the configuration the MyProxy with this key last wrote (none without one). */
+export function servedRoutes(cache: InformerCache, proxy: MyProxyObject): ReadonlySet<string> {
+  const key = objectKey(proxy.metadata.namespace, configMapName(proxy.metadata.name ?? ""));
+  const configMap = cache.informer(ConfigMap).store.get(key);
+  const config = configMap && isControlledBy(configMap, proxy) ? configMap.data?.[CONFIG_FILE] : undefined;
+  return configMap && config ? routesServed(configMap, config) : new Set();
+}
+
+/** The keys of the routes of the MyProxy a ConfigMap belongs to, by its name. */
+export function routesOfConfigMap(cache: InformerCache): MapFn<ConfigMapObject> {
+  return (cm) => configMapToProxy(cache)(cm).flatMap((proxyKey) => routesOfProxy(cache, proxyKey).map(keyOf));
 }
 
 /** The cached MyProxy with this key. */

@@ -45,6 +45,26 @@ export function nginxConfig(input: NginxInput): string {
   return `${blocks.join("\n\n")}\n`;
 }
 
+/** The names of the routes a configuration's header lists, in its order: the routes it serves. */
+export function routesListed(config: string): string[] {
+  return [...config.matchAll(/^# {3}ProxyRoute ([a-z0-9.-]+):/gm)].map((m) => m[1] ?? "");
+}
+
+const listed = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * {@link routesListed} as a set, remembered per `holder` (the cached ConfigMap, replaced on every
+ * change), so that each of a MyProxy's routes asks in constant time.
+ */
+export function routesServed(holder: object, config: string): ReadonlySet<string> {
+  let names = listed.get(holder);
+  if (!names) {
+    names = new Set(routesListed(config));
+    listed.set(holder, names);
+  }
+  return names;
+}
+
 /** The sha256 of a configuration, hex: the pod template annotation that rolls the pods. */
 export function configHash(config: string): string {
   return createHash("sha256").update(config).digest("hex");

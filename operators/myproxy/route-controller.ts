@@ -6,6 +6,7 @@
  * It writes ProxyRoute status, nothing else.
  */
 import {
+  ConfigMap,
   type ControllerHost,
   controller,
   generationChanged,
@@ -23,8 +24,10 @@ import {
   existenceChanged,
   proxyKeyOf,
   routeStore,
+  routesOfConfigMap,
   routesOfProxy,
   routesOfService,
+  servedRoutes,
 } from "./indexes.ts";
 import { acceptedRoutes, type RouteAcceptance } from "./routes.ts";
 
@@ -40,14 +43,18 @@ export interface RouteVerdict {
 export function proxyRouteController(host: ControllerHost) {
   routeStore(host.cache);
   const siblings = (route: ProxyRouteObject) => routesOfProxy(host.cache, proxyKeyOf(route)).map(keyOf);
-  return controller(host)
-    .for(ProxyRoute)
-    .watches(ProxyRoute, siblings, { predicates: [generationChanged] })
-    .watches(Service, (service) => routesOfService(host.cache, service).flatMap(siblings))
-    .watches(MyProxy, (proxy) => routesOfProxy(host.cache, keyOf(proxy)).map(keyOf), {
-      predicates: [existenceChanged],
-    })
-    .reconcile(reconcileProxyRoute);
+  return (
+    controller(host)
+      .for(ProxyRoute)
+      .watches(ProxyRoute, siblings, { predicates: [generationChanged] })
+      .watches(Service, (service) => routesOfService(host.cache, service).flatMap(siblings))
+      .watches(MyProxy, (proxy) => routesOfProxy(host.cache, keyOf(proxy)).map(keyOf), {
+        predicates: [existenceChanged],
+      })
+      // A route is Accepted once the configuration its MyProxy wrote holds it.
+      .watches(ConfigMap, routesOfConfigMap(host.cache))
+      .reconcile(reconcileProxyRoute)
+  );
 }
 
 /** Reports one route's `Accepted` condition. */
@@ -67,12 +74,17 @@ export async function reconcileProxyRoute(ctx: Context): Promise<void> {
 /** Whether the route's MyProxy serves it, judged as the MyProxy controller does. */
 function judgeRoute(ctx: Context, route: ProxyRouteObject): RouteVerdict {
   const proxyKey = proxyKeyOf(route);
-  if (!cachedProxy(ctx.cache, proxyKey)) {
+  const proxy = cachedProxy(ctx.cache, proxyKey);
+  if (!proxy) {
     const message = `MyProxy ${route.spec.proxy} not found in namespace ${route.metadata.namespace}`;
     return { accepted: { status: "False", reason: RouteReason.ProxyNotFound, message } };
   }
   const siblings = routesOfProxy(ctx.cache, proxyKey);
-  return verdictOf(acceptedRoutes(siblings, backendsOf(ctx.cache, siblings)), route);
+  const verdict = verdictOf(acceptedRoutes(siblings, backendsOf(ctx.cache, siblings)), route);
+  if (verdict.accepted.status !== "True" || servedRoutes(ctx.cache, proxy).has(route.metadata.name ?? ""))
+    return verdict;
+  const message = `accepted; waiting for MyProxy ${route.spec.proxy} to write it into its nginx configuration`;
+  return { accepted: { status: "Unknown", reason: RouteReason.ConfigurationPending, message } };
 }
 
 /** The route's own verdict among its siblings'. */

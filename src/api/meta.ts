@@ -78,6 +78,12 @@ export function groupOf(apiVersion: string): string {
   return slash < 0 ? "" : apiVersion.slice(0, slash);
 }
 
+/** `plural.group` (`plural` in the core group), as RBAC rules and CRD names spell a resource whatever its version. */
+export function resourceOf(type: { apiVersion: string; plural: string }): string {
+  const group = groupOf(type.apiVersion);
+  return group ? `${type.plural}.${group}` : type.plural;
+}
+
 /** `namespace/name`, or `name` for cluster-scoped objects: the key the queue and caches use. */
 export type ObjectKey = string;
 

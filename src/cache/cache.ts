@@ -10,7 +10,7 @@ import type { CacheSyncTimeoutError } from "./errors.ts";
 import type { InformerHealth } from "./health.ts";
 import { Informer, type InformerMetrics, type InformerOptions, type InformerScope } from "./informer.ts";
 import type { LabelSelectorMatcher } from "./labels.ts";
-import type { RelistOptions } from "./relist.ts";
+import type { DivergedObject, RelistOptions } from "./relist.ts";
 import type { Indexer } from "./store.ts";
 
 /** How the cache scopes and tunes the informers it creates. */
@@ -29,6 +29,8 @@ export interface InformerCacheOptions {
   /** Watch and informer health hooks per kind. */
   metrics?: (type: ResourceType) => InformerMetrics;
   onError?: (err: unknown, context: string) => void;
+  /** Told, per kind, of each relist that found objects the watch had missed (see {@link InformerOptions.onDiverged}). */
+  onDiverged?: (type: ResourceType, found: readonly DivergedObject[]) => void;
   /**
    * How long {@link InformerCache.waitForSync} and {@link InformerCache.reader} wait for an
    * informer to sync before they reject with {@link CacheSyncTimeoutError}. Default 2 minutes,
@@ -96,6 +98,7 @@ export class InformerCache {
         relist: this.#options.relistByKind?.[kind] ?? this.#options.informer?.relist,
         metrics: this.#options.metrics?.(type),
         onError: this.#options.onError,
+        onDiverged: (found) => this.#options.onDiverged?.(type, found),
         clock: this.#options.clock,
       });
       this.#informers.set(key, informer as unknown as Informer<KubeObject>);

@@ -1,5 +1,5 @@
-import { groupOf, type ResourceType } from "../api/index.ts";
-import { ForbiddenError, NotFoundError } from "../client/index.ts";
+import { type ResourceType, resourceOf } from "../api/index.ts";
+import { ForbiddenError, KindNotFoundError, NotFoundError } from "../client/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 
 /**
@@ -25,13 +25,15 @@ export class CacheSyncTimeoutError extends KubeloopError {
 }
 
 function likelyCause(type: ResourceType, lastError: unknown): string {
-  const resource = groupOf(type.apiVersion) ? `${type.plural}.${groupOf(type.apiVersion)}` : type.plural;
+  const resource = resourceOf(type);
   if (lastError instanceof ForbiddenError) {
     return (
       `the apiserver refused to list or watch ${resource} (${lastError.message}). Grant the verbs ` +
-      `list and watch on ${resource} to the operator's ServiceAccount: rerun \`kubeloop generate\` and apply its RBAC.`
+      `list and watch on ${resource} to the operator's ServiceAccount: declare the kind (\`.owns()\` or ` +
+      "`.watches()` on a controller, or the operator's `permissions`), rerun `kubeloop generate` and apply its RBAC."
     );
   }
+  if (lastError instanceof KindNotFoundError) return lastError.message;
   if (lastError instanceof NotFoundError) {
     return `the apiserver does not serve ${resource} (${lastError.message}). If it is a custom resource, install its CRD.`;
   }

@@ -63,7 +63,7 @@ export {
   summarizeManagedFields,
   type Transform,
 } from "./reflector.ts";
-export type { DivergenceKind, RelistOptions } from "./relist.ts";
+export type { DivergedObject, DivergenceKind, RelistOptions } from "./relist.ts";
 export {
   createStore,
   type Indexer,

@@ -20,7 +20,7 @@ import {
   summarizeManagedFields,
   type Transform,
 } from "./reflector.ts";
-import type { DivergenceKind, RelistOptions } from "./relist.ts";
+import type { DivergedObject, DivergenceKind, RelistOptions } from "./relist.ts";
 import { createStore, type Indexer, type StoreReader, type StoreWriter } from "./store.ts";
 
 const tombstoneTtlMs = 10 * 60_000;
@@ -79,6 +79,8 @@ export interface InformerOptions<T extends KubeObject> extends InformerScope {
   relist?: RelistOptions | false;
   /** Called with failures of user code, of the watch and of the informer itself. */
   onError?: (err: unknown, context: string) => void;
+  /** Called once per relist that found differences, with every object it repaired (after repairing them). */
+  onDiverged?: (found: readonly DivergedObject[]) => void;
   metrics?: InformerMetrics;
   clock?: Clock;
 }
@@ -330,6 +332,9 @@ export class Informer<T extends KubeObject> {
         );
       }
     }
+    if (found.length === 0) return;
+    const diverged = found.map(({ change, object }) => ({ change, key: describe(object) }));
+    this.#tell(() => this.#options.onDiverged?.(diverged));
   }
 
   #watchMetrics(): WatchMetrics {
@@ -385,10 +390,15 @@ export class Informer<T extends KubeObject> {
     this.#report(err, `${this.type.kind} ${what}`);
   }
 
-  /** Reports through `onError`; a reporter that throws must not take the informer down with it. */
+  /** Reports through `onError`. */
   #report(err: unknown, context: string): void {
+    this.#tell(() => this.#options.onError?.(err, context));
+  }
+
+  /** Calls a reporting hook; one that throws must not take the informer down with it. */
+  #tell(hook: () => void): void {
     try {
-      this.#options.onError?.(err, context);
+      hook();
     } catch {
       // Nowhere left to report to; the informer goes on.
     }

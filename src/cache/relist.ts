@@ -23,3 +23,10 @@ export interface RelistOptions {
 
 /** What a relist found the watch missed: an object to add, to update or to delete. */
 export type DivergenceKind = "added" | "updated" | "deleted";
+
+/** An object a periodic relist found the watch had missed, by key, as {@link InformerOptions.onDiverged} hears of it. */
+export interface DivergedObject {
+  readonly change: DivergenceKind;
+  /** `namespace/name`, or `name` for a cluster-scoped object. */
+  readonly key: string;
+}

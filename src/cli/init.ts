@@ -8,6 +8,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
+import { kubeloopDependency } from "./dependency.ts";
 
 const packageRoot = resolve(fileURLToPath(import.meta.url), "../../..");
 const templateDir = join(packageRoot, "templates", "operator");
@@ -20,7 +21,11 @@ export interface InitOptions {
   kind?: string;
   /** API group (DNS subdomain). Default `<name>.example.com`. */
   group?: string;
-  /** npm spec of the kubeloop dependency. Default `^<this version>`. */
+  /**
+   * npm spec of the kubeloop dependency. Default: the kubeloop running `init` — `file:<checkout>`
+   * from a checkout, `file:<tarball>` when installed from a tarball, `^<version>` when installed
+   * from a registry (see `kubeloopDependency`).
+   */
   kubeloop?: string;
 }
 
@@ -51,13 +56,11 @@ export function initProject(dir: string, options: InitOptions = {}): string[] {
   const group = options.group ?? `${name}.example.com`;
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(group))
     invalid("group", group, "use a DNS subdomain such as example.com");
-  const version = (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string })
-    .version;
   const values: Record<string, string> = {
     __NAME__: name,
     __KIND__: kind,
     __GROUP__: group,
-    __KUBELOOP__: options.kubeloop ?? `^${version}`,
+    __KUBELOOP__: options.kubeloop ?? kubeloopDependency(packageRoot),
   };
   cpSync(templateDir, target, { recursive: true });
   const written = files(target);
@@ -79,7 +82,10 @@ export function initCommand(): Command {
     .option("--name <name>", "operator name (default: the directory name)")
     .option("--kind <Kind>", "custom resource kind", "Greeting")
     .option("--group <group>", "API group (default: <name>.example.com)")
-    .option("--kubeloop <spec>", "npm spec of the kubeloop dependency (e.g. a path to a checkout)")
+    .option(
+      "--kubeloop <spec>",
+      "npm spec of the kubeloop dependency (default: this kubeloop: its checkout, tarball or version)",
+    )
     .action((dir: string, opts: InitOptions) => {
       const written = initProject(dir, opts);
       process.stdout.write(

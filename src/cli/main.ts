@@ -6,7 +6,8 @@ import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
 import { clusterCommand } from "./cluster.ts";
 import { initCommand } from "./init.ts";
-import { generateCommand, runCommand } from "./project.ts";
+import { generateCommand, installCommand, runCommand } from "./project.ts";
+import { testCommand } from "./test.ts";
 import { verifyCommand } from "./verify.ts";
 
 /** Builds the command tree. */
@@ -16,7 +17,9 @@ export function program(): Command {
     .showHelpAfterError()
     .addCommand(initCommand())
     .addCommand(generateCommand())
+    .addCommand(installCommand())
     .addCommand(runCommand())
+    .addCommand(testCommand())
     .addCommand(clusterCommand())
     .addCommand(verifyCommand());
 }

@@ -1,13 +1,14 @@
 /**
- * `kubeloop generate` and `kubeloop run`: the commands that act on an operator project's
- * declared operator (its `src/operator.ts` default export).
+ * `kubeloop generate`, `kubeloop install` and `kubeloop run`: the commands that act on an operator
+ * project's declared operator (its `src/operator.ts` default export).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { manifestsOf } from "../generate/index.ts";
+import { Client, type LoadConfigOptions } from "../client/index.ts";
+import { declarationWarnings, manifestsOf } from "../generate/index.ts";
 import { type EndpointFlagValues, endpointFlags, endpointOptions } from "../manager/index.ts";
-import { loadOperator, runOperator } from "../operator/index.ts";
+import { installCrds, loadOperator, type Operator, runOperator } from "../operator/index.ts";
 
 const operatorOption = () =>
   new Option("--operator <file>", "the operator module (default export of defineOperator)").default(
@@ -22,43 +23,86 @@ async function generate(opts: {
 }): Promise<void> {
   const operator = await loadOperator(opts.operator);
   const files = await manifestsOf(operator, { image: opts.image, namespace: opts.namespace });
+  for (const warning of await declarationWarnings(operator)) process.stderr.write(`warning: ${warning}\n`);
   mkdirSync(opts.out, { recursive: true });
   for (const [name, text] of files) writeFileSync(join(opts.out, name), text);
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
   process.stdout.write(
-    `Install the CRDs with: kubectl apply --server-side -f ${join(opts.out, "crds.yaml")}\n`,
+    `Install the CRDs with: kubeloop install (or kubectl apply --server-side -f ${join(opts.out, "crds.yaml")})\n`,
   );
 }
 
+/** Where the cluster commands connect: `--kubeconfig` and `--context`, else KUBECONFIG or in-cluster. */
+interface ClusterFlags {
+  kubeconfig?: string;
+  context?: string;
+}
+
+/** Applies the operator's CRDs and prints each once Established. */
+async function installOperatorCrds(operator: Operator, config: LoadConfigOptions): Promise<void> {
+  if (operator.kinds.length === 0) {
+    process.stdout.write(`The operator ${operator.name} declares no kinds: no CRDs to install.\n`);
+    return;
+  }
+  const client = await Client.load(config, { fieldManager: "kubeloop" });
+  try {
+    for (const crd of await installCrds(client, operator.kinds)) {
+      const versions = crd.spec.versions.filter((v) => v.served).map((v) => `${crd.spec.group}/${v.name}`);
+      process.stdout.write(
+        `Established ${crd.metadata.name} (${crd.spec.names.kind}: ${versions.join(", ")})\n`,
+      );
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+async function install(opts: ClusterFlags & { operator: string }): Promise<void> {
+  await installOperatorCrds(await loadOperator(opts.operator), opts);
+}
+
 async function run(
-  opts: EndpointFlagValues & {
-    operator: string;
-    kubeconfig?: string;
-    context?: string;
-    namespace?: string;
-    leaderElect: boolean;
-  },
+  opts: EndpointFlagValues &
+    ClusterFlags & {
+      operator: string;
+      namespace?: string;
+      leaderElect: boolean;
+      installCrds?: boolean;
+    },
 ): Promise<void> {
   const operator = await loadOperator(opts.operator);
+  const config = { kubeconfig: opts.kubeconfig, context: opts.context };
+  if (opts.installCrds) await installOperatorCrds(operator, config);
   await runOperator(operator, {
-    config: { kubeconfig: opts.kubeconfig, context: opts.context },
+    config,
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(opts.leaderElect ? {} : { leaderElection: false }),
     ...endpointOptions(opts),
   });
 }
 
-/** `--leader-elect[=true|false]`, as the Go boolean flag of kubebuilder's `main.go` reads. */
+/**
+ * `--leader-elect[=true|false]`, as the Go boolean flag of kubebuilder's `main.go` reads. On by
+ * default in a cluster (`KUBERNETES_SERVICE_HOST` set), off outside one: kubebuilder's flag defaults
+ * to false and its Deployment turns it on; a developer's cluster seldom has the Lease's namespace.
+ */
 const leaderElectOption = () =>
   new Option(
     "--leader-elect [bool]",
-    "campaign for the operator's Lease and reconcile only while leading; --leader-elect=false for local development",
+    "campaign for the operator's Lease and reconcile only while leading (default: on in a cluster, off outside one)",
   )
-    .default(true)
+    .default(Boolean(process.env.KUBERNETES_SERVICE_HOST), "on in a cluster")
     .argParser((value: string) => {
       if (value !== "true" && value !== "false") throw new InvalidArgumentError("give true or false.");
       return value === "true";
     });
+
+/** Declares `--kubeconfig` and `--context` ({@link ClusterFlags}) on `command`. */
+function withClusterFlags(command: Command): Command {
+  return command
+    .option("--kubeconfig <file>", "kubeconfig to use instead of KUBECONFIG or ~/.kube/config")
+    .option("--context <name>", "kubeconfig context");
+}
 
 /** Declares the manager's endpoint flags (kubebuilder's names) on `command`. */
 function withEndpointFlags(command: Command): Command {
@@ -82,6 +126,16 @@ export function generateCommand(): Command {
     .action(generate);
 }
 
+/** The `install` command. */
+export function installCommand(): Command {
+  const command = new Command("install")
+    .description(
+      "apply the CRDs of the project's operator (server-side apply) and wait until the apiserver serves them",
+    )
+    .addOption(operatorOption());
+  return withClusterFlags(command).action(install);
+}
+
 /** The `run` command. */
 export function runCommand(): Command {
   const command = new Command("run")
@@ -89,10 +143,9 @@ export function runCommand(): Command {
       "run the project's operator against the current kubeconfig (or in-cluster config) until Ctrl-C",
     )
     .addOption(operatorOption())
-    .option("--kubeconfig <file>", "kubeconfig to use instead of KUBECONFIG or ~/.kube/config")
-    .option("--context <name>", "kubeconfig context")
     .option("--namespace <ns>", "watch only this namespace")
+    .option("--install-crds", "apply the operator's CRDs and wait until they are served, before running")
     .addOption(leaderElectOption())
     .option("--no-leader-elect", "the same as --leader-elect=false");
-  return withEndpointFlags(command).action(run);
+  return withEndpointFlags(withClusterFlags(command)).action(run);
 }

@@ -6,7 +6,7 @@ import type { KubeObject, ResourceType } from "../api/index.ts";
 import { systemClock } from "../clock/index.ts";
 import { type ClusterConnection, type LoadConfigOptions, loadConfig } from "./config/index.ts";
 import { Discovery } from "./discovery.ts";
-import { apiErrorFrom } from "./errors.ts";
+import { apiErrorFrom, NotFoundError } from "./errors.ts";
 import { observe, rateLimit, refreshOn401, refuseFencedWrites, retry } from "./internal/interceptors.ts";
 import { type Location, resourcePath } from "./internal/paths.ts";
 import { noopClientMetrics } from "./metrics.ts";
@@ -57,6 +57,7 @@ export class Client {
   /** What this client shares with its {@link Client.fenced} views. */
   #core: ClientCore;
   #fence: AbortSignal | undefined;
+  #onCall: CallObserver | undefined;
 
   constructor(connection: ClusterConnection, options: ClientOptions = {}) {
     this.connection = connection;
@@ -92,11 +93,33 @@ export class Client {
    * ```
    */
   fenced(fence: AbortSignal): Client {
+    return this.#view(fence, this.#onCall);
+  }
+
+  /**
+   * A view of this client that tells `onCall` the kind and verb of every typed call — get, list,
+   * create, update, patch, apply, delete, watch, and those of {@link Client.status} — before it is
+   * sent. It shares everything else with this client, its fence included. The manager hands its
+   * controllers such a view, to warn about kinds the operator did not declare.
+   *
+   * @example
+   * ```ts
+   * const seen = new Set<string>();
+   * const watched = client.observed((type, verb) => seen.add(`${verb} ${type.kind}`));
+   * await watched.get(ConfigMap, "settings"); // seen: "get ConfigMap"
+   * ```
+   */
+  observed(onCall: CallObserver): Client {
+    return this.#view(this.#fence, onCall);
+  }
+
+  #view(fence: AbortSignal | undefined, onCall: CallObserver | undefined): Client {
     // A view is a client over the same core; the core the constructor built for it (a few
     // objects, no connection) is dropped.
     const view = new Client(this.connection, this.#options);
     view.#core = this.#core;
     view.#fence = fence;
+    view.#onCall = onCall;
     return view;
   }
 
@@ -128,11 +151,15 @@ export class Client {
     return { items, resourceVersion: page.resourceVersion };
   }
 
-  /** Lists one page; pass the previous page's `continue` to get the next. */
+  /**
+   * Lists one page; pass the previous page's `continue` to get the next. Rejects with
+   * `KindNotFoundError` when the apiserver does not serve the kind (its CRD is not installed).
+   */
   async listPage<T extends KubeObject>(
     type: ResourceType<T>,
     opts: ListOptions & { continue?: string } = {},
   ): Promise<ObjectList<T>> {
+    this.#onCall?.(type, "list");
     const body = await this.#send<{
       items?: T[];
       metadata?: { resourceVersion?: string; continue?: string };
@@ -150,7 +177,7 @@ export class Client {
       },
       headers: opts.metadataOnly ? { accept: metadataAccept("PartialObjectMetadataList") } : undefined,
       signal: opts.signal,
-    });
+    }).catch((err: unknown) => this.#collectionFailed(type, err));
     // Items of a list (and metadata-only items) come without the kind's type metadata; restore it.
     const items = (body.items ?? []).map((item) => ({
       ...item,
@@ -218,6 +245,7 @@ export class Client {
     name: string,
     opts: DeleteOptions = {},
   ): Promise<T | undefined> {
+    this.#onCall?.(type, "delete");
     const body = await this.#send<T & { kind?: string }>({
       method: "DELETE",
       verb: "delete",
@@ -235,8 +263,12 @@ export class Client {
     return body.kind === "Status" ? undefined : body;
   }
 
-  /** Opens a watch stream (newline-delimited JSON events). Use `kubeloop/watch` for resume and relist. */
+  /**
+   * Opens a watch stream (newline-delimited JSON events). Use `kubeloop/watch` for resume and relist.
+   * Rejects with `KindNotFoundError` when the apiserver does not serve the kind.
+   */
   async watchStream(type: ResourceType, opts: WatchRequestOptions = {}): Promise<ApiResponse> {
+    this.#onCall?.(type, "watch");
     const request: ApiRequest = {
       method: "GET",
       verb: "watch",
@@ -256,7 +288,8 @@ export class Client {
       signal: opts.signal,
     };
     const res = await this.#core.dispatch(request);
-    if (res.status >= 400) throw apiErrorFrom(res.status, await readBody(res), request);
+    if (res.status >= 400)
+      return this.#collectionFailed(type, apiErrorFrom(res.status, await readBody(res), request));
     return res;
   }
 
@@ -268,6 +301,20 @@ export class Client {
   /** Closes the connection pools after in-flight requests finish. */
   close(): Promise<void> {
     return this.#core.transport.close();
+  }
+
+  /**
+   * A 404 for a whole collection means the kind is not served: its CRD is not installed, or its
+   * group or version is wrong. As client-go's RESTMapper answers `NoKindMatchError`, this rethrows
+   * it as the `KindNotFoundError` discovery explains (what the server serves of the group); any
+   * other failure, and a 404 discovery cannot explain, as it is.
+   */
+  async #collectionFailed(type: ResourceType, err: unknown): Promise<never> {
+    if (!(err instanceof NotFoundError)) throw err;
+    const explained = await this.#core.discovery
+      .notServed(type.apiVersion, type.kind, err)
+      .catch(() => undefined);
+    throw explained ?? err;
   }
 
   #ns(type: ResourceType, namespace: string | undefined): string | undefined {
@@ -312,6 +359,7 @@ export class Client {
     query?: ApiRequest["query"],
     contentType?: string,
   ): Promise<T> {
+    this.#onCall?.(type, verb);
     const path = resourcePath(type, at);
     const result = await this.#send<T>({ method, verb, path, body, query, contentType, signal });
     return { ...result, apiVersion: result.apiVersion ?? type.apiVersion, kind: result.kind ?? type.kind };
@@ -370,6 +418,9 @@ export class Client {
   }
 }
 
+/** Told the kind and verb of each typed call of an {@link Client.observed} view. */
+export type CallObserver = (type: ResourceType, verb: Verb) => void;
+
 /** The machinery a client and its fenced views share: connection pools, the interceptor chain, discovery. */
 interface ClientCore {
   readonly transport: Transport;
@@ -382,7 +433,7 @@ function clientCore(connection: ClusterConnection, options: ClientOptions): Clie
   const transport = new Transport(connection, { userAgent: options.userAgent, timeoutMs: options.timeoutMs });
   const dispatch = compose(
     transport.dispatch,
-    retry({ clock, server: connection.server }),
+    retry({ clock, server: connection.server, metrics: options.metrics }),
     rateLimit(clock, options.qps ?? 20, options.burst ?? 30),
     refuseFencedWrites(),
     observe(clock, options.metrics ?? noopClientMetrics),

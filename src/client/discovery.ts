@@ -2,9 +2,10 @@
  * Maps `apiVersion` + `kind` to the resource's plural name and scope, from the apiserver's
  * aggregated discovery (`/api` and `/apis`, apidiscovery.k8s.io/v2: one request each for every
  * group). Answers are cached; an unknown kind triggers at most one refresh per `minRefreshMs`,
- * so a CRD installed after start is found, and a kind still unknown gives {@link KindNotFoundError}.
+ * so a CRD installed after start is found, and a kind still unknown gives {@link KindNotFoundError},
+ * naming the versions the server does serve of the kind's group.
  */
-import { type KubeObject, type ResourceType, resourceType } from "../api/index.ts";
+import { groupOf, type KubeObject, type ResourceType, resourceType } from "../api/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { apiErrorFrom, KindNotFoundError } from "./errors.ts";
 import type { Dispatch } from "./transport.ts";
@@ -28,6 +29,8 @@ export class Discovery {
   readonly #clock: Clock;
   readonly #minRefreshMs: number;
   #kinds = new Map<string, ResourceType>();
+  /** The served versions of each group (`""` is the core group), as `group/version`. */
+  #groupVersions = new Map<string, string[]>();
   #lastRefresh = Number.NEGATIVE_INFINITY;
   #refreshing: Promise<void> | undefined;
 
@@ -42,14 +45,32 @@ export class Discovery {
     apiVersion: string,
     kind: string,
   ): Promise<ResourceType<T>> {
-    const key = `${apiVersion}/${kind}`;
-    let found = this.#kinds.get(key);
-    if (!found && this.#clock.monotonicMs() - this.#lastRefresh >= this.#minRefreshMs) {
-      await this.refresh();
-      found = this.#kinds.get(key);
-    }
-    if (!found) throw new KindNotFoundError(apiVersion, kind);
+    const found = await this.#lookUp(apiVersion, kind);
+    if (!found) throw this.#notFound(apiVersion, kind);
     return found as ResourceType<T>;
+  }
+
+  /**
+   * Explains a 404 for the collection of `kind` in `apiVersion`: undefined when discovery serves
+   * the kind after all, else a {@link KindNotFoundError} naming what the server serves of its group
+   * (with `cause`, the 404). Refreshes at most once per `minRefreshMs`, as {@link Discovery.resolve}.
+   */
+  async notServed(apiVersion: string, kind: string, cause?: unknown): Promise<KindNotFoundError | undefined> {
+    return (await this.#lookUp(apiVersion, kind)) ? undefined : this.#notFound(apiVersion, kind, cause);
+  }
+
+  /** The cached kind, after a refresh when it is unknown and the last refresh is old enough. */
+  async #lookUp(apiVersion: string, kind: string): Promise<ResourceType | undefined> {
+    const key = `${apiVersion}/${kind}`;
+    if (!this.#kinds.has(key) && this.#clock.monotonicMs() - this.#lastRefresh >= this.#minRefreshMs)
+      await this.refresh();
+    return this.#kinds.get(key);
+  }
+
+  #notFound(apiVersion: string, kind: string, cause?: unknown): KindNotFoundError {
+    const groupVersions = this.#groupVersions.get(groupOf(apiVersion)) ?? [];
+    const kindVersions = groupVersions.filter((gv) => this.#kinds.has(`${gv}/${kind}`));
+    return new KindNotFoundError(apiVersion, kind, { groupVersions, kindVersions }, { cause });
   }
 
   /** Reloads discovery now (concurrent callers share one load). */
@@ -63,10 +84,12 @@ export class Discovery {
   async #load(): Promise<void> {
     const [core, groups] = await Promise.all([this.#fetch("/api"), this.#fetch("/apis")]);
     const kinds = new Map<string, ResourceType>();
+    const groupVersions = new Map<string, string[]>();
     for (const group of [...core, ...groups]) {
       const groupName = group.metadata?.name ?? "";
       for (const version of group.versions ?? []) {
         const apiVersion = groupName ? `${groupName}/${version.version}` : version.version;
+        groupVersions.set(groupName, [...(groupVersions.get(groupName) ?? []), apiVersion]);
         for (const r of version.resources ?? []) {
           if (!r.responseKind?.kind) continue;
           kinds.set(
@@ -77,6 +100,7 @@ export class Discovery {
       }
     }
     this.#kinds = kinds;
+    this.#groupVersions = groupVersions;
     this.#lastRefresh = this.#clock.monotonicMs();
   }
 

@@ -1,3 +1,4 @@
+import { groupOf } from "../api/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 
 /** One field-level cause of an `Invalid` (422) answer, as the apiserver reports it. */
@@ -103,7 +104,10 @@ const forbiddenCauses: readonly { cause: ForbiddenCause; pattern: RegExp; fix: s
   {
     cause: "rbac",
     pattern: /\bcannot [a-z]+ resource\b/,
-    fix: "grant this verb and resource to the operator's ServiceAccount (`kubeloop generate` derives the Role from the controllers)",
+    fix:
+      "the operator's ServiceAccount lacks this verb on this resource: declare the kind where the operator uses it " +
+      "(`.owns(Kind)` for children a controller creates, `.watches(Kind)` for kinds it reads, the operator's " +
+      "`permissions` for any other call), then rerun `kubeloop generate` and apply its RBAC",
   },
   {
     cause: "quota",
@@ -221,15 +225,54 @@ export class WriteFencedError extends KubeloopError {
   }
 }
 
-/** The apiserver does not serve the requested kind: usually its CRD is not installed. Code `KL_KIND_NOT_FOUND`. */
+/**
+ * What discovery shows of a kind's API group when the kind itself is not served: enough to tell a
+ * missing CRD from a wrong version.
+ */
+export interface ServedGroup {
+  /** The group's versions the apiserver serves, e.g. `["example.com/v1"]`; empty when it serves none. */
+  readonly groupVersions: readonly string[];
+  /** Those of `groupVersions` that serve the kind (it is served, but in another version). */
+  readonly kindVersions: readonly string[];
+}
+
+/**
+ * The apiserver does not serve the requested kind: its CRD is not installed, or the group or
+ * version is wrong. With what discovery shows of the group (`served`), the message says which:
+ * e.g. "the server serves example.com/v1 but not v1alpha1". Code `KL_KIND_NOT_FOUND`.
+ */
 export class KindNotFoundError extends KubeloopError {
-  constructor(apiVersion: string, kind: string) {
+  /** `apiVersion/kind` that is not served. */
+  readonly kind: string;
+  /** What the server serves of the kind's group, when discovery was asked. */
+  readonly served: ServedGroup | undefined;
+
+  constructor(apiVersion: string, kind: string, served?: ServedGroup, options?: { cause?: unknown }) {
     super(
       "KL_KIND_NOT_FOUND",
-      `the API server does not serve ${kind} in ${apiVersion}. If it is a custom resource, install its CRD ` +
-        "(`kubeloop generate` writes it; `kubectl apply -f` it) and check the group and version.",
+      `the API server does not serve ${kind} in ${apiVersion}${servedText(apiVersion, kind, served)}. ` +
+        "If it is a custom resource, install its CRD (`kubeloop install`, or `kubectl apply --server-side -f " +
+        "config/crds.yaml` after `kubeloop generate`), or correct the kind's group and version.",
+      options,
     );
+    this.kind = `${apiVersion}/${kind}`;
+    this.served = served;
   }
+}
+
+/** E.g. `: the server serves example.com/v1 but not v1alpha1`; empty without discovery. */
+function servedText(apiVersion: string, kind: string, served: ServedGroup | undefined): string {
+  if (!served) return "";
+  const group = groupOf(apiVersion);
+  const version = apiVersion.slice(apiVersion.indexOf("/") + 1);
+  if (served.kindVersions.length > 0)
+    return `: the server serves ${kind} in ${served.kindVersions.join(", ")} but not in ${version}`;
+  if (served.groupVersions.length === 0)
+    return `: the server serves no version of the group ${group || "(core)"}`;
+  const versions = served.groupVersions.join(", ");
+  return served.groupVersions.includes(apiVersion)
+    ? `: the server serves ${versions}, but ${apiVersion} has no kind ${kind}`
+    : `: the server serves ${versions} but not ${version}`;
 }
 
 type ErrorClass = new (status: StatusDetails, request: RequestSummary) => ApiError;

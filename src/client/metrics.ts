@@ -19,6 +19,19 @@ export interface RequestObservation {
 /** Receives one call per attempt. */
 export interface ClientMetrics {
   request(observation: RequestObservation): void;
+  /**
+   * The client is about to send a request again (`code`: the status of the attempt it repeats, or
+   * `<error>`), as client-go counts in `rest_client_request_retries_total{code,verb,host}`.
+   */
+  retry?(observation: RetryObservation): void;
+}
+
+/** One attempt about to be repeated. */
+export interface RetryObservation {
+  /** HTTP method, which client-go's retry metric calls `verb`. */
+  method: string;
+  /** HTTP status code of the attempt being repeated as a string, or `<error>` when no answer arrived. */
+  code: string;
 }
 
 /** Metrics hooks that record nothing. */

@@ -51,7 +51,8 @@ export class Action {
  * The key is not retried; the error is still logged and counted
  * (`controller_runtime_terminal_reconcile_errors_total`). It is recognised where it is wrapped
  * too: as the `cause` of another error, among an `AggregateError`'s errors, or as any error
- * whose `code` is `KL_TERMINAL`. Code `KL_TERMINAL`.
+ * whose `code` is `KL_TERMINAL`. Like every failure, it is told on the object as a Warning event
+ * (reason `ReconcileError`). Code `KL_TERMINAL`.
  */
 export class TerminalError extends KubeloopError {
   constructor(message: string, options?: { cause?: unknown }) {

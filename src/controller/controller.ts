@@ -2,8 +2,12 @@
  * The reconcile loop: sources feed keys into a work queue; `concurrency` workers take keys,
  * reconcile them (never the same key twice at once), and turn the outcome into the next step:
  * forget on success, requeue after a delay when asked, back off per key on errors, drop on
- * terminal errors. A periodic resync re-queues every primary object, so a missed event is
+ * terminal errors. Failures are told on the object too (events, and an invalid child's stall in
+ * its conditions). A periodic resync re-queues every primary object, so a missed event is
  * repaired anyway.
+ *
+ * One class over ~400 lines on purpose: the worker's steps share the queue, the options and the
+ * metrics, and read best in order; the policies they apply live in `internal/`.
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
@@ -14,7 +18,8 @@ import { type Clock, systemClock, type Timer } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
 import type { OwnedKind } from "../ownership/index.ts";
 import { defaultControllerRateLimiter, type QueueItem, type RateLimiter, WorkQueue } from "../queue/index.ts";
-import { type Action, isTerminal } from "./action.ts";
+import type { Action } from "./action.ts";
+import { isTerminalFailure, reportFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
 import { Turns } from "./internal/turns.ts";
 import { type ControllerMetrics, type HandlingFailure, noopControllerMetrics } from "./metrics.ts";
@@ -229,7 +234,7 @@ export class Controller<T extends KubeObject> {
       (child ??= this.#deps.logger.child({
         controller: this.name,
         namespace: request.namespace,
-        name: request.name,
+        object: request.name,
         reconcileID,
       }));
     const debug = this.#debugging();
@@ -237,15 +242,15 @@ export class Controller<T extends KubeObject> {
     if (debug) this.#say(() => log().debug({ triggers }, "reconciling"));
     const started = this.#clock.now();
     const seconds = () => (this.#clock.now() - started) / 1000;
+    const ctx = this.#context(request, log, reconcileID, item, signal);
     let outcome: { action: Action | undefined } | { error: unknown };
     try {
-      const ctx = this.#context(request, log, reconcileID, item, signal);
       outcome = { action: (await this.#reconciler(ctx)) ?? undefined };
     } catch (error) {
       outcome = { error };
     }
     try {
-      if ("error" in outcome) this.#failed(request, outcome.error, seconds(), log);
+      if ("error" in outcome) await this.#failed(ctx, outcome.error, seconds());
       else this.#succeeded(item.key, outcome.action, seconds());
       const requeueAfterMs = "action" in outcome ? outcome.action?.requeueAfterMs : undefined;
       if (debug && "action" in outcome) {
@@ -296,22 +301,24 @@ export class Controller<T extends KubeObject> {
     if (after !== undefined) this.#requeue(key, after);
   }
 
-  #failed(request: Request, err: unknown, seconds: number, log: () => Logger): void {
-    const terminal = isTerminal(err);
+  /**
+   * Logs and reports a failed reconcile (a status write there that fails backs the key off by
+   * default), then drops a terminal failure's key, or schedules the retry.
+   */
+  async #failed(ctx: ReconcileContext<T>, err: unknown, seconds: number): Promise<void> {
+    const { request } = ctx;
+    const terminal = isTerminalFailure(err);
     this.#metrics.failed(terminal);
     this.#metrics.reconciled("error", seconds);
-    if (terminal) {
-      this.#say(() =>
-        log().error({ err }, "reconcile failed permanently; not retrying until the object changes"),
-      );
-      this.#forget(request.key);
-      return;
-    }
-    const next = this.#policy(err, request);
+    const next = terminal ? undefined : this.#policy(err, request);
     this.#say(() =>
-      log().error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying"),
+      terminal
+        ? ctx.log.error({ err }, "reconcile failed permanently; not retrying until the object changes")
+        : ctx.log.error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying"),
     );
-    if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs);
+    await reportFailure(ctx, this.primary, err);
+    if (terminal) this.#forget(request.key);
+    else if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs);
     else this.#retry(request.key, err);
   }
 

@@ -4,9 +4,14 @@
  * Level-triggered controllers. A controller watches its primary kind and the kinds it owns or
  * depends on, turns every change into a key in a work queue, and runs a {@link Reconciler} for
  * each key: one async function that reads the current state and converges it. Errors back off
- * per key, {@link TerminalError}s stop retrying, {@link Action.requeueAfter} polls,
- * {@link Action.requeue} comes back after a rate-limited backoff, and a
- * periodic resync (10 h by default) re-queues everything so a missed event is still repaired.
+ * per key, {@link TerminalError}s stop retrying, and each failure but a routine one (a 409
+ * conflict, an apiserver away) is told on the object as a Warning event (reason `ReconcileError`,
+ * repeats aggregated into one Event's series). A child the apiserver refuses as invalid
+ * (`InvalidChildError` from `ensureChild`) stops retrying too, and on a kind with a condition set
+ * turns its summary False with reason `InvalidChild` and `Stalled=True`, until the object or a
+ * watched input changes. {@link Action.requeueAfter} polls, {@link Action.requeue} comes back
+ * after a rate-limited backoff, and a periodic resync (10 h by default) re-queues everything so a
+ * missed event is still repaired.
  * The {@link ControllerBuilder} (`controller(manager).for(...).owns(...).watches(...)`) declares a
  * controller and hands it to a {@link ControllerHost} (the manager), which builds the
  * {@link Controller} on its shared informers ({@link buildController}).

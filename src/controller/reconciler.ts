@@ -43,7 +43,10 @@ export interface ReconcileContext<T extends KubeObject> {
   readonly client: Client;
   /** The shared informer cache (reads of watched kinds). */
   readonly cache: InformerCache;
-  /** Logger carrying controller, namespace, name and reconcileID. */
+  /**
+   * Logger carrying `controller`, `namespace`, `object` (the object's name) and `reconcileID`; its
+   * `name` stays the operator's.
+   */
   readonly log: Logger;
   /** Records events.k8s.io/v1 events about objects; never blocks or throws. */
   readonly recorder: EventRecorder;

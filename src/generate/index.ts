@@ -6,7 +6,8 @@
  * {@link rbacFor}, {@link controllerPermissions}), and the deployment — CRDs, Namespace, ServiceAccount, RBAC, a
  * hardened Deployment with probes and secure metrics (a metrics Service, the `metrics-auth` and
  * `metrics-reader` ClusterRoles of kubebuilder's scaffold), a kustomization and a Dockerfile
- * ({@link manifestsOf}, {@link operatorManifests}). `kubeloop generate` writes these files.
+ * ({@link manifestsOf}, {@link operatorManifests}). `kubeloop generate` writes these files, and
+ * warns about what the declarations may be missing ({@link declarationWarnings}).
  *
  * Not for: defining kinds or their CRDs (`kubeloop/schema`), or applying anything to a cluster.
  *
@@ -36,7 +37,6 @@ export {
 } from "./manifests.ts";
 export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./metrics.ts";
 export { declarationsOf, declaredPermissions, manifestsOf, permissionsOf } from "./operator.ts";
-export { userRoles } from "./user-roles.ts";
 export {
   type ControllerPermissionOptions,
   controllerPermissions,
@@ -54,3 +54,5 @@ export {
   rbacFor,
   rulesFor,
 } from "./rbac.ts";
+export { userRoles } from "./user-roles.ts";
+export { declarationWarnings } from "./warnings.ts";

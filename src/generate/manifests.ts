@@ -19,7 +19,7 @@ import {
   metricsServiceManifest,
   SECURE_METRICS_PORT,
 } from "./metrics.ts";
-import { leaderElectionPermissions } from "./permissions.ts";
+import { eventPermissions, leaderElectionPermissions } from "./permissions.ts";
 import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
 import { userRoles } from "./user-roles.ts";
 
@@ -180,6 +180,8 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
   const permissions = [
     ...options.permissions,
     ...(options.leaderElection === false ? [] : leaderElectionPermissions(options.namespace)),
+    // The manager's own pod, in the operator's namespace, gets events when an informer restarts.
+    ...eventPermissions(options.namespace),
   ];
   const rbac = rbacFor(permissions, {
     name: options.name,

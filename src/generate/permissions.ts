@@ -50,9 +50,12 @@ export function primaryPermissions(type: PermissionTarget): PermissionRequest[] 
   ];
 }
 
-/** Recording events.k8s.io/v1 events (create, patch: the recorder patches an event's series). */
-export function eventPermissions(): PermissionRequest[] {
-  return [{ type: Event, verbs: ["create", "patch"] }];
+/**
+ * Recording events.k8s.io/v1 events (create, patch: the recorder patches an event's series),
+ * wherever the operator works, or only in `namespace`.
+ */
+export function eventPermissions(namespace?: string): PermissionRequest[] {
+  return [{ type: Event, verbs: ["create", "patch"], ...(namespace === undefined ? {} : { namespace }) }];
 }
 
 /** Leader election with coordination.k8s.io leases (get, create, update) in the given namespace. */

@@ -7,9 +7,10 @@
  * controller-runtime's metric names; in a cluster over HTTPS, only to callers the apiserver
  * authenticates and authorizes, as kubebuilder scaffolds), elects a leader on a Lease when asked
  * (followers keep warm caches; a manager that loses leadership refuses every further write,
- * aborts its reconciles and stops), logs with pino
- * (`controller`, `namespace`, `name`, `reconcileID` on every reconcile line), and shuts down
- * gracefully on SIGTERM/SIGINT ({@link runManager}).
+ * aborts its reconciles and stops), logs with pino named after the operator (`controller`,
+ * `namespace`, `object`, `reconcileID` on every reconcile line; JSON, or readable lines on a
+ * terminal), and shuts down gracefully on SIGTERM/SIGINT, at once on a second one
+ * ({@link runManager}).
  *
  * Not a deployment tool: `kubeloop generate` writes the manifests that run a manager in a cluster.
  *

@@ -3,7 +3,7 @@
  * shared by every controller of a process; health and metrics endpoints; optional leader
  * election; graceful shutdown.
  */
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import type { KubeObject } from "../api/index.ts";
 import { InformerCache, type InformerCacheOptions } from "../cache/index.ts";
 import { Client, type ClientOptions, type LoadConfigOptions } from "../client/index.ts";
@@ -18,6 +18,9 @@ import {
 } from "../controller/index.ts";
 import { type ElectionTimings, LeaderElector, LeadershipLostError } from "../election/index.ts";
 import { EventRecorder } from "../events/index.ts";
+import type { PermissionRequest } from "../generate/index.ts";
+import { logDivergence, logInformerFailure, ownPod, withPodEvents } from "./cache-reports.ts";
+import { DeclaredKinds } from "./declared-kinds.ts";
 import {
   type Listen,
   type MetricsOptions,
@@ -27,8 +30,10 @@ import {
 } from "./endpoints.ts";
 import { DuplicateControllerError } from "./errors.ts";
 import { controllersAlive, informersAlive, informersSynced } from "./health.ts";
+import { createLogger } from "./logger.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import type { Check } from "./server.ts";
+import { handleShutdownSignals } from "./signals.ts";
 
 /** Leader election settings (client-go semantics; controller-runtime's 15/10/2 s defaults). */
 export interface LeaderElectionOptions extends Partial<ElectionTimings> {
@@ -53,6 +58,12 @@ export interface ManagerOptions {
   clientOptions?: ClientOptions;
   /** Watch and cache only this namespace (a namespace-scoped operator). */
   namespace?: string;
+  /**
+   * What the operator uses beyond its controllers' `for()`, `owns()` and `watches()`: its
+   * `permissions`, as `defineOperator` declares them (`runOperator` passes them). A reconcile's
+   * client call or cached read of a kind declared in neither is warned about, once per kind.
+   */
+  permissions?: readonly Pick<PermissionRequest, "type">[];
   /** Cache tuning: per-kind scopes, transforms, watch timing, periodic relist (per cache and per kind). */
   cache?: Pick<InformerCacheOptions, "byKind" | "informer" | "relistByKind">;
   /**
@@ -80,6 +91,10 @@ export interface ManagerOptions {
    * `gracefulShutdownMs`. Default 30 s.
    */
   gracefulShutdownMs?: number;
+  /**
+   * Logger. Default: pino named after the operator, at `$LOG_LEVEL` (default `info`), readable
+   * lines when stdout is a terminal, JSON otherwise.
+   */
   logger?: Logger;
   clock?: Clock;
 }
@@ -99,6 +114,9 @@ export class Manager implements ControllerHost {
   readonly #options: ManagerOptions;
   readonly #clock: Clock;
   readonly #controllers: HostedController[] = [];
+  readonly #declared: DeclaredKinds;
+  /** The client reconciles get: {@link Manager.client}, checking each call's kind was declared. */
+  readonly #controllerClient: Client;
   readonly #elector: LeaderElector | undefined;
   /** Aborted when leadership is lost: the fence of {@link Manager.client}. */
   readonly #fence = new AbortController();
@@ -115,17 +133,28 @@ export class Manager implements ControllerHost {
     this.client = options.leaderElection ? client.fenced(this.#fence.signal) : client;
     this.logger = logger;
     this.metrics = metrics;
+    this.#declared = new DeclaredKinds(
+      logger,
+      options.permissions?.map((p) => p.type),
+    );
+    this.#controllerClient = this.client.observed((type, verb) =>
+      this.#declared.check(type, `client.${verb}`),
+    );
     this.cache = new InformerCache(this.client, {
       ...options.cache,
       namespace: options.namespace,
       clock: this.#clock,
-      metrics: (type) => metrics.informer(type),
-      onError: (err, context) => logger.warn({ err }, context),
+      metrics: (type) =>
+        withPodEvents(metrics.informer(type), type, ownPod(process.env), () => this.recorder),
+      onError: (err, context) => logInformerFailure(logger, err, context),
+      onDiverged: (type, found) => logDivergence(logger, type, found),
       onLazyInformer: (type, scope) =>
-        logger.warn(
-          { kind: type.kind, namespace: scope.namespace ?? "(all)" },
-          "a cached read started an informer nobody declared; declare it with watches()/owns() or expect this kind to be cached",
-        ),
+        this.#declared.has(type)
+          ? logger.warn(
+              { kind: type.kind, namespace: scope.namespace ?? "(all)" },
+              "a cached read started an informer nobody declared; declare it with watches()/owns() or expect this kind to be cached",
+            )
+          : this.#declared.check(type, "cache.reader"),
     });
     this.recorder = new EventRecorder(this.client, {
       reportingController: options.name,
@@ -139,7 +168,7 @@ export class Manager implements ControllerHost {
 
   /** Creates a manager, loading the client configuration when no client is given. */
   static async create(options: ManagerOptions): Promise<Manager> {
-    const logger = options.logger ?? pino({ name: options.name, level: process.env.LOG_LEVEL ?? "info" });
+    const logger = options.logger ?? createLogger(options.name);
     const metrics = new ManagerMetrics(options.clock ?? systemClock);
     const client =
       options.client ??
@@ -182,6 +211,7 @@ export class Manager implements ControllerHost {
     if (this.#controllers.some((c) => c.name === name)) throw new DuplicateControllerError(name);
     const options = { gracefulShutdownMs: this.#options.gracefulShutdownMs, ...spec.options };
     const built = buildController({ ...spec, options }, this.#controllerDeps(name));
+    this.#declared.addController(spec.declaration);
     this.#controllers.push(built);
     this.metrics.trackQueue(name, built.queue);
     return built;
@@ -189,7 +219,7 @@ export class Manager implements ControllerHost {
 
   #controllerDeps(name: string): ControllerDeps {
     return {
-      client: this.client,
+      client: this.#controllerClient,
       cache: this.cache,
       logger: this.logger,
       recorder: this.recorder,
@@ -354,6 +384,10 @@ export class Manager implements ControllerHost {
   }
 }
 
+/**
+ * Logs a failure an informer reports (it retries with backoff). A kind the server does not serve
+ * is one line per attempt, its message naming the cause and the fix: its stack says nothing more.
+ */
 /** Resolves (with undefined) when `signal` aborts. */
 function untilAborted(signal: AbortSignal): Promise<undefined> {
   return new Promise((resolve) => {
@@ -363,20 +397,15 @@ function untilAborted(signal: AbortSignal): Promise<undefined> {
 }
 
 /**
- * Starts `manager` and stops it gracefully on SIGTERM or SIGINT; sets a non-zero exit code when
- * it fails. When leadership is lost it exits the process at once with code 1, as the `main` that
+ * Starts `manager` and stops it gracefully on SIGTERM or SIGINT; a second signal exits the process
+ * at once with code 130. Sets a non-zero exit code when it fails. When leadership is lost it exits the process at once with code 1, as the `main` that
  * kubebuilder scaffolds for controller-runtime does (`os.Exit(1)`): a reconcile that ignores its
  * aborted signal must not keep alive a process that may no longer write, and a fresh process
  * campaigns again with fresh caches.
  */
 export async function runManager(manager: Manager): Promise<void> {
   const controller = new AbortController();
-  const stop = (sig: NodeJS.Signals) => {
-    manager.logger.info({ signal: sig }, "shutting down");
-    controller.abort();
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  const unhandle = handleShutdownSignals(manager.logger, controller);
   try {
     await manager.start(controller.signal);
   } catch (err) {
@@ -384,7 +413,6 @@ export async function runManager(manager: Manager): Promise<void> {
     process.exitCode = 1;
     if (err instanceof LeadershipLostError) process.exit(1);
   } finally {
-    process.off("SIGTERM", stop);
-    process.off("SIGINT", stop);
+    unhandle();
   }
 }

@@ -96,6 +96,11 @@ export class ManagerMetrics {
     "Number of HTTP requests, partitioned by status code, method, and host",
     ["code", "method", "host"],
   );
+  readonly #requestRetries = this.#counter(
+    "rest_client_request_retries_total",
+    "Number of request retries, partitioned by status code, verb, and host",
+    ["code", "verb", "host"],
+  );
   readonly #requestDuration = new Histogram({
     name: "rest_client_request_duration_seconds",
     help: "Request latency in seconds, broken down by verb and host",
@@ -252,6 +257,7 @@ export class ManagerMetrics {
         this.#requests.inc({ code, method, host });
         this.#requestDuration.observe({ verb: verb.toUpperCase(), host }, seconds);
       },
+      retry: ({ code, method }) => this.#requestRetries.inc({ code, verb: method, host }),
     };
   }
 

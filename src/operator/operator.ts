@@ -94,5 +94,11 @@ export function managerOptionsOf(
     options.leaderElection === false
       ? false
       : { name: operator.name, namespace: leaseNamespace, ...options.leaderElection };
-  return { namespace: definition.watchNamespace, ...options, leaderElection, name: operator.name };
+  return {
+    namespace: definition.watchNamespace,
+    permissions: definition.permissions,
+    ...options,
+    leaderElection,
+    name: operator.name,
+  };
 }

@@ -5,6 +5,7 @@
  * other writers added to an exclusive child, and reports a repair as drift when someone else
  * changed or deleted it.
  */
+import type { Logger } from "pino";
 import { type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
 import type { Informer, InformerCache, InformerScope } from "../cache/index.ts";
 import {
@@ -15,7 +16,7 @@ import {
   NotFoundError,
 } from "../client/index.ts";
 import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
-import { AlreadyOwnedError, ChildConflictError, ChildReplacedError } from "./errors.ts";
+import { AlreadyOwnedError, ChildConflictError, ChildReplacedError, InvalidChildError } from "./errors.ts";
 import {
   type CoWriter,
   defaultCoWriters,
@@ -26,6 +27,7 @@ import {
   removalPatch,
 } from "./exclusive.ts";
 import { markChecked, wasChecked } from "./internal/checked.ts";
+import { warnUnlessOwned } from "./internal/not-owned.ts";
 import { childInformer } from "./internal/scope.ts";
 import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
 
@@ -81,9 +83,12 @@ export interface ChildContext extends DriftReporting {
   readonly cache: InformerCache;
   /**
    * The kinds the controller owns, with their scopes: a child is read through the informer its
-   * controller watches it with. Without a declaration for the kind, the cache's default is used.
+   * controller watches it with. Without a declaration for the kind, the cache's default is used,
+   * and `log` is warned (once per kind) that the controller does not own it.
    */
   readonly owned?: readonly OwnedKind[];
+  /** Where a child of a kind missing from `owned` is warned about. */
+  readonly log?: Pick<Logger, "warn">;
 }
 
 /** True when every value set in `desired` equals the one at the same path in `actual`. */
@@ -134,8 +139,9 @@ const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
  * `kubeloop_drift_repairs_total{kind,manager}` — when someone else made the difference or deleted
  * it. An exclusive child (the default) also loses what other writers added. An object of the
  * child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
- * another object controls it, {@link ChildConflictError} when none does (unless `adopt`). Does
- * nothing while the owner is being deleted.
+ * another object controls it, {@link ChildConflictError} when none does (unless `adopt`). A child
+ * the apiserver refuses as invalid throws {@link InvalidChildError}, which the controller treats as
+ * terminal until something changes. Does nothing while the owner is being deleted.
  *
  * @example
  * ```ts
@@ -156,6 +162,7 @@ export async function ensureChild<C extends KubeObject>(
 ): Promise<EnsureResult> {
   if (owner.metadata.deletionTimestamp) return "unchanged";
   setControllerReference(owner, desired, type.namespaced);
+  warnUnlessOwned(ctx.owned, type, ctx.log);
   const informer = childInformer(ctx.cache, ctx.owned, type, desired);
   const key = objectKey(
     type.namespaced ? desired.metadata.namespace : undefined,
@@ -188,7 +195,7 @@ async function create<C extends KubeObject>(child: Child<C>): Promise<EnsureResu
   try {
     await ctx.client.create(type, desired);
   } catch (err) {
-    if (!(err instanceof AlreadyExistsError)) throw err;
+    if (!(err instanceof AlreadyExistsError)) throw invalidChildOr(child, err);
     const live = await read(child);
     return converge(child, live, async () => live);
   }
@@ -248,8 +255,13 @@ async function applyTo<C extends KubeObject>(child: Child<C>, actual: C): Promis
     const replaced =
       err instanceof ConflictError ||
       (err instanceof InvalidError && err.causes.some((c) => c.field === "metadata.uid"));
-    throw replaced ? new ChildReplacedError(describe(child), err) : err;
+    throw replaced ? new ChildReplacedError(describe(child), err) : invalidChildOr(child, err);
   }
+}
+
+/** `err` as an {@link InvalidChildError} when the apiserver refused the child as invalid, else as is. */
+function invalidChildOr<C extends KubeObject>(child: Child<C>, err: unknown): unknown {
+  return err instanceof InvalidError ? new InvalidChildError(describe(child), err) : err;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { OwnerReference } from "../api/index.ts";
+import type { InvalidError } from "../client/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 
 /**
@@ -98,6 +99,47 @@ export class ChildReplacedError extends KubeloopError {
       { cause },
     );
   }
+}
+
+/**
+ * The apiserver refused a child `ensureChild` wrote as invalid (422 `Invalid`, or 400
+ * `BadRequest`): what the owner's spec makes of the child does not validate, e.g. a CronJob whose
+ * schedule is not a cron expression. Retrying the same write cannot succeed, so the controller
+ * treats it as terminal, like a `TerminalError` (recognised when wrapped, too): it is not retried
+ * until the owner or a watched object changes, typically a spec edit that bumps the owner's
+ * generation. The controller records it on the owner as a Warning event and, when the owner's
+ * kind has a condition set, as its summary condition False with reason `InvalidChild` (and
+ * `Stalled=True`). The message names the child and each field the apiserver rejected. Code
+ * `KL_INVALID_CHILD`.
+ *
+ * @example
+ * ```ts
+ * await ensureChild(ctx, backup, CronJob, desiredCronJob(backup));
+ * // throws InvalidChildError: "CronJob ns/nightly was refused as invalid: spec.schedule: Invalid value: ..."
+ * ```
+ */
+export class InvalidChildError extends KubeloopError {
+  /** The child, as `Kind namespace/name`. */
+  readonly child: string;
+  /** The apiserver's answer, with its field causes. */
+  declare readonly cause: InvalidError;
+
+  constructor(child: string, invalid: InvalidError) {
+    super(
+      "KL_INVALID_CHILD",
+      `${child} was refused as invalid: ${fieldCauses(invalid)}. Correct the owner's spec that produces it; ` +
+        "no retry comes until the owner or an object its controller watches changes",
+      { cause: invalid },
+    );
+    this.child = child;
+  }
+}
+
+/** `field: message` for each field the apiserver rejected, or its message when it named none. */
+function fieldCauses(invalid: InvalidError): string {
+  const named = invalid.causes.filter((c) => c.field || c.message);
+  if (named.length === 0) return invalid.status.message || invalid.reason;
+  return named.map((c) => [c.field, c.message].filter(Boolean).join(": ")).join("; ");
 }
 
 /**

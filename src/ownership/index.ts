@@ -7,7 +7,8 @@
  * refusing to adopt what another controller owns and references across namespaces.
  * {@link ensureChild} converges an owned child — created once, then server-side applied — writing
  * nothing when it already matches; it refuses an object of the child's name its owner does not
- * control ({@link ChildConflictError}), removes what other writers added to an exclusive child
+ * control ({@link ChildConflictError}), reports a child the apiserver refuses as invalid
+ * ({@link InvalidChildError}, terminal for the controller), removes what other writers added to an exclusive child
  * (the default; {@link defaultCoWriters} stay), and reports repairs of someone else's changes or
  * deletions as drift — an event naming the writer from `managedFields`, and
  * `kubeloop_drift_repairs_total{kind,manager}`.
@@ -47,6 +48,7 @@ export {
   CrossNamespaceOwnerError,
   FinalizerCleanupError,
   FinalizerNameError,
+  InvalidChildError,
 } from "./errors.ts";
 export { type CoWriter, defaultCoWriters, type ExclusiveOptions } from "./exclusive.ts";
 export { type FinalizerClient, type FinalizerEvent, withFinalizer } from "./finalizers.ts";

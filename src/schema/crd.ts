@@ -8,7 +8,7 @@ import type { AnyKind } from "./kind.ts";
 import { VALIDATIONS } from "./markers.ts";
 import { canonicalOrder, toStructuralSchema } from "./openapi.ts";
 import { assertStructural } from "./structural.ts";
-import type { CrdObject, CrdVersion, JSONSchemaProps } from "./types.ts";
+import type { CelRule, CrdObject, CrdVersion, JSONSchemaProps } from "./types.ts";
 import type { KindVersion } from "./versions.ts";
 import { toYaml } from "./yaml.ts";
 
@@ -93,6 +93,18 @@ function objectSchema(kind: AnyKind, version: KindVersion): JSONSchemaProps {
     },
     ...(spec.default === undefined ? { required: ["spec"] } : {}),
     type: "object",
+    ...(kind.maxNameLength === undefined
+      ? {}
+      : { [VALIDATIONS]: [nameLengthRule(kind, kind.maxNameLength)] }),
+  };
+}
+
+/** The root rule that refuses names longer than the kind's children can be named after. */
+function nameLengthRule(kind: AnyKind, max: number): CelRule {
+  return {
+    rule: `size(self.metadata.name) <= ${max}`,
+    message: `metadata.name must be at most ${max} characters: the ${kind.kind} controller names its children after it`,
+    reason: "FieldValueInvalid",
   };
 }
 

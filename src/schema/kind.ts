@@ -55,6 +55,12 @@ export interface KindOptions<S extends z.ZodType, St extends z.ZodType | undefin
   readonly description?: string;
   /** Further versions served next to the primary one. */
   readonly versions?: readonly VersionOptions[];
+  /**
+   * The longest `metadata.name` the apiserver admits, for a kind whose children's names (or label
+   * values, at most 63 characters) are derived from it: a longer name is refused at creation
+   * rather than leaving an object its controller can never converge.
+   */
+  readonly maxNameLength?: number;
 }
 
 /** A custom kind: a {@link ResourceType} plus everything needed to validate it and build its CRD. */
@@ -78,6 +84,8 @@ export interface Kind<
   readonly printerColumns: readonly PrinterColumn[];
   /** All versions, primary first. */
   readonly versions: readonly KindVersion[];
+  /** The longest `metadata.name` admitted, when the kind limits it. */
+  readonly maxNameLength?: number;
   /** Validates and returns a spec (defaults applied); throws `SpecValidationError` when invalid. */
   parseSpec(input: unknown): z.output<S>;
   /** Validates a spec without throwing. */
@@ -140,6 +148,7 @@ export function defineKind<S extends z.ZodType, St extends z.ZodType | undefined
     ...(options.conditions === undefined ? {} : { conditions: options.conditions }),
     printerColumns: Object.freeze(printerColumns),
     versions: Object.freeze(versions),
+    ...(options.maxNameLength === undefined ? {} : { maxNameLength: options.maxNameLength }),
     parseSpec: (input: unknown) => parseSpec(options.kind, options.spec, input),
     safeParseSpec: (input: unknown) => options.spec.safeParse(input),
   });

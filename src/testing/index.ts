@@ -62,7 +62,16 @@ export {
   transientFailures,
   watchExpiry,
 } from "./conformance/index.ts";
+export { type EventuallyOptions, eventually } from "./eventually.ts";
 export { scrapeMetric } from "./metrics.ts";
+export {
+  type RunningOperator,
+  type StartOperatorOptions,
+  startOperator,
+  TEST_KUBECONFIG_ENV,
+  type TestScope,
+  testNamespace,
+} from "./operator.ts";
 export {
   type EventSelector,
   type Fault,

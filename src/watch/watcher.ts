@@ -10,6 +10,7 @@ import {
   apiErrorFrom,
   ExpiredError,
   InvalidError,
+  KindNotFoundError,
   type ListOptions,
   type ObjectList,
   ServerTimeoutError,
@@ -115,10 +116,12 @@ export async function* watch<T extends KubeObject>(
         // As client-go does, any failure of the streaming attempt falls back to list-then-watch at
         // once: a proxy that drops sendInitialEvents or breaks the stream must not keep the cache
         // from syncing. The next relist streams again, unless the server refused sendInitialEvents
-        // (400/422: it does not support it), which older servers do and is not worth reporting.
+        // (400/422: it does not support it), which older servers do and is not worth reporting. A
+        // kind the server does not serve is reported by the list, which fails alike right after:
+        // one report per attempt.
         listing = true;
         if (err instanceof InvalidError) canStream = false;
-        else metrics.retry?.(err, 0);
+        else if (!(err instanceof KindNotFoundError)) metrics.retry?.(err, 0);
         continue;
       }
       reason = classify(err);

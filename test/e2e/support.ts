@@ -86,33 +86,9 @@ export async function testNamespace(t: TestContext): Promise<string> {
   return name;
 }
 
-/**
- * Polls `check` until it returns a value other than `undefined`/`false` (or stops throwing),
- * and returns that value. Fails after `timeoutMs` with the last error or a description.
- */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
-): Promise<T> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-      lastError = undefined;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      const detail = lastError instanceof Error ? `: ${lastError.message}` : "";
-      throw new Error(
-        `timed out after ${opts.timeoutMs ?? 30_000} ms waiting for ${opts.what ?? "condition"}${detail}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
-  }
-}
+import { eventually } from "../../src/testing/index.ts";
+
+export { eventually };
 
 let sharedClient: Client | undefined;
 

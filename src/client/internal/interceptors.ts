@@ -129,6 +129,8 @@ export interface RetryOptions {
   maxThrottled?: number;
   /** Attempts for reads on network errors and 5xx. Default 4. */
   maxReads?: number;
+  /** Told of every retry. */
+  metrics?: Pick<ClientMetrics, "retry">;
 }
 
 /**
@@ -138,7 +140,8 @@ export interface RetryOptions {
  * When the server stays unreachable, throws {@link UnreachableError}.
  */
 export function retry(options: RetryOptions): Interceptor {
-  const { clock, maxThrottled = 10, maxReads = 4 } = options;
+  const { clock, maxThrottled = 10, maxReads = 4, metrics } = options;
+  const retrying = (method: string, code: string) => metrics?.retry?.({ method, code });
   return (next) => async (request) => {
     for (let attempt = 1; ; attempt++) {
       let res: SentResponse;
@@ -149,6 +152,7 @@ export function retry(options: RetryOptions): Interceptor {
         if (request.signal?.aborted || !retriable || attempt >= maxReads) {
           throw isNetworkError(err) ? new UnreachableError(options.server, err) : err;
         }
+        retrying(request.method, "<error>");
         await clock.sleep(backoff(attempt), request.signal);
         continue;
       }
@@ -156,6 +160,7 @@ export function retry(options: RetryOptions): Interceptor {
       const failedRead =
         safeToRepeat(request) && [500, 502, 503, 504].includes(res.status) && attempt < maxReads;
       if (!throttled && !failedRead) return res;
+      retrying(request.method, String(res.status));
       await res.body.dump();
       await clock.sleep(retryAfterMs(res) ?? backoff(attempt), request.signal);
     }

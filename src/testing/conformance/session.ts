@@ -7,14 +7,13 @@
  * each in namespaces of its own.
  */
 import { randomBytes } from "node:crypto";
-import { CustomResourceDefinition, type KubeObject, Namespace } from "../../api/index.ts";
+import { Namespace } from "../../api/index.ts";
 import { Client, loadKubeconfig, NotFoundError } from "../../client/index.ts";
 import { systemClock } from "../../clock/index.ts";
 import { type Cluster, startCluster } from "../../cluster/cluster.ts";
-import { crdFor } from "../../schema/index.ts";
+import { installCrds } from "../../operator/install.ts";
 import { type FaultProxy, type RequestRecord, startProxy, upstreamFromKubeconfig } from "../proxy/index.ts";
 import { seededRandom } from "../proxy/match.ts";
-import { ConformanceError } from "./errors.ts";
 import { OperatorProcess } from "./internal/operator-process.ts";
 import { poll } from "./internal/poll.ts";
 import type { RunnerSettings } from "./internal/protocol.ts";
@@ -79,23 +78,6 @@ export interface ConformanceSession {
   reference?: Snapshot;
   /** Stops the operator and the proxy, deletes the namespaces, and stops a cluster the kit started. */
   close(): Promise<void>;
-}
-
-async function installCrds(client: Client, subject: Subject): Promise<void> {
-  for (const kind of subject.operator.kinds) {
-    await client.apply(CustomResourceDefinition, crdFor(kind), { force: true });
-  }
-  for (const kind of subject.operator.kinds) {
-    const name = `${kind.plural}.${kind.group}`;
-    const established = await poll(async () => {
-      const crd = await client.get(CustomResourceDefinition, name);
-      const conditions = (
-        crd as KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
-      ).status?.conditions;
-      return conditions?.some((c) => c.type === "Established" && c.status === "True") || undefined;
-    }, 60_000);
-    if (!established) throw new ConformanceError(`the CRD ${name} did not become Established within 60 s`);
-  }
 }
 
 async function connect(options: SessionOptions, report: (line: string) => void) {
@@ -201,7 +183,7 @@ export async function openSession(
     },
   };
   try {
-    await installCrds(client, subject);
+    await installCrds(client, subject.operator.kinds);
     await operator.start();
   } catch (err) {
     await session.close();

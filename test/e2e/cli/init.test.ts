@@ -28,7 +28,7 @@ async function sh(cmd: string, args: string[], cwd: string, timeout = 600_000) {
   }
 }
 
-test("kubeloop init scaffolds a project that installs against this checkout and passes its own tests", {
+test("kubeloop init run from this checkout scaffolds a project that installs against it and passes its own tests", {
   timeout: 900_000,
 }, async (t) => {
   assert.ok(
@@ -38,18 +38,15 @@ test("kubeloop init scaffolds a project that installs against this checkout and 
   const dir = join(mkdtempSync(join(tmpdir(), "kubeloop-init-")), "hello-operator");
   t.after(() => rmSync(resolve(dir, ".."), { recursive: true, force: true }));
 
-  const init = await sh(
-    process.execPath,
-    [cli, "init", dir, "--kind", "Hello", "--kubeloop", `file:${checkout}`],
-    checkout,
-  );
+  const init = await sh(process.execPath, [cli, "init", dir, "--kind", "Hello"], checkout);
   assert.match(init.stdout, /Created 10 files/);
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
     name: string;
     dependencies: Record<string, string>;
   };
   assert.equal(manifest.name, "hello-operator");
-  assert.equal(manifest.dependencies.kubeloop, `file:${checkout}`);
+  assert.equal(manifest.dependencies.kubeloop, `file:${checkout}`, "the checkout that ran init, by default");
+  assert.match(readFileSync(join(dir, "README.md"), "utf8"), /^# hello-operator\n/);
   assert.match(readFileSync(join(dir, "src", "api.ts"), "utf8"), /kind: "Hello"/);
 
   await sh("npm", ["install", "--no-audit", "--no-fund"], dir);

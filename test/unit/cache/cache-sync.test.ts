@@ -3,7 +3,7 @@ import { getEventListeners } from "node:events";
 import { describe, it } from "node:test";
 import { ConfigMap, resourceType } from "../../../src/api/index.ts";
 import { CacheSyncTimeoutError } from "../../../src/cache/index.ts";
-import { apiErrorFrom } from "../../../src/client/index.ts";
+import { apiErrorFrom, KindNotFoundError } from "../../../src/client/index.ts";
 import { flush, isSettled } from "../watch/support.ts";
 import { cm, newCache } from "./support.ts";
 
@@ -37,7 +37,33 @@ describe("InformerCache: sync timeout", () => {
         err.message,
         /Grant the verbs list and watch on configmaps to the operator's ServiceAccount/,
       );
-      assert.match(err.message, /rerun `kubeloop generate`/);
+      assert.match(
+        err.message,
+        /declare the kind \(`\.owns\(\)` or `\.watches\(\)`.*`permissions`\), rerun `kubeloop generate`/,
+      );
+      return true;
+    });
+  });
+
+  it("names a kind the server does not serve, and how to install it, when that kept it from syncing", async (t) => {
+    const { cache, client, clock, stop } = newCache(t, { syncTimeoutMs: 30_000 });
+    const Widget = resourceType("example.com/v1alpha1", "Widget", "widgets", true);
+    const notServed = new KindNotFoundError(Widget.apiVersion, Widget.kind, {
+      groupVersions: ["example.com/v1"],
+      kindVersions: ["example.com/v1"],
+    });
+    client.kind("Widget").failList(notServed);
+    cache.start(stop.signal);
+    const reading = cache.reader(Widget);
+    await flush();
+    clock.advance(30_000);
+    await assert.rejects(reading, (err: unknown) => {
+      assert.ok(err instanceof CacheSyncTimeoutError);
+      assert.match(
+        err.message,
+        /did not sync within 30 s: the API server does not serve Widget in example\.com\/v1alpha1/,
+      );
+      assert.match(err.message, /serves Widget in example\.com\/v1 but not in v1alpha1.*`kubeloop install`/);
       return true;
     });
   });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { KindNotFoundError } from "../../../src/client/index.ts";
 import { flush, isSettled } from "../watch/support.ts";
 import { cm, names, recording, startInformer, withManagedFields } from "./support.ts";
 
@@ -151,6 +152,32 @@ describe("Informer", () => {
     clock.advance(1_000);
     await informer.waitForSync();
     assert.equal(informer.store.size, 1);
+  });
+
+  it("reports a kind the server does not serve once per attempt, in its health, and syncs once it is served", async (t) => {
+    const { client, clock, informer, start, errors } = startInformer(t, {
+      watch: { initialState: "streaming" },
+    });
+    const notServed = () =>
+      new KindNotFoundError("v1", "ConfigMap", { groupVersions: ["v1"], kindVersions: [] });
+    client.failWatch(notServed()).failList(notServed());
+    void start();
+    await flush();
+    assert.equal(errors.length, 1, "the failed streaming attempt and the list that follows are one attempt");
+    assert.ok(errors[0]?.[0] instanceof KindNotFoundError);
+    const health = informer.health();
+    assert.equal(health.state, "failing");
+    assert.match(String((health.lastError as Error).message), /v1 has no kind ConfigMap.*`kubeloop install`/);
+    client.failList(notServed());
+    clock.advance(1_000);
+    await flush();
+    assert.equal(errors.length, 2, "it keeps retrying with backoff");
+    client.page([cm("a")], "10");
+    client.stream();
+    clock.advance(1_000);
+    await informer.waitForSync();
+    assert.equal(informer.health().state, "synced");
+    assert.equal(errors.length, 2);
   });
 
   it("strips managedFields by default, and applies a custom transform instead when given", async (t) => {

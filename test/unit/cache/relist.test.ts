@@ -27,9 +27,11 @@ async function synced(
   options: InformerOptions<ConfigMapObject> = {},
 ) {
   const diverged: string[] = [];
+  const told: string[][] = [];
   const started = startInformer(t, {
     relist: { periodMs, jitter: 0 },
     metrics: { diverged: (change) => diverged.push(change) },
+    onDiverged: (found) => told.push(found.map((f) => `${f.change} ${f.key}`)),
     ...options,
   });
   const { client, clock, informer, start } = started;
@@ -50,7 +52,7 @@ async function synced(
     clock.advance(catchUpMs);
     await flush();
   };
-  return { ...started, stream, log, diverged, relistReturns, compare };
+  return { ...started, stream, log, diverged, told, relistReturns, compare };
 }
 
 const storedVersions = (keys: string[], get: (k: string) => ConfigMapObject | undefined) =>
@@ -63,6 +65,7 @@ describe("Informer: periodic relist", () => {
     await h.compare();
     assert.deepEqual(h.log, ["add b@7"]);
     assert.deepEqual(h.diverged, ["added"]);
+    assert.deepEqual(h.told, [["added ns/b"]], "onDiverged hears of the relist once, by key");
     assert.deepEqual(h.informer.store.keys().sort(), ["ns/a", "ns/b"]);
   });
 
@@ -103,6 +106,7 @@ describe("Informer: periodic relist", () => {
     assert.equal(h.client.lists.length, 4, "the first list and three relists");
     assert.deepEqual(h.log, []);
     assert.deepEqual(h.diverged, []);
+    assert.deepEqual(h.told, [], "onDiverged is not told of a relist that found nothing");
   });
 
   it("lists in pages of 500 with a consistent read (no resourceVersion) in the informer's scope", async (t) => {

@@ -10,6 +10,7 @@ import {
   Deployment,
   type DeploymentObject,
   Namespace,
+  resourceType,
 } from "../../../src/api/index.ts";
 import {
   type ApiRequest,
@@ -17,6 +18,7 @@ import {
   type ClientOptions,
   ConflictError,
   InvalidError,
+  KindNotFoundError,
   NotFoundError,
   type RequestObservation,
 } from "../../../src/client/index.ts";
@@ -300,6 +302,49 @@ describe("Client.watchStream and request", () => {
       body: { code: 422, reason: "Invalid", message: "sendInitialEvents is forbidden" },
     }));
     await assert.rejects(client.watchStream(ConfigMap, { sendInitialEvents: true }), InvalidError);
+  });
+
+  describe("a 404 for a collection: the kind is not served", () => {
+    const Widget = resourceType("example.com/v1alpha1", "Widget", "widgets", true);
+    /** An apiserver that serves example.com/v1 (with Widget) but not v1alpha1: 404 page not found. */
+    const answer = (request: SentRequest): StubAnswer => {
+      const path = pathOf(request);
+      if (path === "/prefix/api") return { status: 200, body: { items: [] } };
+      if (path === "/prefix/apis") {
+        const resources = [{ resource: "widgets", scope: "Namespaced", responseKind: { kind: "Widget" } }];
+        return {
+          status: 200,
+          body: { items: [{ metadata: { name: "example.com" }, versions: [{ version: "v1", resources }] }] },
+        };
+      }
+      return { status: 404, body: "404 page not found\n" };
+    };
+    const explained = (err: unknown) => {
+      assert.ok(err instanceof KindNotFoundError, String(err));
+      assert.equal(err.kind, "example.com/v1alpha1/Widget");
+      assert.match(err.message, /serves Widget in example\.com\/v1 but not in v1alpha1/);
+      assert.ok(err.cause instanceof NotFoundError);
+      return true;
+    };
+
+    it("list rejects with the KindNotFoundError discovery explains", async (t) => {
+      const { client } = clientWith(t, answer);
+      await assert.rejects(client.list(Widget, { namespace: "ns" }), explained);
+    });
+
+    it("watchStream rejects with it too", async (t) => {
+      const { client } = clientWith(t, answer);
+      await assert.rejects(client.watchStream(Widget, { namespace: "ns" }), explained);
+    });
+
+    it("a 404 discovery cannot explain stays a NotFoundError", async (t) => {
+      const { client } = clientWith(t, answer);
+      const Served = resourceType("example.com/v1", "Widget", "widgets", true);
+      await assert.rejects(
+        client.list(Served),
+        (err) => err instanceof NotFoundError && !(err instanceof KindNotFoundError),
+      );
+    });
   });
 
   it("sends raw requests and parses their JSON, or returns text that is not JSON", async (t) => {

@@ -177,6 +177,46 @@ describe("Discovery", () => {
     });
   });
 
+  it("names the versions the server serves of the group of a kind it does not serve", async () => {
+    const { state, dispatch } = fakeServer();
+    state.groups.push(
+      group("example.com", { v1: [res("widgets", "Widget")], v2: [res("gadgets", "Gadget")] }),
+    );
+    const discovery = new Discovery(dispatch, new FakeClock());
+    await assert.rejects(discovery.resolve("example.com/v1alpha1", "Widget"), (err: unknown) => {
+      assert.ok(err instanceof KindNotFoundError);
+      assert.deepEqual(err.served, {
+        groupVersions: ["example.com/v1", "example.com/v2"],
+        kindVersions: ["example.com/v1"],
+      });
+      assert.match(err.message, /serves Widget in example\.com\/v1 but not in v1alpha1/);
+      return true;
+    });
+    const sprocket = await discovery.notServed("example.com/v1", "Sprocket");
+    assert.match(
+      sprocket?.message ?? "",
+      /serves example\.com\/v1, example\.com\/v2, but example\.com\/v1 has no kind Sprocket/,
+    );
+    const missing = await discovery.notServed("missing.io/v1", "Thing");
+    assert.deepEqual(missing?.served, { groupVersions: [], kindVersions: [] });
+  });
+
+  it("notServed is undefined for a kind discovery serves, and keeps the 404 as the cause otherwise", async () => {
+    const { state, dispatch } = fakeServer();
+    const clock = new FakeClock();
+    const discovery = new Discovery(dispatch, clock, 2_000);
+    const notFound = new Error("404 page not found");
+    const err = await discovery.notServed("example.com/v1", "Widget", notFound);
+    assert.equal(err?.cause, notFound);
+    state.groups.push(group("example.com", { v1: [res("widgets", "Widget")] }));
+    clock.advance(2_000);
+    assert.equal(
+      await discovery.notServed("example.com/v1", "Widget"),
+      undefined,
+      "refreshed: the CRD is installed now",
+    );
+  });
+
   it("copes with groups without versions or resources", async () => {
     const { state, dispatch } = fakeServer();
     state.groups = [{ metadata: { name: "empty" }, versions: [] }, { versions: undefined } as never];

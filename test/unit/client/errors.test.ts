@@ -168,7 +168,7 @@ describe("apiErrorFrom: status details", () => {
       [
         'configmaps is forbidden: User "system:serviceaccount:ops:widgets" cannot create resource "configmaps" in API group "" in the namespace "a"',
         "rbac",
-        /grant this verb and resource to the operator's ServiceAccount/,
+        /ServiceAccount lacks this verb.*`\.owns\(Kind\)`.*`\.watches\(Kind\)`.*`permissions`.*rerun `kubeloop generate`/,
       ],
       [
         'pods "w-0" is forbidden: exceeded quota: compute, requested: cpu=2, used: cpu=1, limited: cpu=2',
@@ -277,8 +277,50 @@ describe("errors raised without an answer", () => {
   it("KindNotFoundError names the kind, the version and the fix", () => {
     const err = new KindNotFoundError("example.com/v1", "Widget");
     assert.equal(err.code, "KL_KIND_NOT_FOUND");
+    assert.equal(err.kind, "example.com/v1/Widget");
     assert.ok(err instanceof KubeloopError);
-    assert.match(err.message, /Widget in example\.com\/v1/);
-    assert.match(err.message, /install its CRD/);
+    assert.match(err.message, /Widget in example\.com\/v1\. /);
+    assert.match(
+      err.message,
+      /install its CRD \(`kubeloop install`, or `kubectl apply --server-side -f config\/crds\.yaml`/,
+    );
+  });
+
+  describe("KindNotFoundError says what the server serves of the kind's group", () => {
+    const cases: [string, { groupVersions: string[]; kindVersions: string[] }, RegExp][] = [
+      [
+        "no version of the group",
+        { groupVersions: [], kindVersions: [] },
+        /serves no version of the group example\.com\./,
+      ],
+      [
+        "another version",
+        { groupVersions: ["example.com/v1", "example.com/v2"], kindVersions: [] },
+        /the server serves example\.com\/v1, example\.com\/v2 but not v1alpha1\./,
+      ],
+      [
+        "the version, without the kind",
+        { groupVersions: ["example.com/v1alpha1"], kindVersions: [] },
+        /serves example\.com\/v1alpha1, but example\.com\/v1alpha1 has no kind Widget\./,
+      ],
+      [
+        "the kind in another version",
+        { groupVersions: ["example.com/v1alpha1", "example.com/v1"], kindVersions: ["example.com/v1"] },
+        /serves Widget in example\.com\/v1 but not in v1alpha1\./,
+      ],
+    ];
+    for (const [name, served, text] of cases) {
+      it(name, () => {
+        const err = new KindNotFoundError("example.com/v1alpha1", "Widget", served);
+        assert.match(err.message, text);
+        assert.deepEqual(err.served, served);
+        assert.match(err.message, /`kubeloop install`/);
+      });
+    }
+
+    it("names the core group", () => {
+      const err = new KindNotFoundError("v1", "Widget", { groupVersions: ["v1"], kindVersions: [] });
+      assert.match(err.message, /serves v1, but v1 has no kind Widget/);
+    });
   });
 });

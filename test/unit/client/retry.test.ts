@@ -247,6 +247,42 @@ describe("retry: writes", () => {
   });
 });
 
+describe("retry: metrics", () => {
+  it("counts each retry by the code it repeats and the HTTP method, as client-go's rest_client_request_retries_total", async () => {
+    const retries: string[] = [];
+    const clock = new FakeClock();
+    const base = scripted([
+      response(429, "", { "retry-after": "1" }),
+      networkError("ECONNRESET"),
+      response(200),
+    ]);
+    const dispatch = retry({
+      clock,
+      server,
+      metrics: { retry: (o) => retries.push(`${o.method} ${o.code}`) },
+    })(base);
+    const result = dispatch({ method: "GET", verb: "get", path: "/api/v1/namespaces/ns/configmaps/a" });
+    await flush();
+    await attemptsAfter(clock, base.calls, [1_000, 200]);
+    assert.equal((await result).status, 200);
+    assert.deepEqual(retries, ["GET 429", "GET <error>"]);
+  });
+
+  it("counts nothing for a request answered at once or not retried", async () => {
+    const retries: string[] = [];
+    const dispatch = retry({
+      clock: new FakeClock(),
+      server,
+      metrics: { retry: (o) => retries.push(o.code) },
+    })(scripted([response(500)]));
+    assert.equal(
+      (await dispatch({ method: "POST", verb: "create", path: "/api/v1/namespaces/ns/configmaps" })).status,
+      500,
+    );
+    assert.deepEqual(retries, [], "a write answered 500 is not repeated");
+  });
+});
+
 describe("isNetworkError", () => {
   it("recognises socket and undici error codes only", () => {
     for (const code of ["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CLOSED"]) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { pino } from "pino";
 import { Action, TerminalError } from "../../../src/controller/index.ts";
 import { cm, deferred, flush, harness } from "./support.ts";
 
@@ -29,6 +30,20 @@ describe("Controller: the reconcile context", () => {
     assert.deepEqual(second?.ctx.request, { key: "gone", name: "gone" });
     assert.equal(second?.ctx.object, undefined, "an object that is not cached is undefined");
     assert.notEqual(second?.ctx.reconcileID, first?.ctx.reconcileID);
+  });
+
+  it("logs with the object's namespace and name beside the operator's logger name, never over it", async (t) => {
+    const lines: string[] = [];
+    const logger = pino({ name: "widgets-operator" }, { write: (line: string) => void lines.push(line) });
+    const h = harness(t, ({ ctx }) => void ctx.log.info("hello"), {}, { logger });
+    h.controller.enqueue("ns/a", "manual");
+    void h.run();
+    await flush();
+    const record = JSON.parse(lines[0] ?? "{}") as Record<string, unknown>;
+    assert.equal(record.msg, "hello");
+    assert.equal(record.name, "widgets-operator");
+    assert.deepEqual([record.controller, record.namespace, record.object], ["widgets", "ns", "a"]);
+    assert.equal(record.reconcileID, h.reconciles[0]?.ctx.reconcileID);
   });
 
   it("reports drift repairs and condition transitions to the metrics, and nothing else", async (t) => {

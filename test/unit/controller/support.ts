@@ -1,7 +1,7 @@
 /** Drives a {@link Controller} on a FakeClock with a scripted source, a real store and a recording reconciler. */
 import type { TestContext } from "node:test";
 import { pino } from "pino";
-import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
+import { ConfigMap, type ConfigMapObject, type ResourceType } from "../../../src/api/index.ts";
 import { createStore, type Informer, type InformerCache } from "../../../src/cache/index.ts";
 import type { Client } from "../../../src/client/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
@@ -15,8 +15,9 @@ import {
   type ReconcileContext,
   type Source,
 } from "../../../src/controller/index.ts";
-import type { EventRecorder } from "../../../src/events/index.ts";
+import { EventRecorder } from "../../../src/events/index.ts";
 import { noopQueueMetrics } from "../../../src/queue/index.ts";
+import { FakeEventClient } from "../events/support.ts";
 
 /** Lets every pending promise callback run (one macrotask turn; no time passes on any clock). */
 export function flush(): Promise<void> {
@@ -82,16 +83,27 @@ export interface Reconcile {
 /** What the reconciler does on a call: return an Action, throw, or wait. */
 export type Behaviour = (call: Reconcile, index: number) => Promise<Action | undefined> | Action | undefined;
 
-/** A controller of ConfigMaps named `widgets`, not yet running; `deps` replaces its logger or metrics. */
+/** What {@link harness} may replace: the controller's deps, and its primary kind (ConfigMap). */
+export type HarnessDeps = Partial<Pick<ControllerDeps, "logger" | "metrics" | "recorder" | "client">> & {
+  primary?: ResourceType<ConfigMapObject>;
+};
+
+/**
+ * A controller of ConfigMaps named `widgets`, not yet running; `deps` replaces its logger, metrics,
+ * recorder (default: a real one on the FakeClock, writing to `events`), client or primary kind.
+ */
 export function harness(
   t: TestContext,
   behaviour: Behaviour = () => undefined,
   options: ControllerOptions = {},
-  deps: Partial<Pick<ControllerDeps, "logger" | "metrics">> = {},
+  deps: HarnessDeps = {},
 ) {
   const clock = new FakeClock(10_000);
   const store = createStore<ConfigMapObject>();
-  const informer = { type: ConfigMap, store: store.reader } as unknown as Informer<ConfigMapObject>;
+  const { primary = ConfigMap, ...replaced } = deps;
+  const informer = { type: primary, store: store.reader } as unknown as Informer<ConfigMapObject>;
+  const events = new FakeEventClient();
+  const recorder = new EventRecorder(events, { reportingController: "widgets", clock });
   const source = new FakeSource();
   const { metrics, calls } = recordingControllerMetrics();
   const reconciles: Reconcile[] = [];
@@ -108,10 +120,10 @@ export function harness(
       client: {} as Client,
       cache: {} as InformerCache,
       logger: pino({ level: "silent" }),
-      recorder: {} as EventRecorder,
+      recorder,
       metrics,
       clock,
-      ...deps,
+      ...replaced,
     },
     { resyncPeriodMs: 0, ...options },
   );
@@ -127,7 +139,7 @@ export function harness(
     await flush();
     await flush();
   };
-  return { clock, store, source, calls, reconciles, controller, stop, run, keys, advance };
+  return { clock, store, source, calls, reconciles, controller, stop, run, keys, advance, events };
 }
 
 /** A ConfigMap in namespace `ns`. */

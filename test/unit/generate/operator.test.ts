@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, keyOf, Secret } from "../../../src/api/index.ts";
 import { controller } from "../../../src/controller/index.ts";
-import { declarationsOf, declaredPermissions, permissionsOf } from "../../../src/generate/index.ts";
+import {
+  declarationsOf,
+  declarationWarnings,
+  declaredPermissions,
+  permissionsOf,
+} from "../../../src/generate/index.ts";
 import { defineOperator } from "../../../src/operator/index.ts";
 import { Widget } from "../schema/fixtures.ts";
 
@@ -59,5 +64,53 @@ describe("declaredPermissions", () => {
     const granted = declaredPermissions(declared, { leaderElection: { namespace: "ops" } });
     const kinds = granted.map((p) => `${p.type.plural}${p.namespace ? ` in ${p.namespace}` : ""}`);
     assert.deepEqual([...new Set(kinds)], ["widgets", "configmaps", "secrets", "events", "leases in ops"]);
+  });
+});
+
+describe("declarationWarnings", () => {
+  it("has nothing to say about an operator whose declarations cover its kinds", async () => {
+    assert.deepEqual(await declarationWarnings(widgets), []);
+  });
+
+  it("points at a controller that declares only its primary kind while the operator lists no permissions", async () => {
+    const bare = defineOperator({
+      name: "bare",
+      kinds: [Widget],
+      setup: (host) =>
+        void controller(host)
+          .for(Widget)
+          .reconcile(async () => undefined),
+    });
+    const [warning, ...more] = await declarationWarnings(bare);
+    assert.equal(more.length, 0);
+    assert.match(warning ?? "", /controller widget declares no \.owns\(\) or \.watches\(\) besides Widget/);
+    assert.match(
+      warning ?? "",
+      /declare them with \.owns\(Kind\) or \.watches\(Kind, map\), or in the operator's permissions/,
+    );
+    const permitted = defineOperator({ ...bare.definition, permissions: [{ type: Secret, verbs: ["get"] }] });
+    assert.deepEqual(
+      await declarationWarnings(permitted),
+      [],
+      "its reconciler's extra kinds are in permissions",
+    );
+  });
+
+  it("names a kind the operator ships a CRD for that nothing declares", async () => {
+    const orphan = defineOperator({
+      name: "orphan",
+      kinds: [Widget],
+      setup: (host) =>
+        void controller(host)
+          .for(ConfigMap)
+          .owns(Secret)
+          .reconcile(async () => undefined),
+    });
+    const [warning, ...more] = await declarationWarnings(orphan);
+    assert.equal(more.length, 0);
+    assert.match(
+      warning ?? "",
+      /kind Widget \(example\.kubeloop\.dev\) ships a CRD, but no controller reconciles, owns or watches it/,
+    );
   });
 });

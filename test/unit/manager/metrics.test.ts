@@ -56,3 +56,20 @@ describe("ManagerMetrics: informer hooks", () => {
     ]);
   });
 });
+
+describe("ManagerMetrics: client hooks", () => {
+  it("counts attempts, latencies and retries under client-go's names and labels", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    const hooks = metrics.client("10.0.0.1:6443");
+    hooks.request({ method: "GET", verb: "list", code: "503", seconds: 0.01 });
+    hooks.retry?.({ method: "GET", code: "503" });
+    hooks.request({ method: "GET", verb: "list", code: "200", seconds: 0.02 });
+    assert.deepEqual(await samples(metrics, "rest_client_requests_total"), [
+      '{"code":"503","method":"GET","host":"10.0.0.1:6443"}=1',
+      '{"code":"200","method":"GET","host":"10.0.0.1:6443"}=1',
+    ]);
+    assert.deepEqual(await samples(metrics, "rest_client_request_retries_total"), [
+      '{"code":"503","verb":"GET","host":"10.0.0.1:6443"}=1',
+    ]);
+  });
+});

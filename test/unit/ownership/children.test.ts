@@ -316,6 +316,40 @@ describe("ensureChild", () => {
     assert.deepEqual([creates.length, informers.length], [0, 0]);
   });
 
+  describe("a kind its controller does not own (a forgotten .owns())", () => {
+    const warnings = () => {
+      const lines: string[] = [];
+      return { lines, log: { warn: (_fields: object, message: string) => void lines.push(message) } };
+    };
+
+    it("still converges the child, and warns once per controller and kind, naming .owns()", async () => {
+      const { lines, log } = warnings();
+      const { ctx, creates } = childContext({ owned: [] });
+      const logged = { ...ctx, log: log as never };
+      await ensureChild(logged, OWNER, ConfigMap, desired());
+      await ensureChild(logged, OWNER, ConfigMap, desired());
+      assert.equal(creates.length, 2);
+      assert.equal(lines.length, 1);
+      assert.match(lines[0] ?? "", /ensureChild of a ConfigMap in a controller that does not own ConfigMap/);
+      assert.match(
+        lines[0] ?? "",
+        /Add \.owns\(ConfigMap\) to the controller, then rerun `kubeloop generate`/,
+      );
+      const other = childContext({ owned: [] });
+      await ensureChild({ ...other.ctx, log: log as never }, OWNER, ConfigMap, desired());
+      assert.equal(lines.length, 2, "another controller is warned too");
+    });
+
+    it("says nothing for an owned kind, or a context that declares no owned kinds at all", async () => {
+      const { lines, log } = warnings();
+      const owned = childContext({ owned: [{ type: ConfigMap }] });
+      await ensureChild({ ...owned.ctx, log: log as never }, OWNER, ConfigMap, desired());
+      const undeclared = childContext();
+      await ensureChild({ ...undeclared.ctx, log: log as never }, OWNER, ConfigMap, desired());
+      assert.deepEqual(lines, []);
+    });
+  });
+
   describe("an exclusive child (the default)", () => {
     const T_OURS = "2026-01-01T00:00:05Z";
     const T_THEIRS = "2026-01-01T00:00:09Z";

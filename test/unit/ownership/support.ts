@@ -157,9 +157,9 @@ export function apiError<E>(
 /**
  * A reconcile context for ensureChild: a cache holding `stored` and `tombstones`, and a client
  * that records creates, applies and patches, and answers reads from `server` (default:
- * `stored`), which has the full `managedFields` that the cache only summarizes. A create of a
- * name `server` holds fails with AlreadyExists; an apply answers `applied(obj)` or throws
- * `applyError`.
+ * `stored`), which has the full `managedFields` that the cache only summarizes. A create throws
+ * `createError`, or fails with AlreadyExists for a name `server` holds; an apply answers
+ * `applied(obj)` or throws `applyError`.
  */
 export function childContext(
   opts: {
@@ -170,6 +170,7 @@ export function childContext(
     owned?: ChildContext["owned"];
     applied?: (obj: KubeObject) => KubeObject;
     applyError?: Error;
+    createError?: Error;
   } = {},
 ) {
   const applies: ApplyCall[] = [];
@@ -184,6 +185,7 @@ export function childContext(
     fieldManager: opts.fieldManager ?? "widgets",
     async create(_type: ResourceType, obj: KubeObject) {
       creates.push(structuredClone(obj));
+      if (opts.createError) throw opts.createError;
       if (server.has(keyOf(obj))) throw apiError(AlreadyExistsError, 409, "AlreadyExists");
       return obj;
     },

@@ -133,6 +133,27 @@ describe("crdFor: the structural spec schema", () => {
     ]);
   });
 
+  it("limits metadata.name with a rule at the root when the kind says how long its names may be", () => {
+    assert.equal(root["x-kubernetes-validations"], undefined, "no limit unless asked");
+    const limited = defineKind({
+      group: "example.kubeloop.dev",
+      version: "v1",
+      kind: "Gizmo",
+      scope: "Namespaced",
+      spec: z.object({ size: z.int() }),
+      maxNameLength: 40,
+    });
+    const schema = crdFor(limited).spec.versions[0]?.schema.openAPIV3Schema as JSONSchemaProps;
+    assert.deepEqual(schema["x-kubernetes-validations"], [
+      {
+        rule: "size(self.metadata.name) <= 40",
+        message:
+          "metadata.name must be at most 40 characters: the Gizmo controller names its children after it",
+        reason: "FieldValueInvalid",
+      },
+    ]);
+  });
+
   it("never emits additionalProperties: false, $ref or definitions", () => {
     const text = JSON.stringify(crd);
     for (const forbidden of ['"additionalProperties":false', '"$ref"', '"definitions"', "9007199254740991"]) {

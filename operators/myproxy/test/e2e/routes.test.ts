@@ -265,6 +265,16 @@ test("the CRDs reject malformed routes and proxies", async (t) => {
       }),
       /spec\.replicas/,
     ],
+    [
+      "a name too long for the instance label of its children",
+      JSON.stringify({
+        apiVersion: MyProxy.apiVersion,
+        kind: "MyProxy",
+        metadata: { name: "x".repeat(64), namespace: ns },
+        spec: {},
+      }),
+      /metadata\.name must be at most 63 characters: the MyProxy controller names its children after it/,
+    ],
   ];
   for (const [what, manifest, error] of cases) {
     const result = await kubectl(["create", "-f", "-"], { input: manifest, allowFail: true });

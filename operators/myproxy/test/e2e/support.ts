@@ -30,7 +30,7 @@ import {
 } from "../../../../test/e2e/support.ts";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "../../api.ts";
 import { configMapName, INSTANCE_LABEL } from "../../deployment.ts";
-import { CONFIG_FILE } from "../../nginx.ts";
+import { CONFIG_FILE, routesListed } from "../../nginx.ts";
 import operator from "../../operator.ts";
 import { nginxAccepts } from "../nginx.ts";
 
@@ -64,12 +64,17 @@ export function startOperator(
   });
 }
 
-/** Collects each configuration the operator's ConfigMaps hold; when the test ends, `nginx -t` must accept each. */
+/**
+ * Collects each configuration the operator wrote into its ConfigMaps (a test's tampering is left
+ * out: the operator no longer owns the field then); when the test ends, `nginx -t` must accept each.
+ */
 function checkEveryConfig(t: TestContext, manager: Manager): void {
   const configs = new Set<string>();
   const collect = (obj: KubeObject) => {
     const config = (obj as ConfigMapObject).data?.[CONFIG_FILE];
-    if (obj.metadata.labels?.[INSTANCE_LABEL] && config) configs.add(config);
+    if (obj.metadata.labels?.[INSTANCE_LABEL] && config && ownsConfig(obj, manager.client.fieldManager)) {
+      configs.add(config);
+    }
   };
   for (const informer of manager.cache.informers().filter((i) => i.type.kind === ConfigMap.kind)) {
     informer.addHandler({ onAdd: collect, onUpdate: (_, obj) => collect(obj) });
@@ -166,6 +171,14 @@ export async function waitForCondition<T extends MyProxyObject | ProxyRouteObjec
   );
 }
 
+/** Whether `fieldManager` owns the ConfigMap's configuration file, by its managed fields. */
+function ownsConfig(configMap: KubeObject, fieldManager: string): boolean {
+  return (configMap.metadata.managedFields ?? []).some((entry) => {
+    const fields = entry.fieldsV1 as { "f:data"?: Record<string, unknown> } | undefined;
+    return entry.manager === fieldManager && `f:${CONFIG_FILE}` in (fields?.["f:data"] ?? {});
+  });
+}
+
 /** The generated nginx configuration of a MyProxy, or undefined without a ConfigMap. */
 export async function configOf(namespace: string, proxy: string): Promise<string | undefined> {
   const cm = await getOrGone<ConfigMapObject>(ConfigMap, namespace, configMapName(proxy));
@@ -174,7 +187,7 @@ export async function configOf(namespace: string, proxy: string): Promise<string
 
 /** Names of the routes the configuration's header lists. */
 export function routesIn(config: string | undefined): string[] {
-  return [...(config ?? "").matchAll(/^# {3}ProxyRoute ([a-z0-9-]+):/gm)].map((m) => m[1] as string);
+  return routesListed(config ?? "");
 }
 
 /** The pods of a MyProxy that are not terminating, as the API lists them. */

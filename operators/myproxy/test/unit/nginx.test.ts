@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { configHash, nginxConfig } from "../../nginx.ts";
+import { configHash, nginxConfig, routesListed, routesServed } from "../../nginx.ts";
 import { nginxAccepts, upstreamHosts } from "../nginx.ts";
 import { accepted, route } from "./fixtures.ts";
 
@@ -126,5 +126,15 @@ describe("configHash", () => {
     assert.equal(configHash(one), createHash("sha256").update(one).digest("hex"));
     assert.match(configHash(one), /^[0-9a-f]{64}$/);
     assert.notEqual(configHash(one), configHash(two));
+  });
+});
+
+describe("routesListed and routesServed", () => {
+  it("read back the routes a configuration serves, from its header", () => {
+    assert.deepEqual(routesListed(GOLDEN), ["docs", "api", "web"]);
+    const holder = {};
+    assert.deepEqual([...routesServed(holder, GOLDEN)], ["docs", "api", "web"]);
+    assert.equal(routesServed(holder, ""), routesServed(holder, GOLDEN), "remembered per holder");
+    assert.equal(routesServed({}, "").size, 0);
   });
 });

@@ -9,6 +9,7 @@
  * repairs everything. controller-runtime's managers fence and exit the same way.
  */
 import { Lease, type LeaseObject } from "../../../api/index.ts";
+import { ConflictError } from "../../../client/index.ts";
 import { microTime } from "../../../election/lease.ts";
 import { retryJitterFactor } from "../../../election/options.ts";
 import { mutatingVerbs } from "../../proxy/index.ts";
@@ -44,8 +45,22 @@ async function holding(session: ConformanceSession, election: Election, identity
   }
 }
 
-/** Hands the Lease to `thief`, freshly renewed, as a leader on the other side of a partition would see it. */
+/**
+ * Hands the Lease to `thief`, freshly renewed, as a leader on the other side of a partition would
+ * see it; read again and retried when the leader renewed it in between (409), as client-go's
+ * `RetryOnConflict` does.
+ */
 async function steal(session: ConformanceSession, election: Election, thief: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await stealOnce(session, election, thief);
+    } catch (err) {
+      if (!(err instanceof ConflictError) || attempt >= 5) throw err;
+    }
+  }
+}
+
+async function stealOnce(session: ConformanceSession, election: Election, thief: string): Promise<void> {
   const lease = await session.client.get(Lease, election.name, { namespace: election.namespace });
   const at = microTime(Date.now());
   const spec: LeaseObject["spec"] = {

@@ -1,0 +1,58 @@
+/**
+ * `kubeloop test [files...]`: runs a project's tests with node:test (TypeScript through tsx), every
+ * file against one cluster: a local control plane started for the run and stopped after it, or
+ * the existing cluster `$KUBELOOP_TEST_KUBECONFIG` names. Tests reach it through `startOperator`
+ * of `kubeloop/testing`, which reads that variable.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Command } from "commander";
+import { type Cluster, startCluster } from "../cluster/index.ts";
+import { KubeloopError } from "../errors/index.ts";
+import { TEST_KUBECONFIG_ENV } from "../testing/index.ts";
+
+/** Every `*.test.ts` under `dir`, sorted. */
+export function testFilesIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts") && !file.split("/").includes("node_modules"))
+    .map((file) => join(dir, file))
+    .sort();
+}
+
+/** Runs node:test on `files` with `env`; resolves with its exit code. */
+function nodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(process.execPath, ["--import", "tsx", "--test", ...files], { stdio: "inherit", env });
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 130 : 1))));
+}
+
+async function runTests(files: string[]): Promise<void> {
+  const selected = files.length > 0 ? files : testFilesIn("test");
+  if (selected.length === 0) {
+    throw new KubeloopError("KL_NO_TESTS", "no test files: name them, or put `*.test.ts` files under test/.");
+  }
+  const existing = process.env[TEST_KUBECONFIG_ENV];
+  const cluster: Cluster | undefined = existing ? undefined : await startCluster();
+  const kubeconfig = existing ?? (cluster as Cluster).kubeconfigPath;
+  const stopCluster = () => void cluster?.stop().finally(() => process.exit(130));
+  process.once("SIGINT", stopCluster);
+  process.once("SIGTERM", stopCluster);
+  try {
+    process.exitCode = await nodeTest(selected, { ...process.env, [TEST_KUBECONFIG_ENV]: kubeconfig });
+  } finally {
+    process.off("SIGINT", stopCluster);
+    process.off("SIGTERM", stopCluster);
+    await cluster?.stop();
+  }
+}
+
+/** The `test` command. */
+export function testCommand(): Command {
+  return new Command("test")
+    .description(
+      `run the project's tests (test/**/*.test.ts, or the files named) against one cluster: a local one started for the run, or the one $${TEST_KUBECONFIG_ENV} names`,
+    )
+    .argument("[files...]", "test files (default: every *.test.ts under test/)")
+    .action((files: string[]) => runTests(files));
+}

@@ -1,0 +1,61 @@
+/**
+ * What `kubeloop generate` can tell from an operator's declarations alone may be missing from
+ * them. It cannot see what reconcilers do: an `ensureChild`, cached read or client call on a kind
+ * no controller declares shows only when it runs (the manager then warns, once per kind). So it
+ * points at the two gaps the declarations do show: a controller that declares nothing besides its
+ * primary kind while the operator lists no extra `permissions` (its reconciler then may write only
+ * the primary kind and its status), and a kind the operator ships a CRD for that nothing declares
+ * (the RBAC does not even let the operator read it).
+ */
+import { resourceOf } from "../api/index.ts";
+import type { ControllerDeclaration } from "../controller/index.ts";
+import type { Operator } from "../operator/index.ts";
+import type { AnyKind } from "../schema/index.ts";
+import { declarationsOf } from "./operator.ts";
+import type { PermissionTarget } from "./rbac.ts";
+
+/**
+ * Warnings about what the operator's declarations may be missing, one sentence (cause and fix)
+ * each; empty when nothing looks amiss.
+ *
+ * @example
+ * ```ts
+ * for (const warning of await declarationWarnings(operator)) console.warn(`warning: ${warning}`);
+ * ```
+ */
+export async function declarationWarnings(operator: Operator): Promise<string[]> {
+  const declarations = await declarationsOf(operator);
+  const permitted = (operator.definition.permissions ?? []).map((p) => p.type);
+  const declared = new Set([...declarations.flatMap(kindsOf), ...permitted].map((type) => resourceOf(type)));
+  const bare = permitted.length === 0 ? declarations.filter(declaresNoOtherKind) : [];
+  return [
+    ...bare.map(bareControllerWarning),
+    ...operator.kinds.filter((kind) => !declared.has(resourceOf(kind))).map(unusedKindWarning),
+  ];
+}
+
+function kindsOf(declaration: ControllerDeclaration): PermissionTarget[] {
+  return [declaration.primary, ...declaration.owns, ...declaration.watches].map((kind) => kind.type);
+}
+
+function declaresNoOtherKind(declaration: ControllerDeclaration): boolean {
+  return declaration.owns.length === 0 && declaration.watches.length === 0;
+}
+
+function bareControllerWarning({ name, primary }: ControllerDeclaration): string {
+  const kind = primary.type.kind;
+  return (
+    `controller ${name} declares no .owns() or .watches() besides ${kind}, and the operator no permissions: ` +
+    `the generated RBAC lets it write only ${kind} and its status. If its reconciler creates children ` +
+    "(ensureChild) or reads other kinds, declare them with .owns(Kind) or .watches(Kind, map), or in the " +
+    "operator's permissions, then generate again (the manager also warns, once per kind, when it runs)."
+  );
+}
+
+function unusedKindWarning(kind: AnyKind): string {
+  return (
+    `kind ${kind.kind} (${kind.group}) ships a CRD, but no controller reconciles, owns or watches it and the ` +
+    `operator's permissions do not list it, so the generated RBAC does not let the operator read it. Add a ` +
+    `controller for it, .owns(${kind.kind}) or .watches(${kind.kind}, map), or list it in permissions.`
+  );
+}

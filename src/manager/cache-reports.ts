@@ -1,0 +1,65 @@
+/**
+ * What the manager tells people about its caches: a log line per informer failure, a log line per
+ * relist that found changes the watch had missed, and — in a cluster — a Warning event on the
+ * manager's own pod each time an informer dies and restarts, so `kubectl describe pod` says why.
+ */
+import type { Logger } from "pino";
+import type { ObjectReference, ResourceType } from "../api/index.ts";
+import type { DivergedObject, InformerMetrics } from "../cache/index.ts";
+import { KindNotFoundError } from "../client/index.ts";
+import type { EventRecorder } from "../events/index.ts";
+
+/** How many of the keys a relist repaired its log line names. */
+const keysNamed = 10;
+
+/** The manager's pod, from the downward-API variables of the generated Deployment; undefined outside a cluster. */
+export function ownPod(env: NodeJS.ProcessEnv): ObjectReference | undefined {
+  const { POD_NAME: name, POD_NAMESPACE: namespace, POD_UID: uid } = env;
+  if (!name || !namespace) return undefined;
+  return { apiVersion: "v1", kind: "Pod", namespace, name, ...(uid ? { uid } : {}) };
+}
+
+/**
+ * The informer's metrics `hooks`, plus a Warning event `InformerRestarted` on `pod` each time the
+ * informer of `type` dies and restarts; `hooks` unchanged without a pod.
+ */
+export function withPodEvents(
+  hooks: InformerMetrics,
+  type: ResourceType,
+  pod: ObjectReference | undefined,
+  recorder: () => Pick<EventRecorder, "warning">,
+): InformerMetrics {
+  if (!pod) return hooks;
+  return {
+    ...hooks,
+    restart: (err, delayMs) => {
+      hooks.restart?.(err, delayMs);
+      const cause = err instanceof Error ? err.message : String(err);
+      const note = `the ${type.kind} informer died (${cause}); restarting in ${Math.round(delayMs)} ms`;
+      recorder().warning(pod, "InformerRestarted", "Watch", note);
+    },
+  };
+}
+
+/** One warning per relist that repaired the cache: how many changes the watch had missed, naming the first keys. */
+export function logDivergence(
+  logger: Pick<Logger, "warn">,
+  type: ResourceType,
+  found: readonly DivergedObject[],
+): void {
+  const count = (change: DivergedObject["change"]) => found.filter((f) => f.change === change).length;
+  const named = found.slice(0, keysNamed).map((f) => `${f.change} ${f.key}`);
+  const more = found.length > named.length ? `, and ${found.length - named.length} more` : "";
+  logger.warn(
+    { kind: type.kind, added: count("added"), updated: count("updated"), deleted: count("deleted") },
+    `the periodic relist of ${type.kind} found ${found.length} change(s) its watch had missed ` +
+      `(${named.join(", ")}${more}); the cache is repaired and the objects re-queued`,
+  );
+}
+
+/** One warning per informer failure; a missing kind without a stack (its message names cause and fix). */
+export function logInformerFailure(logger: Pick<Logger, "warn">, err: unknown, context: string): void {
+  if (err instanceof KindNotFoundError)
+    logger.warn({ code: err.code, kind: err.kind }, `${context}: ${err.message}`);
+  else logger.warn({ err }, context);
+}

@@ -1,0 +1,81 @@
+/**
+ * Installs an operator's CRDs: server-side applies the CRD of each kind, then waits until the
+ * apiserver has Established every one — serves it — as `kubectl wait --for=condition=Established`
+ * does. `kubeloop install` and `kubeloop run --install-crds` use it.
+ */
+import { CustomResourceDefinition, type CustomResourceDefinitionObject } from "../api/index.ts";
+import type { Client } from "../client/index.ts";
+import { type Clock, systemClock } from "../clock/index.ts";
+import { KubeloopError } from "../errors/index.ts";
+import { type AnyKind, crdFor } from "../schema/index.ts";
+
+const pollIntervalMs = 250;
+
+/** Options of {@link installCrds}. */
+export interface InstallCrdsOptions {
+  /** How long to wait for every CRD to be Established. Default 60 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  clock?: Clock;
+}
+
+/**
+ * A CRD was applied but the apiserver did not establish it in time; the message gives its
+ * conditions (e.g. `NamesAccepted=False` when another CRD holds the names). Code
+ * `KL_CRD_NOT_ESTABLISHED`.
+ */
+export class CrdNotEstablishedError extends KubeloopError {
+  constructor(name: string, timeoutMs: number, crd: CustomResourceDefinitionObject | undefined) {
+    const conditions = (crd?.status?.conditions ?? [])
+      .map((c) => `${c.type}=${c.status}${c.message ? ` (${c.message})` : ""}`)
+      .join(", ");
+    super(
+      "KL_CRD_NOT_ESTABLISHED",
+      `the CRD ${name} was applied but not Established within ${timeoutMs / 1000} s; its conditions: ` +
+        `${conditions || "none yet"}. Look at \`kubectl describe crd ${name}\`.`,
+    );
+  }
+}
+
+/**
+ * Applies the CRD of every kind (server-side apply, taking over fields other managers hold) and
+ * resolves with them once each is Established. Rejects with {@link CrdNotEstablishedError} after
+ * `timeoutMs`, and with the client's typed error when an apply is refused.
+ *
+ * @example
+ * ```ts
+ * const client = await Client.load();
+ * for (const crd of await installCrds(client, [Widget])) console.log(`${crd.metadata.name} established`);
+ * ```
+ */
+export async function installCrds(
+  client: Client,
+  kinds: readonly AnyKind[],
+  options: InstallCrdsOptions = {},
+): Promise<CustomResourceDefinitionObject[]> {
+  const { timeoutMs = 60_000, signal, clock = systemClock } = options;
+  const deadline = clock.monotonicMs() + timeoutMs;
+  const crds = kinds.map(crdFor);
+  for (const crd of crds) await client.apply(CustomResourceDefinition, crd, { force: true, signal });
+  const established: CustomResourceDefinitionObject[] = [];
+  for (const crd of crds)
+    established.push(
+      await untilEstablished(client, crd.metadata.name, { deadline, timeoutMs, signal, clock }),
+    );
+  return established;
+}
+
+/** Polls the CRD `name` until it is Established, or throws at `deadline`. */
+async function untilEstablished(
+  client: Client,
+  name: string,
+  wait: { deadline: number; timeoutMs: number; signal?: AbortSignal; clock: Clock },
+): Promise<CustomResourceDefinitionObject> {
+  for (;;) {
+    const crd = await client.get(CustomResourceDefinition, name, { signal: wait.signal });
+    if (crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) return crd;
+    if (wait.clock.monotonicMs() >= wait.deadline)
+      throw new CrdNotEstablishedError(name, wait.timeoutMs, crd);
+    await wait.clock.sleep(pollIntervalMs, wait.signal);
+  }
+}

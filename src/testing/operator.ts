@@ -1,0 +1,122 @@
+/**
+ * End-to-end tests of an operator, in-process, against a real cluster: {@link startOperator}
+ * installs the operator's CRDs, builds its controllers on a manager and starts it; {@link testNamespace}
+ * gives each test its own namespace. The cluster is the one `kubeloop test` started for the whole
+ * run (named by `KUBELOOP_TEST_KUBECONFIG`, which a user may also point at an existing cluster),
+ * else a local control plane started for the caller alone.
+ */
+import { randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import pino from "pino";
+import { Namespace } from "../api/index.ts";
+import { Client, loadKubeconfig } from "../client/index.ts";
+import { type Cluster, startCluster } from "../cluster/index.ts";
+import { Manager, type ManagerOptions } from "../manager/index.ts";
+import { installCrds, type Operator } from "../operator/index.ts";
+import { eventually } from "./eventually.ts";
+
+/** The environment variable naming the kubeconfig of the cluster tests run against. */
+export const TEST_KUBECONFIG_ENV = "KUBELOOP_TEST_KUBECONFIG";
+
+/** Options of {@link startOperator}. */
+export interface StartOperatorOptions {
+  /** Kubeconfig of the cluster. Default `$KUBELOOP_TEST_KUBECONFIG`, else a local control plane started for this call. */
+  kubeconfig?: string;
+  /** Manager options over the test defaults (no endpoints, no leader election, no client rate limit). */
+  manager?: Partial<Omit<ManagerOptions, "name" | "client">>;
+  /** How long the caches may take to sync. Default 60 s. */
+  syncTimeoutMs?: number;
+}
+
+/** An operator running in this process, and an admin client of its cluster. */
+export interface RunningOperator extends AsyncDisposable {
+  /** An admin client of the cluster (the operator's own client is `manager.client`). */
+  readonly client: Client;
+  readonly manager: Manager;
+  /** Kubeconfig path of the cluster. */
+  readonly kubeconfig: string;
+  /** Stops the operator, then the local cluster if this call started one. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Installs the operator's CRDs (waiting until Established), starts it in this process and resolves
+ * once its caches have synced. Warnings and errors are logged (`LOG_LEVEL` sets the level).
+ *
+ * @example
+ * ```ts
+ * const running = await startOperator(operator);
+ * after(() => running.stop());
+ * ```
+ */
+export async function startOperator(
+  operator: Operator,
+  options: StartOperatorOptions = {},
+): Promise<RunningOperator> {
+  const given = options.kubeconfig ?? process.env[TEST_KUBECONFIG_ENV];
+  const cluster = given ? undefined : await startCluster();
+  const kubeconfig = given ?? (cluster as Cluster).kubeconfigPath;
+  const client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
+  await installCrds(client, operator.kinds);
+  const manager = await Manager.create({
+    name: operator.name,
+    client,
+    logger: testLogger(),
+    metrics: false,
+    health: false,
+    leaderElection: false,
+    namespace: operator.definition.watchNamespace,
+    permissions: operator.definition.permissions,
+    ...options.manager,
+  });
+  await operator.setup(manager);
+  const stopping = new AbortController();
+  const running = manager.start(stopping.signal);
+  await Promise.race([
+    running.then(() => Promise.reject(new Error(`the operator ${operator.name} stopped while starting`))),
+    eventually(() => manager.ready, {
+      what: `the caches of ${operator.name} to sync`,
+      timeoutMs: options.syncTimeoutMs ?? 60_000,
+    }),
+  ]);
+  const stop = async () => {
+    stopping.abort();
+    await running.catch(() => undefined);
+    await client.close();
+    await cluster?.stop();
+  };
+  return { client, manager, kubeconfig, stop, [Symbol.asyncDispose]: stop };
+}
+
+/** The part of node:test's `TestContext` {@link testNamespace} uses. */
+export interface TestScope {
+  readonly name: string;
+  after(fn: () => unknown): void;
+}
+
+/**
+ * Creates a namespace for one test, named after it with a random suffix, and deletes it (without
+ * waiting) when the test ends: tests sharing a cluster stay apart.
+ *
+ * @example
+ * ```ts
+ * test("a Greeting gets its ConfigMap", async (t) => {
+ *   const namespace = await testNamespace(running.client, t);
+ * });
+ * ```
+ */
+export async function testNamespace(client: Client, t: TestScope): Promise<string> {
+  const slug = t.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40);
+  const name = `${slug || "test"}-${randomBytes(3).toString("hex")}`;
+  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+  t.after(() => client.delete(Namespace, name).catch(() => undefined));
+  return name;
+}
+
+function testLogger(): Logger {
+  return pino({ name: "test", level: process.env.LOG_LEVEL ?? "warn" });
+}

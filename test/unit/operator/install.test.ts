@@ -1,0 +1,65 @@
+/** installCrds: applies each kind's CRD server-side, then waits for Established, or says why not. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Client } from "../../../src/client/index.ts";
+import { FakeClock } from "../../../src/clock/index.ts";
+import { CrdNotEstablishedError, installCrds } from "../../../src/operator/index.ts";
+import { fakeConnection } from "../client/support.ts";
+import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
+import { Widget } from "../schema/fixtures.ts";
+
+const crdPath = "/prefix/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.kubeloop.dev";
+
+/** A CRD as the server answers it, with `conditions` in its status. */
+function crd(conditions: { type: string; status: string; message?: string }[]) {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.example.kubeloop.dev" },
+    spec: {},
+    status: { conditions },
+  };
+}
+
+describe("installCrds", () => {
+  it("server-side applies the CRD, polls until it is Established, and returns it", async (t) => {
+    let gets = 0;
+    const sent = stubUndici(t, (request: SentRequest) => {
+      if (request.method === "PATCH") return { status: 200, body: crd([]) };
+      gets++;
+      return { status: 200, body: crd([{ type: "Established", status: gets < 2 ? "False" : "True" }]) };
+    });
+    const clock = new FakeClock();
+    const installing = installCrds(new Client(fakeConnection(), { clock }), [Widget], { clock });
+    for (let i = 0; i < 100 && gets < 1; i++) await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(250);
+    const [installed, ...more] = await installing;
+    assert.equal(more.length, 0);
+    assert.equal(installed?.metadata.name, "widgets.example.kubeloop.dev");
+    const apply = sent[0] as SentRequest;
+    assert.equal(pathOf(apply), crdPath);
+    assert.equal(apply.headers["content-type"], "application/apply-patch+yaml");
+    assert.equal(queryOf(apply).force, "true");
+    assert.equal(gets, 2);
+  });
+
+  it("rejects with CrdNotEstablishedError naming the CRD's conditions after timeoutMs", async (t) => {
+    stubUndici(t, (request: SentRequest) => ({
+      status: 200,
+      body: crd(
+        request.method === "PATCH"
+          ? []
+          : [{ type: "NamesAccepted", status: "False", message: '"widgets" is already in use' }],
+      ),
+    }));
+    const clock = new FakeClock();
+    const client = new Client(fakeConnection(), { clock });
+    await assert.rejects(installCrds(client, [Widget], { clock, timeoutMs: 0 }), (err: unknown) => {
+      assert.ok(err instanceof CrdNotEstablishedError);
+      assert.equal(err.code, "KL_CRD_NOT_ESTABLISHED");
+      assert.match(err.message, /widgets\.example\.kubeloop\.dev was applied but not Established within 0 s/);
+      assert.match(err.message, /NamesAccepted=False \("widgets" is already in use\)/);
+      return true;
+    });
+  });
+});
