@@ -6,9 +6,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { Client, type LoadConfigOptions } from "../client/index.ts";
-import { declarationWarnings, manifestsOf } from "../generate/index.ts";
+import { declarationWarnings, manifestsOf, operatorImage } from "../generate/index.ts";
 import { type EndpointFlagValues, endpointFlags, endpointOptions } from "../manager/index.ts";
 import { installCrds, loadOperator, type Operator, runOperator } from "../operator/index.ts";
+import { localPackagesOf } from "./image-build.ts";
 
 const operatorOption = () =>
   new Option("--operator <file>", "the operator module (default export of defineOperator)").default(
@@ -22,14 +23,30 @@ async function generate(opts: {
   namespace?: string;
 }): Promise<void> {
   const operator = await loadOperator(opts.operator);
-  const files = await manifestsOf(operator, { image: opts.image, namespace: opts.namespace });
-  for (const warning of await declarationWarnings(operator)) process.stderr.write(`warning: ${warning}\n`);
+  const packages = localPackagesOf(process.cwd());
+  const files = await manifestsOf(operator, {
+    image: opts.image,
+    namespace: opts.namespace,
+    dockerfile: { localPackages: packages.inside },
+  });
+  const warnings = [...(await declarationWarnings(operator)), ...packages.unreachable];
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
   mkdirSync(opts.out, { recursive: true });
   for (const [name, text] of files) writeFileSync(join(opts.out, name), text);
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
-  process.stdout.write(
-    `Install the CRDs with: kubeloop install (or kubectl apply --server-side -f ${join(opts.out, "crds.yaml")})\n`,
-  );
+  process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image)));
+}
+
+/** How to install the CRDs, build the image and deploy, once the files are written. */
+function nextSteps(out: string, image: string): string {
+  return [
+    "",
+    `Install the CRDs:  kubeloop install   (or kubectl apply --server-side -f ${join(out, "crds.yaml")})`,
+    `Build the image:   docker build -f ${join(out, "Dockerfile")} -t ${image} .`,
+    `Load or push it:   kind load docker-image ${image}   (a local cluster; else docker push ${image})`,
+    `Deploy:            kubectl apply --server-side -k ${out}`,
+    "",
+  ].join("\n");
 }
 
 /** Where the cluster commands connect: `--kubeconfig` and `--context`, else KUBECONFIG or in-cluster. */

@@ -1,4 +1,8 @@
-/** The operator's container build (a multi-stage Dockerfile) and the kustomization listing its manifests. */
+/**
+ * The operator's container build — a multi-stage Dockerfile, built from the project's root with
+ * `docker build -f config/Dockerfile .`, and its `Dockerfile.dockerignore` (BuildKit reads the
+ * ignore file named after the Dockerfile beside it) — and the kustomization listing its manifests.
+ */
 import { toYaml } from "../schema/index.ts";
 
 /** Options of {@link dockerfile}. */
@@ -11,6 +15,11 @@ export interface DockerfileOptions {
   readonly buildCommand?: string;
   /** Ports to document with EXPOSE; default 8443 (secure metrics) and 8081 (health). */
   readonly ports?: readonly number[];
+  /**
+   * Packages the project installs from inside itself (`file:vendor/kubeloop-0.1.0.tgz`), relative to
+   * the project's root: copied before `npm ci`, which needs them.
+   */
+  readonly localPackages?: readonly string[];
 }
 
 /**
@@ -22,11 +31,16 @@ export function dockerfile(options: DockerfileOptions = {}): string {
   const base = options.baseImage ?? "node:24-slim";
   const entrypoint = options.entrypoint ?? "dist/main.js";
   const ports = options.ports ?? [8443, 8081];
+  const manifests = [
+    "COPY package.json package-lock.json ./",
+    ...(options.localPackages ?? []).map((path) => `COPY ${path} ./${path}`),
+  ];
   return [
     "# syntax=docker/dockerfile:1",
+    "# Build from the project's root: docker build -f config/Dockerfile -t <image> .",
     `FROM ${base} AS build`,
     "WORKDIR /app",
-    "COPY package.json package-lock.json ./",
+    ...manifests,
     "RUN npm ci",
     "COPY . .",
     `RUN ${options.buildCommand ?? "npm run build"}`,
@@ -34,7 +48,7 @@ export function dockerfile(options: DockerfileOptions = {}): string {
     `FROM ${base}`,
     "ENV NODE_ENV=production",
     "WORKDIR /app",
-    "COPY package.json package-lock.json ./",
+    ...manifests,
     "RUN npm ci --omit=dev && npm cache clean --force",
     "COPY --from=build /app/dist ./dist",
     "USER 1000:1000",
@@ -42,6 +56,14 @@ export function dockerfile(options: DockerfileOptions = {}): string {
     `CMD ["node", ${JSON.stringify(entrypoint)}]`,
     "",
   ].join("\n");
+}
+
+/**
+ * `Dockerfile.dockerignore`: what never enters the build context — installed and built output (the
+ * image builds its own), the deployment manifests, version control, local state and secrets.
+ */
+export function dockerignore(): string {
+  return ["node_modules", "dist", "config", ".git", "*.log", ".env*", "coverage", ""].join("\n");
 }
 
 /** A kustomization.yaml listing the given manifest files as resources. */

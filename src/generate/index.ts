@@ -22,11 +22,12 @@
  * });
  * ```
  */
-export { type DockerfileOptions, dockerfile, kustomization } from "./dockerfile.ts";
+export { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 export { RbacError } from "./errors.ts";
 export {
   type DeploymentOptions,
   deploymentManifest,
+  isLocalImage,
   namespaceManifest,
   type OperatorManifestOptions,
   operatorManifests,
@@ -36,7 +37,13 @@ export {
   serviceAccountManifest,
 } from "./manifests.ts";
 export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./metrics.ts";
-export { declarationsOf, declaredPermissions, manifestsOf, permissionsOf } from "./operator.ts";
+export {
+  declarationsOf,
+  declaredPermissions,
+  manifestsOf,
+  operatorImage,
+  permissionsOf,
+} from "./operator.ts";
 export {
   type ControllerPermissionOptions,
   controllerPermissions,

@@ -12,7 +12,7 @@ import {
   type ServiceAccountObject,
 } from "../api/index.ts";
 import { type AnyKind, crdYaml, toYaml } from "../schema/index.ts";
-import { type DockerfileOptions, dockerfile, kustomization } from "./dockerfile.ts";
+import { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 import {
   metricsAuthRbac,
   metricsReaderRole,
@@ -105,6 +105,7 @@ function operatorContainer(
   return {
     name: "operator",
     image: options.image,
+    ...(isLocalImage(options.image) ? { imagePullPolicy: "IfNotPresent" } : {}),
     args: [
       `--metrics-bind-address=:${metricsPort}`,
       "--metrics-secure",
@@ -144,6 +145,17 @@ function operatorContainer(
     },
     volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
   };
+}
+
+/**
+ * True for an image named without a registry or repository path (`widgets:latest`, `widgets`): one
+ * built on the developer's machine and loaded into the cluster's nodes (`kind load docker-image`,
+ * `minikube image load`). It gets `imagePullPolicy: IfNotPresent`, since Kubernetes' default for
+ * `:latest` or no tag is `Always`, which fails for an image no registry has; for a pulled image
+ * with a tag, `IfNotPresent` is the default anyway.
+ */
+export function isLocalImage(image: string): boolean {
+  return !image.includes("/");
 }
 
 /** Options of {@link operatorManifests}. */
@@ -219,6 +231,7 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
   );
   files.set("kustomization.yaml", kustomization([...files.keys()]));
   files.set("Dockerfile", dockerfile(options.dockerfile));
+  files.set("Dockerfile.dockerignore", dockerignore());
   return files;
 }
 

@@ -12,6 +12,7 @@ import type {
 } from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
 import type { WatchClient } from "../watch/index.ts";
+import type { DockerfileOptions } from "./dockerfile.ts";
 import { operatorManifests } from "./manifests.ts";
 import { type ControllerPermissionOptions, controllerPermissions } from "./permissions.ts";
 import type { PermissionRequest } from "./rbac.ts";
@@ -75,16 +76,22 @@ export async function permissionsOf(operator: Operator): Promise<PermissionReque
 /** Deployment files (CRDs, Namespace, ServiceAccount, RBAC, Deployment, kustomization, Dockerfile) by file name. */
 export async function manifestsOf(
   operator: Operator,
-  overrides: { image?: string; namespace?: string } = {},
+  overrides: { image?: string; namespace?: string; dockerfile?: DockerfileOptions } = {},
 ): Promise<Map<string, string>> {
   const { definition } = operator;
   return operatorManifests({
     name: operator.name,
     namespace: overrides.namespace ?? definition.namespace ?? operator.name,
-    image: overrides.image ?? definition.image ?? `${operator.name}:latest`,
+    image: operatorImage(operator, overrides.image),
     kinds: operator.kinds,
     permissions: await permissionsOf(operator),
     watchNamespace: definition.watchNamespace,
     leaderElection: true,
+    ...(overrides.dockerfile ? { dockerfile: overrides.dockerfile } : {}),
   });
+}
+
+/** The image the operator's Deployment runs: `override`, else the definition's, else `<name>:latest`. */
+export function operatorImage(operator: Operator, override?: string): string {
+  return override ?? operator.definition.image ?? `${operator.name}:latest`;
 }

@@ -79,7 +79,7 @@ test("every generated operator manifest passes a server-side dry run", async (t)
   });
   assert.deepEqual(
     [...files.keys()],
-    [...objectFiles.map(([file]) => file), "kustomization.yaml", "Dockerfile"],
+    [...objectFiles.map(([file]) => file), "kustomization.yaml", "Dockerfile", "Dockerfile.dockerignore"],
   );
   const dir = await writeManifests(t, files);
 

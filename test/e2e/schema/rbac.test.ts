@@ -316,7 +316,10 @@ test("verbs outside the generated rules are forbidden, and the error names the f
         assert.ok(err instanceof ForbiddenError, `${what}: expected ForbiddenError, got ${String(err)}`);
         assert.equal(err.code, "KL_FORBIDDEN");
         assert.match(err.message, message);
-        assert.match(err.message, /grant this verb and resource to the operator's ServiceAccount/);
+        assert.match(
+          err.message,
+          /the operator's ServiceAccount lacks this verb on this resource: declare the kind/,
+        );
         return true;
       },
       what,

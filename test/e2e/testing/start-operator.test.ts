@@ -5,53 +5,31 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { test } from "node:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type TestContext, test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { CustomResourceDefinition } from "../../../src/api/index.ts";
-import {
-  ConfigMap,
-  type ConfigMapObject,
-  controller,
-  defineKind,
-  defineOperator,
-  ensureChild,
-  Namespace,
-  z,
-} from "../../../src/index.ts";
+import { ConfigMap, Namespace, type Operator } from "../../../src/index.ts";
 import { eventually, startOperator, testNamespace } from "../../../src/testing/index.ts";
+import { checkout, operatorModule } from "../cli/project.ts";
 import { kubeconfigPath, testClient } from "../support.ts";
 
 const group = `kit-${randomBytes(3).toString("hex")}.e2e.kubeloop.dev`;
-const Bolt = defineKind({
-  group,
-  version: "v1",
-  kind: "Bolt",
-  scope: "Namespaced",
-  spec: z.object({ length: z.number().int() }),
-});
 
-/** Gives each Bolt a ConfigMap holding its length. */
-const operator = defineOperator({
-  name: "bolts",
-  kinds: [Bolt],
-  setup: (host) =>
-    void controller(host)
-      .for(Bolt)
-      .owns(ConfigMap)
-      .reconcile(async (ctx) => {
-        const bolt = ctx.object;
-        if (!bolt) return;
-        const desired: ConfigMapObject = {
-          apiVersion: "v1",
-          kind: "ConfigMap",
-          metadata: { name: `${bolt.metadata.name}-length`, namespace: bolt.metadata.namespace },
-          data: { length: String(bolt.spec.length) },
-        };
-        await ensureChild(ctx, bolt, ConfigMap, desired);
-      }),
-});
+/** The Bolt operator of the CLI tests (each Bolt gets a ConfigMap holding its length), on this checkout's sources. */
+async function boltOperator(t: TestContext): Promise<Operator> {
+  const dir = mkdtempSync(join(tmpdir(), "kubeloop-kit-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "operator.mjs");
+  writeFileSync(file, operatorModule(group, join(checkout, "src", "index.ts")));
+  return (await import(pathToFileURL(file).href)).default as Operator;
+}
 
 test("startOperator installs the CRDs, runs the operator on the given cluster, and testNamespace cleans up", async (t) => {
   const admin = await testClient();
+  const operator = await boltOperator(t);
   const running = await startOperator(operator, { kubeconfig: kubeconfigPath() });
   t.after(async () => {
     await running.stop();
@@ -62,6 +40,8 @@ test("startOperator installs the CRDs, runs the operator on the given cluster, a
   await t.test("a Bolt gets its ConfigMap", async (sub) => {
     namespace = await testNamespace(running.client, sub);
     assert.match(namespace, /^a-bolt-gets-its-configmap-[0-9a-f]{6}$/);
+    const [Bolt] = operator.kinds;
+    assert.ok(Bolt);
     await running.client.create(Bolt, {
       apiVersion: Bolt.apiVersion,
       kind: Bolt.kind,

@@ -6,6 +6,7 @@ import {
   controllerPermissions,
   deploymentManifest,
   dockerfile,
+  isLocalImage,
   operatorManifests,
   POD_NAME_ENV,
   POD_NAMESPACE_ENV,
@@ -112,6 +113,7 @@ describe("operatorManifests", () => {
         "metrics-service.yaml",
         "kustomization.yaml",
         "Dockerfile",
+        "Dockerfile.dockerignore",
       ],
     );
   });
@@ -260,5 +262,42 @@ describe("dockerfile", () => {
 
   it("runs the configured entry point", () => {
     assert.match(dockerfile({ entrypoint: "dist/operator.js" }), /^CMD \["node", "dist\/operator\.js"\]$/m);
+  });
+
+  it("copies the packages installed from inside the project before each npm ci", () => {
+    const vendored = dockerfile({ localPackages: ["vendor/kubeloop-0.1.0.tgz"] }).split("\n");
+    const copies = vendored.flatMap((line, i) =>
+      line === "COPY vendor/kubeloop-0.1.0.tgz ./vendor/kubeloop-0.1.0.tgz" ? [i] : [],
+    );
+    const installs = vendored.flatMap((line, i) => (line.startsWith("RUN npm ci") ? [i] : []));
+    assert.equal(copies.length, 2);
+    assert.ok(
+      copies.every((copy, stage) => copy < (installs[stage] ?? 0)),
+      "each stage copies before it installs",
+    );
+  });
+
+  it("keeps installed and built output, manifests, version control and env files out of the build context", () => {
+    const ignored = (files.get("Dockerfile.dockerignore") ?? "").split("\n");
+    for (const entry of ["node_modules", "dist", "config", ".git", ".env*"])
+      assert.ok(ignored.includes(entry), entry);
+  });
+});
+
+describe("imagePullPolicy", () => {
+  it("is IfNotPresent for an image built and loaded locally, and the default for a registry's", () => {
+    const policy = (image: string) => {
+      const [deployment] = parseAllDocuments(
+        operatorManifests({ ...options, image }).get("deployment.yaml") ?? "",
+      );
+      const spec = deployment?.toJS() as {
+        spec: { template: { spec: { containers: { imagePullPolicy?: string }[] } } };
+      };
+      return spec.spec.template.spec.containers[0]?.imagePullPolicy;
+    };
+    assert.equal(policy("widgets:latest"), "IfNotPresent");
+    assert.equal(policy("widgets"), "IfNotPresent");
+    assert.equal(policy("ghcr.io/example/widgets:1.0.0"), undefined);
+    assert.equal(isLocalImage("localhost:5000/widgets"), false, "pushed to a local registry: pulled");
   });
 });
