@@ -1,11 +1,35 @@
 /**
- * The LoadTest kind (`loadtest.kubeloop.dev/v1alpha1`): its spec, status, conditions and printer
+ * The LoadTest kind (`loadtest.artillery.io/v1alpha1`, the Artillery operator's own group, unless
+ * `LOADTEST_API_GROUP` says `loadtest.kubeloop.dev`): its spec, status, conditions and printer
  * columns, defined once with zod. The spec is a superset of the Artillery operator's LoadTest
- * (`count`, `environment`, `testScript`), so an Artillery manifest works after changing its
- * `apiVersion`.
+ * (`count`, `environment`, `testScript`), so an Artillery manifest applies unchanged.
  */
-import { defineConditionSet, defineKind, type ObjectOf, withRules, z } from "kubeloop";
+import { defineConditionSet, defineKind, KubeloopError, type ObjectOf, withRules, z } from "kubeloop";
 import { NOT_REPORTED_REASON, type RollUp } from "kubeloop/status";
+
+/** The Artillery operator's API group, served by default so its manifests apply unchanged. */
+export const ARTILLERY_GROUP = "loadtest.artillery.io";
+/** kubeloop's own API group, for clusters that run the Artillery operator alongside. */
+export const KUBELOOP_GROUP = "loadtest.kubeloop.dev";
+/** The environment variable of the operator's process (and of `kubeloop generate`) choosing the group. */
+export const API_GROUP_ENV = "LOADTEST_API_GROUP";
+
+/**
+ * The API group named by `env[API_GROUP_ENV]`: the Artillery operator's when unset, kubeloop's own
+ * when asked for. Throws a `KubeloopError` (`KL_LOADTEST_API_GROUP`) on any other value, which
+ * would serve a CRD no manifest targets.
+ */
+export function apiGroupFrom(env: Readonly<Record<string, string | undefined>>): string {
+  const group = env[API_GROUP_ENV] || ARTILLERY_GROUP;
+  if (group === ARTILLERY_GROUP || group === KUBELOOP_GROUP) return group;
+  throw new KubeloopError(
+    "KL_LOADTEST_API_GROUP",
+    `${API_GROUP_ENV}=${group} is not a LoadTest API group; use ${ARTILLERY_GROUP} or ${KUBELOOP_GROUP}`,
+  );
+}
+
+/** The operator's name: its field manager, event reporter and the workers' telemetry `testRunner`. */
+export const OPERATOR_NAME = "loadtest-operator";
 
 /** The worker image when the spec names none: a pinned Artillery release, never `:latest`. */
 export const DEFAULT_IMAGE = "artilleryio/artillery:2.0.23";
@@ -99,9 +123,12 @@ const envVar = z.object({
 });
 
 const env = withRules(z.array(envVar).max(100), {
-  rule: "self.all(e, e.name != 'WORKER_ID')",
-  message: "WORKER_ID is set by the operator to each worker's index; use another name",
-}).describe("Environment variables of each worker (WORKER_ID is always set to the worker's index).");
+  rule: "self.all(e, e.name != 'WORKER_ID' && e.name != 'WORKER_INDEX')",
+  message:
+    "WORKER_ID (the pod name) and WORKER_INDEX (the worker's index) are set by the operator; use another name",
+}).describe(
+  "Environment variables of each worker (WORKER_ID and WORKER_INDEX are always set by the operator).",
+);
 
 const configMapNames = z.array(z.string().max(253)).max(64);
 
@@ -139,7 +166,15 @@ export const loadTestSpec = z.object({
     .string()
     .max(253)
     .optional()
-    .describe("Artillery environment (config.environments key), passed to workers as --environment."),
+    .describe(
+      "Artillery environment (config.environments key); passed to workers only with environmentToWorkers.",
+    ),
+  environmentToWorkers: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run the workers with --environment <environment>. Off by default, as in the Artillery operator, which used environment only for display.",
+    ),
   testScript,
   image: z.string().min(1).max(1024).default(DEFAULT_IMAGE).describe("Worker container image."),
   imagePullPolicy: z.enum(["Always", "IfNotPresent", "Never"]).default("IfNotPresent"),
@@ -165,11 +200,23 @@ export const loadTestStatus = z.object({
     .optional()
     .describe("Start to completion once completed; while running, elapsed time in 30 s steps."),
   image: z.string().optional().describe("Image the workers run."),
+  selector: z
+    .string()
+    .optional()
+    .describe("Label selector of the worker pods, e.g. for kubectl get pods -l <selector>."),
 });
 
-/** The LoadTest kind. */
+/** A column of one field of the condition of `type`. */
+function conditionColumn(name: string, type: string, field: "status" | "reason") {
+  return { name, type: "string", jsonPath: `.status.conditions[?(@.type=="${type}")].${field}` } as const;
+}
+
+/**
+ * The LoadTest kind. Its condition set is not given to `defineKind`, which would put the summary
+ * columns first: the Artillery operator's columns come first (`Age` is always last), then ours.
+ */
 export const LoadTest = defineKind({
-  group: "loadtest.kubeloop.dev",
+  group: apiGroupFrom(process.env),
   version: "v1alpha1",
   kind: "LoadTest",
   scope: "Namespaced",
@@ -177,12 +224,13 @@ export const LoadTest = defineKind({
   spec: loadTestSpec,
   status: loadTestStatus,
   validations: [{ rule: "self == oldSelf", message: IMMUTABLE_SPEC_MESSAGE }],
-  conditions: LoadTestConditions,
   printerColumns: [
     { name: "Completions", type: "string", jsonPath: ".status.completions" },
     { name: "Duration", type: "string", jsonPath: ".status.duration" },
     { name: "Environment", type: "string", jsonPath: ".spec.environment" },
-    { name: "Completed", type: "string", jsonPath: '.status.conditions[?(@.type=="Completed")].status' },
+    conditionColumn(LoadTestConditions.summary, LoadTestConditions.summary, "status"),
+    conditionColumn("Reason", LoadTestConditions.summary, "reason"),
+    conditionColumn("Completed", "Completed", "status"),
     { name: "Image", type: "string", jsonPath: ".status.image", priority: 10 },
   ],
 });

@@ -16,16 +16,27 @@ import {
   isControlledBy,
   Job,
   type JobObject,
+  type PodObject,
   type ReconcileContext,
   setControllerReference,
   writeStatus,
 } from "kubeloop";
 import type { TransitionEvent } from "kubeloop/status";
-import { LoadTest, LoadTestConditions, type LoadTestObject, Reasons } from "./api.ts";
-import { desiredJob, jobMatches, jobName, SCRIPT_KEY } from "./job.ts";
+import { LoadTest, LoadTestConditions, type LoadTestObject, type LoadTestStatus, Reasons } from "./api.ts";
+import { recordUpstreamEvents } from "./events.ts";
+import { desiredJob, jobMatches, jobName, SCRIPT_KEY, workerSelector } from "./job.ts";
 import { describeStatus, type Observation, recheckAfterMs } from "./status.ts";
+import type { WorkerTelemetry } from "./telemetry.ts";
 
 type Context = ReconcileContext<LoadTestObject>;
+
+/** What the operator hands every reconcile, beside its context. */
+export interface LoadTestSettings {
+  /** The telemetry settings of the workers, from the operator's environment. */
+  readonly telemetry: WorkerTelemetry;
+  /** The cached worker pods of `namespace` matching `selector`. */
+  readonly workerPods: (namespace: string, selector: string) => readonly PodObject[];
+}
 
 /** Reasons whose summary transition is worth a Warning event. */
 const WARNING_REASONS: ReadonlySet<string> = new Set([
@@ -41,11 +52,14 @@ const WARNING_REASONS: ReadonlySet<string> = new Set([
  * Converges one LoadTest. Returns a requeue only while workers run, so that `status.duration`
  * advances in coarse steps; a finished or waiting LoadTest is reconciled again only on a change.
  */
-export async function reconcileLoadTest(ctx: Context): Promise<Action | undefined> {
+export async function reconcileLoadTest(
+  ctx: Context,
+  settings: LoadTestSettings,
+): Promise<Action | undefined> {
   const loadTest = ctx.object;
   if (!loadTest || loadTest.metadata.deletionTimestamp) return undefined; // the Job is garbage-collected
-  const observation = await observe(ctx, loadTest);
-  const { result, status } = await writeStatus(
+  const observation = await observe(ctx, loadTest, settings.telemetry);
+  const written = await writeStatus(
     ctx,
     LoadTest,
     loadTest,
@@ -53,38 +67,59 @@ export async function reconcileLoadTest(ctx: Context): Promise<Action | undefine
     (draft, fresh) => describeStatus(draft, fresh, observation, ctx.clock.now()),
     { events: summaryEvent },
   );
+  const { result, status } = written;
+  if (result === "updated")
+    recordUpstreamEvents(ctx, loadTest, written, workersOf(loadTest, status, settings));
   const recheck = result === "gone" ? undefined : recheckAfterMs(status, ctx.clock.now());
   return recheck === undefined ? undefined : Action.requeueAfter(recheck);
 }
 
+/** The cached worker pods `status.selector` names (none before it names any). */
+function workersOf(loadTest: LoadTestObject, status: LoadTestStatus, settings: LoadTestSettings) {
+  const namespace = loadTest.metadata.namespace ?? "";
+  return () => (status.selector ? settings.workerPods(namespace, status.selector) : []);
+}
+
 /** Looks at the Job and, before there is one, the test script; creates the Job when it can. */
-async function observe(ctx: Context, loadTest: LoadTestObject): Promise<Observation> {
+async function observe(
+  ctx: Context,
+  loadTest: LoadTestObject,
+  telemetry: WorkerTelemetry,
+): Promise<Observation> {
   const namespace = loadTest.metadata.namespace;
   const job = (await ctx.cache.reader(Job)).get(jobName(loadTest), namespace);
   if (job && !isControlledBy(job, loadTest)) return { kind: "conflict", message: conflictMessage(job) };
-  if (job) return (await repair(ctx, loadTest)) ?? { kind: "job", job };
+  if (job) return (await repair(ctx, loadTest, telemetry)) ?? { kind: "job", job };
   if (loadTest.status?.startTime) return { kind: "jobDeleted" };
   const script = (await ctx.cache.reader(ConfigMap)).get(scriptName(loadTest), namespace);
   const missing = missingScriptMessage(loadTest, script);
   if (missing) return { kind: "missingScript", message: missing };
-  return createJob(ctx, loadTest);
+  return createJob(ctx, loadTest, telemetry);
 }
 
 /**
  * Creates the Job. A create rather than an apply: only the request that really creates it records
- * the `Created` event, even when the next reconcile runs before the cache has seen the Job.
+ * the `Created` event, even when the next reconcile runs before the cache has seen the Job. The
+ * event names the label selector of the workers (`status.selector` names it too, once they run).
  */
-async function createJob(ctx: Context, loadTest: LoadTestObject): Promise<Observation> {
-  const job = desiredJob(loadTest);
+async function createJob(
+  ctx: Context,
+  loadTest: LoadTestObject,
+  telemetry: WorkerTelemetry,
+): Promise<Observation> {
+  const job = desiredJob(loadTest, telemetry);
   setControllerReference(loadTest, job);
+  let created: JobObject;
   try {
-    await ctx.client.create(Job, job);
+    created = await ctx.client.create(Job, job);
   } catch (err) {
     if (err instanceof AlreadyExistsError) return { kind: "created" }; // not cached yet; its watch event comes
     return rejected(err);
   }
-  const note = `created Job ${jobName(loadTest)} with ${loadTest.spec.count} workers`;
-  ctx.recorder.normal(loadTest, "Created", "Create", note);
+  const selector = workerSelector(created);
+  const pods = selector ? `; its worker pods: kubectl get pods -l ${selector}` : "";
+  const note = `created Job ${jobName(loadTest)} with ${loadTest.spec.count} workers${pods}`;
+  ctx.recorder.normal(loadTest, "Created", "Create", note, { related: created });
   return { kind: "created" };
 }
 
@@ -92,11 +127,16 @@ async function createJob(ctx: Context, loadTest: LoadTestObject): Promise<Observ
  * Puts back what someone changed on the Job that may change (reported as drift). Returns an
  * observation only when that fails for good.
  */
-async function repair(ctx: Context, loadTest: LoadTestObject): Promise<Observation | undefined> {
+async function repair(
+  ctx: Context,
+  loadTest: LoadTestObject,
+  telemetry: WorkerTelemetry,
+): Promise<Observation | undefined> {
   try {
     // Not exclusive: the pod template is immutable and defaulted, and Job-aware tools (a queue
     // admitting it through `spec.suspend`, say) legitimately add to the rest.
-    await ensureChild(ctx, loadTest, Job, desiredJob(loadTest), { matches: jobMatches, exclusive: false });
+    const desired = desiredJob(loadTest, telemetry);
+    await ensureChild(ctx, loadTest, Job, desired, { matches: jobMatches, exclusive: false });
     return undefined;
   } catch (err) {
     return rejected(err);

@@ -1,7 +1,10 @@
 /**
  * The LoadTest operator: one controller for LoadTests that owns their Jobs, watches Jobs of the same
- * name (a foreign one blocks the test until it goes), and watches the test-script ConfigMaps they
- * reference (through a cache index), so a ConfigMap created after its LoadTest starts the test at once.
+ * name (a foreign one blocks the test until it goes), watches the test-script ConfigMaps they
+ * reference (through a cache index), so a ConfigMap created after its LoadTest starts the test at
+ * once, and caches the worker pods (only those) to name them in `Running` events when a test starts.
+ * The API group comes from `LOADTEST_API_GROUP` (see `api.ts`), the workers' telemetry settings from
+ * `ARTILLERY_DISABLE_TELEMETRY` and `ARTILLERY_TELEMETRY_DEBUG`, as in the Artillery operator.
  */
 import {
   ConfigMap,
@@ -12,9 +15,14 @@ import {
   Job,
   type JobObject,
   keyOf,
+  objectKey,
+  Pod,
+  type PodObject,
 } from "kubeloop";
-import { LoadTest, type LoadTestObject } from "./api.ts";
-import { reconcileLoadTest } from "./controller.ts";
+import { LoadTest, type LoadTestObject, OPERATOR_NAME } from "./api.ts";
+import { type LoadTestSettings, reconcileLoadTest } from "./controller.ts";
+import { COMPONENT_LABEL, TEST_NAME_LABEL } from "./job.ts";
+import { telemetryFrom } from "./telemetry.ts";
 
 /** The LoadTest cache index from `namespace/configMapName` of the test script to the LoadTests using it. */
 export const TEST_SCRIPT_INDEX = "loadtest.kubeloop.dev/test-script";
@@ -34,17 +42,31 @@ export function setupLoadTests(host: ControllerHost): void {
   // A Job named like a LoadTest but controlled by someone else blocks it (JobConflict); watching
   // Jobs by name too wakes the LoadTest when that Job goes away or is released.
   const sameName = (job: JobObject) => (loadTests.store.get(keyOf(job)) ? [keyOf(job)] : []);
+  // Worker pods only; a change of one wakes its LoadTest until the test has started (and its
+  // `Running` events are told), never after.
+  const workerScope = { ...host.cache.scopeFor(Pod), labelSelector: `${COMPONENT_LABEL}=loadtest-worker` };
+  const workers = host.cache.informer(Pod, workerScope);
+  const startingTestOf = (pod: PodObject) => {
+    const key = objectKey(pod.metadata.namespace, pod.metadata.labels?.[TEST_NAME_LABEL] ?? "");
+    const test = loadTests.store.get(key);
+    return test && !test.status?.startTime ? [key] : [];
+  };
+  const settings: LoadTestSettings = {
+    telemetry: telemetryFrom(process.env, OPERATOR_NAME),
+    workerPods: (namespace, selector) => workers.store.list({ namespace, labelSelector: selector }),
+  };
   controller(host)
     .for(LoadTest)
     .owns(Job)
     .watches(Job, sameName)
     .watches(ConfigMap, usersOf)
-    .reconcile(reconcileLoadTest);
+    .watches(Pod, startingTestOf, { scope: workerScope })
+    .reconcile((ctx) => reconcileLoadTest(ctx, settings));
 }
 
 /** The operator: `kubeloop run` runs it, `kubeloop generate` derives its CRD, RBAC and Deployment. */
 export default defineOperator({
-  name: "loadtest-operator",
+  name: OPERATOR_NAME,
   kinds: [LoadTest],
   setup: setupLoadTests,
 });

@@ -5,6 +5,7 @@
  */
 import type { JobObject } from "kubeloop";
 import type { BuiltinCondition } from "kubeloop/api";
+import { workerSelector } from "./job.ts";
 
 /** How far the workers are. */
 export type Outcome = "starting" | "running" | "succeeded" | "workersFailed" | "jobFailed";
@@ -25,6 +26,8 @@ export interface JobProgress {
   /** The terminal Job condition, when the outcome is final. */
   readonly terminal?: BuiltinCondition;
   readonly image?: string;
+  /** The label selector of the worker pods. */
+  readonly selector?: string;
 }
 
 /** The condition of `type` when its status is True; a False or Unknown one counts as absent. */
@@ -35,6 +38,8 @@ export function trueCondition(job: JobObject, type: string): BuiltinCondition | 
 /** Reads a Job's progress. Only `Complete=True` or `Failed=True` end it: both come once every pod is terminal. */
 export function jobProgress(job: JobObject): JobProgress {
   const status = job.status ?? {};
+  const image = imageOf(job);
+  const selector = workerSelector(job);
   const base = {
     count: job.spec.completions ?? 1,
     active: status.active ?? 0,
@@ -42,7 +47,8 @@ export function jobProgress(job: JobObject): JobProgress {
     failed: status.failed ?? 0,
     failedIndexes: status.failedIndexes ?? "",
     ...(status.startTime ? { startTime: status.startTime } : {}),
-    ...(imageOf(job) ? { image: imageOf(job) } : {}),
+    ...(image ? { image } : {}),
+    ...(selector ? { selector } : {}),
   };
   const failed = trueCondition(job, "Failed");
   const complete = trueCondition(job, "Complete");
@@ -74,11 +80,31 @@ export function secondsBetween(from: string, to: string | number): number {
   return Math.max(0, Math.floor((end - Date.parse(from)) / 1000));
 }
 
-/** A duration in hours, minutes and seconds without zero units: `0s`, `45s`, `1m30s`, `2h`, `1h5s`. */
-export function formatDuration(totalSeconds: number): string {
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = totalSeconds % 60;
-  const parts = [hours ? `${hours}h` : "", minutes ? `${minutes}m` : "", seconds ? `${seconds}s` : ""];
-  return parts.join("") || "0s";
+/**
+ * A duration as the Artillery operator showed it in `status.duration`: Kubernetes'
+ * `duration.HumanDuration` (k8s.io/apimachinery/pkg/util/duration, also `kubectl`'s AGE), whose
+ * precision falls as the duration grows: seconds up to 2 minutes (`90s`), then `2m5s` under 10
+ * minutes, `15m` under 3 hours, `3h20m` under 8 hours, `30h` under 2 days, `3d4h` under 8 days,
+ * `30d` under 2 years, `2y10d` under 8 years, then `9y`.
+ */
+export function humanDuration(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  const years = Math.floor(days / 365);
+  if (seconds < 120) return `${seconds}s`;
+  if (minutes < 10) return units(minutes, "m", seconds % 60, "s");
+  if (minutes < 180) return `${minutes}m`;
+  if (hours < 8) return units(hours, "h", minutes % 60, "m");
+  if (hours < 48) return `${hours}h`;
+  if (days < 8) return units(days, "d", hours % 24, "h");
+  if (days < 730) return `${days}d`;
+  if (days < 2920) return units(years, "y", days % 365, "d");
+  return `${years}y`;
+}
+
+/** `2m5s`, or `2m` when the smaller unit is zero. */
+function units(large: number, largeUnit: string, small: number, smallUnit: string): string {
+  return small ? `${large}${largeUnit}${small}${smallUnit}` : `${large}${largeUnit}`;
 }

@@ -8,7 +8,7 @@
 import { isTrue, type JobObject } from "kubeloop";
 import type { ConditionReport, StallOptions, StatusFields } from "kubeloop/status";
 import { type LoadTestConditions, type LoadTestObject, type LoadTestStatus, Reasons } from "./api.ts";
-import { formatDuration, type JobProgress, jobProgress, secondsBetween } from "./progress.ts";
+import { humanDuration, type JobProgress, jobProgress, secondsBetween } from "./progress.ts";
 
 /** While workers run, `status.duration` advances in steps of this many seconds (one write per step). */
 export const DURATION_STEP_SECONDS = 30;
@@ -137,8 +137,9 @@ function jobFields(progress: JobProgress, now: number): StatusFields<LoadTestObj
     ...(progress.failedIndexes ? { failedIndexes: progress.failedIndexes } : {}),
     ...(startTime ? { startTime } : {}),
     ...(completionTime ? { completionTime } : {}),
-    ...(shown === undefined ? {} : { duration: formatDuration(shown) }),
+    ...(shown === undefined ? {} : { duration: humanDuration(shown) }),
     ...(progress.image ? { image: progress.image } : {}),
+    ...(progress.selector ? { selector: progress.selector } : {}),
   };
 }
 
@@ -188,11 +189,7 @@ function afterJobDeleted(fresh: LoadTestObject): Assessment {
   const { conditions: _conditions, observedGeneration: _generation, ...fields } = stored;
   const completed = stored.conditions?.find((c) => c.type === "Completed" && c.status === "True");
   const progressing = stored.conditions?.find((c) => c.type === "Progressing");
-  if (completed && progressing) {
-    const { reason, message } = completed;
-    const stall = reason === Reasons.Succeeded ? {} : { stall: { reason, message } };
-    return { fields, progressing: reportOf(progressing), completed: reportOf(completed), ...stall };
-  }
+  if (completed && progressing) return kept(fields, completed, progressing);
   const message = `Job ${fresh.metadata.name} was deleted while workers ran; delete and recreate the LoadTest to run the test again`;
   const reason = Reasons.JobDeleted;
   return {
@@ -203,8 +200,24 @@ function afterJobDeleted(fresh: LoadTestObject): Assessment {
   };
 }
 
-function reportOf(c: { status: ConditionReport["status"]; reason: string; message: string }) {
-  return { status: c.status, reason: c.reason, message: c.message };
+/**
+ * What a completed test reported, kept once its Job is gone. The Artillery operator wrote
+ * conditions without reasons or messages: a status it left gets them from its counts.
+ */
+function kept(
+  fields: StatusFields<LoadTestObject>,
+  completed: ConditionReport,
+  progressing: ConditionReport,
+) {
+  const reason = completed.reason || (fields.failed ? Reasons.WorkersFailed : Reasons.Succeeded);
+  const message = completed.message || "completed under the Artillery operator";
+  const report = (c: ConditionReport) => ({
+    status: c.status,
+    reason: c.reason || reason,
+    message: c.message || message,
+  });
+  const stall = reason === Reasons.Succeeded ? {} : { stall: { reason, message } };
+  return { fields, progressing: report(progressing), completed: report(completed), ...stall };
 }
 
 function runningMessage(p: JobProgress): string {

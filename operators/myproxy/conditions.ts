@@ -27,6 +27,13 @@ export const ProxyReason = {
    * owner's); it is left untouched and the MyProxy waits until it is deleted or renamed.
    */
   ChildConflict: "ChildConflict",
+  /** `RoutesAdmitted`: every route that qualifies is in the configuration. */
+  AllRoutesAdmitted: "AllRoutesAdmitted",
+  /**
+   * `RoutesAdmitted`: routes that qualify were left out because the configuration reached its
+   * budget (the youngest ones, which report `ConfigurationFull` themselves).
+   */
+  ConfigurationFull: "ConfigurationFull",
   /** Summary: available, and the current configuration is rolled out. */
   Serving: "Serving",
 } as const;
@@ -47,20 +54,28 @@ export const RouteReason = {
   /** An older route of the same MyProxy serves the same host and path. */
   Conflict: "Conflict",
   /**
+   * The MyProxy's configuration reached its budget with older routes (it must fit in one ConfigMap):
+   * deleting routes, or moving some to another MyProxy, makes room.
+   */
+  ConfigurationFull: "ConfigurationFull",
+  /**
    * The spec breaks the ProxyRoute schema (an old or hand-edited CRD let it in): none of it reaches
    * the nginx configuration.
    */
   InvalidSpec: "InvalidSpec",
 } as const;
 
-type ProxyDependent = "Available" | "Progressing";
+type ProxyDependent = "Available" | "Progressing" | "RoutesAdmitted";
 
 /**
  * MyProxy's roll-up: `False` when the pods are unavailable or the rollout failed; `Unknown` while
  * something is not reported yet or a rollout is under way (as Flux reports `Ready` while
  * reconciling); `True` only once available with the rollout of the current configuration complete.
+ * `RoutesAdmitted` is left out: the MyProxy serves the routes that fit, as it serves the valid ones
+ * when others are invalid, and the routes left out report it on their own status.
  */
-export function proxyRollUp(dependents: readonly DependentState<ProxyDependent>[]): ConditionReport {
+export function proxyRollUp(all: readonly DependentState<ProxyDependent>[]): ConditionReport {
+  const dependents = all.filter((d) => d.type !== "RoutesAdmitted");
   const abnormal = dependents.find((d) => d.health === "abnormal")?.condition;
   if (abnormal) return { status: "False", reason: abnormal.reason, message: abnormal.message };
   const unknown = dependents.find((d) => d.health === "unknown");
@@ -93,10 +108,13 @@ function reasonOf(dependent: DependentState | undefined): { reason: string; mess
   };
 }
 
-/** MyProxy's conditions: `Available` and `Progressing`, summarised by `Ready` ({@link proxyRollUp}). */
+/**
+ * MyProxy's conditions: `Available` and `Progressing`, summarised by `Ready` ({@link proxyRollUp}),
+ * and `RoutesAdmitted`, which says whether every route that qualifies fits in the configuration.
+ */
 export const MyProxyConditions = defineConditionSet({
   summary: "Ready",
-  dependents: { Available: "normal-true", Progressing: "normal-true" },
+  dependents: { Available: "normal-true", Progressing: "normal-true", RoutesAdmitted: "normal-true" },
   rollUp: proxyRollUp,
 });
 

@@ -20,11 +20,11 @@ import {
   Service,
   writeStatus,
 } from "kubeloop";
+import { acceptanceOf } from "./acceptance.ts";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
-import { MyProxyConditions, ProxyReason } from "./conditions.ts";
+import { MyProxyConditions, ProxyReason, RouteReason } from "./conditions.ts";
 import { desiredConfigMap, desiredDeployment } from "./deployment.ts";
 import {
-  backendsOf,
   configMapToProxy,
   deploymentToProxy,
   podMembershipChanged,
@@ -33,11 +33,9 @@ import {
   podToProxy,
   proxyKeyOf,
   routeStore,
-  routesOfProxy,
   routesOfService,
 } from "./indexes.ts";
 import { configHash, nginxConfig } from "./nginx.ts";
-import { acceptedRoutes } from "./routes.ts";
 import { type ProxyObservation, proxyStatus } from "./status.ts";
 
 type Context = ReconcileContext<MyProxyObject>;
@@ -76,8 +74,7 @@ export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined
   const proxy = ctx.object;
   // Gone or going: its children carry owner references, so garbage collection removes them.
   if (!proxy || proxy.metadata.deletionTimestamp) return undefined;
-  const routes = routesOfProxy(ctx.cache, keyOf(proxy));
-  const { accepted } = acceptedRoutes(routes, backendsOf(ctx.cache, routes));
+  const { accepted, rejected } = acceptanceOf(ctx.cache, keyOf(proxy));
   const config = nginxConfig({ proxy: keyOf(proxy), port: proxy.spec.port, routes: accepted });
   const hash = configHash(config);
   const waitMs = firstRolloutWait(ctx, proxy);
@@ -88,7 +85,9 @@ export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined
     deployment: ownDeployment(ctx, proxy),
     pods: podsOfProxy(ctx.cache, proxy),
     acceptedRoutes: accepted.length,
+    routesLeftOut: rejected.filter((r) => r.reason === RouteReason.ConfigurationFull).length,
     configHash: hash,
+    configBytes: config.length,
   };
   await writeProxyStatus(ctx, proxy, observation);
   return undefined;
@@ -134,6 +133,7 @@ async function writeProxyStatus(ctx: Context, proxy: MyProxyObject, observation:
   await writeStatus(ctx, MyProxy, proxy, MyProxyConditions, (draft) => {
     draft.set("Available", report.available);
     draft.set("Progressing", report.progressing);
+    draft.set("RoutesAdmitted", report.routesAdmitted);
     if (observation.blocked) draft.stalled(ProxyReason.ChildConflict, observation.blocked);
     return report.fields;
   });

@@ -22,10 +22,11 @@ import {
 import type { InformerCache, InformerScope, StoreReader } from "kubeloop/cache";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { configMapName, INSTANCE_LABEL, PROXY_PODS_SELECTOR, proxyNameOfConfigMap } from "./deployment.ts";
-import { CONFIG_FILE, routesServed } from "./nginx.ts";
+import { CONFIG_FILE, pathOf, routesServed } from "./nginx.ts";
 
 const BY_PROXY = "proxy";
 const BY_BACKEND = "backend";
+const BY_SLOT = "slot";
 
 /** The ProxyRoute store, with its `proxy` and `backend` indexes added (once). */
 export function routeStore(cache: InformerCache): StoreReader<ProxyRouteObject> {
@@ -34,7 +35,22 @@ export function routeStore(cache: InformerCache): StoreReader<ProxyRouteObject> 
   informer.addIndexer(BY_BACKEND, (route) => [
     objectKey(route.metadata.namespace, route.spec.backend.service),
   ]);
+  informer.addIndexer(BY_SLOT, (route) => [slotOf(route)]);
   return informer.store;
+}
+
+/** The host and path a route claims on its MyProxy: routes in one slot compete for it. */
+function slotOf(route: ProxyRouteObject): string {
+  return `${proxyKeyOf(route)} ${route.spec.host} ${pathOf(route)}`;
+}
+
+/**
+ * The routes claiming the same host and path of the same MyProxy as `route` (itself included):
+ * the only routes whose verdict a change of `route` can change directly. A change that moves the
+ * configuration's budget changes the ConfigMap, whose watch wakes every route of the MyProxy.
+ */
+export function routesInSlotOf(cache: InformerCache, route: ProxyRouteObject): ProxyRouteObject[] {
+  return routeStore(cache).byIndex(BY_SLOT, slotOf(route));
 }
 
 /** The key of the MyProxy a route references. */

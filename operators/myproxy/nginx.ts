@@ -4,10 +4,18 @@
  * when the configuration does.
  */
 import { createHash } from "node:crypto";
-import { type AcceptedRoute, compare, pathOf } from "./routes.ts";
+import type { ProxyRouteObject } from "./api.ts";
+import type { AcceptedRoute } from "./routes.ts";
 
 /** The file name of the configuration, in the ConfigMap and in `/etc/nginx/conf.d`. */
 export const CONFIG_FILE = "default.conf";
+
+/**
+ * The most bytes a configuration may take: 900 KiB. The apiserver refuses a ConfigMap whose data
+ * exceeds 1 MiB (422), and a larger request outright (413); the rest leaves room for the object's
+ * metadata. `acceptedRoutes` (`routes.ts`) admits routes, oldest first, while the configuration fits.
+ */
+export const CONFIG_BUDGET_BYTES = 900 * 1024;
 
 /** What the configuration is generated from. */
 export interface NginxInput {
@@ -27,12 +35,11 @@ const indent = (depth: number, line: string) => (line ? `${"    ".repeat(depth)}
  * per host with one location per path prefix, each proxying to its backend Service.
  */
 export function nginxConfig(input: NginxInput): string {
-  const routes = [...input.routes].sort(
-    (a, b) => compare(a.route.spec.host, b.route.spec.host) || compare(pathOf(a.route), pathOf(b.route)),
-  );
+  const routes = [...input.routes].sort(byHostAndPath);
   const hosts = [...new Set(routes.map((r) => r.route.spec.host))];
   const blocks = [
     header(input.proxy, routes),
+    HASH_SETTINGS,
     defaultServer(input.port),
     ...hosts.map((host) =>
       hostServer(
@@ -42,7 +49,7 @@ export function nginxConfig(input: NginxInput): string {
       ),
     ),
   ];
-  return `${blocks.join("\n\n")}\n`;
+  return `${blocks.join(BLOCK_SEPARATOR)}\n`;
 }
 
 /** The names of the routes a configuration's header lists, in its order: the routes it serves. */
@@ -65,9 +72,76 @@ export function routesServed(holder: object, config: string): ReadonlySet<string
   return names;
 }
 
+/** The route's path prefix (`/` when the stored object has none, as the CRD defaults it). */
+export function pathOf(route: ProxyRouteObject): string {
+  return route.spec.path ?? "/";
+}
+
+/** Code-point order: the same on every machine, whatever its locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders accepted routes by host, then path: the order of the configuration. */
+export function byHostAndPath(a: AcceptedRoute, b: AcceptedRoute): number {
+  return compare(a.route.spec.host, b.route.spec.host) || compare(pathOf(a.route), pathOf(b.route));
+}
+
+/**
+ * The size of a configuration counted route by route, without generating it, for any MyProxy (its
+ * name and port counted at their longest): never less than the length of {@link nginxConfig} for
+ * the routes added, and more by at most a few hundred bytes (a shorter name and port, the digits of
+ * the route count, and per host with a route for `/` the 404 fallback it does not need). Every value
+ * written is ASCII (checked against the ProxyRoute schema first), so characters are bytes.
+ */
+export class ConfigMeter {
+  #bytes = BASE_BYTES;
+  readonly #hosts = new Set<string>();
+
+  /** The bytes counted so far. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The bytes with `accepted` added: its header line, its location and, for a new host, its server. */
+  with(accepted: AcceptedRoute): number {
+    const { host } = accepted.route.spec;
+    const server = this.#hosts.has(host)
+      ? 0
+      : BLOCK_SEPARATOR.length + hostServer(WIDEST_PORT, host, []).length;
+    return this.#bytes + server + linesBytes([routeLine(accepted), "", ...location(accepted)]);
+  }
+
+  /** Counts `accepted` in. */
+  add(accepted: AcceptedRoute): void {
+    this.#bytes = this.with(accepted);
+    this.#hosts.add(accepted.route.spec.host);
+  }
+}
+
 /** The sha256 of a configuration, hex: the pod template annotation that rolls the pods. */
 export function configHash(config: string): string {
   return createHash("sha256").update(config).digest("hex");
+}
+
+const BLOCK_SEPARATOR = "\n\n";
+
+/**
+ * Room in nginx's table of server names for hosts up to 253 characters (the ProxyRoute schema's
+ * limit; nginx's default of 64 refuses a host of about 60) and for every host a configuration of
+ * {@link CONFIG_BUDGET_BYTES} can hold. They are `http` directives: the file is included there.
+ */
+const HASH_SETTINGS = ["server_names_hash_bucket_size 1024;", "server_names_hash_max_size 4096;"].join("\n");
+
+/** The longest `namespace/name` of a MyProxy (two DNS labels) and the widest port, for {@link ConfigMeter}. */
+const WIDEST_PROXY = `${"n".repeat(63)}/${"m".repeat(63)}`;
+const WIDEST_PORT = 65535;
+/** Room for the digits the route count adds to `# Routes (0):` (up to 9,999,999 routes). */
+const COUNT_DIGITS = 6;
+const BASE_BYTES = nginxConfig({ proxy: WIDEST_PROXY, port: WIDEST_PORT, routes: [] }).length + COUNT_DIGITS;
+
+function linesBytes(lines: readonly string[]): number {
+  return lines.reduce((bytes, line) => bytes + line.length + 1, 0);
 }
 
 function header(proxy: string, routes: readonly AcceptedRoute[]): string {
@@ -75,12 +149,13 @@ function header(proxy: string, routes: readonly AcceptedRoute[]): string {
     `# Generated by the myproxy operator (kubeloop) for MyProxy ${proxy}.`,
     "# Do not edit: the operator reverts any change to this file.",
     `# Routes (${routes.length}):`,
-    ...routes.map(
-      (r) =>
-        `#   ProxyRoute ${r.route.metadata.name}: ${r.route.spec.host}${pathOf(r.route)} -> ${r.upstream.url}`,
-    ),
+    ...routes.map(routeLine),
   ];
   return lines.join("\n");
+}
+
+function routeLine({ route, upstream }: AcceptedRoute): string {
+  return `#   ProxyRoute ${route.metadata.name}: ${route.spec.host}${pathOf(route)} -> ${upstream.url}`;
 }
 
 function defaultServer(port: number): string {

@@ -1,9 +1,10 @@
 /**
  * The ProxyRoute controller: reports on each route whether its MyProxy serves it (`Accepted`), using
  * the same judgement as the MyProxy controller ({@link acceptedRoutes}). It watches what a verdict
- * depends on: the route's siblings (an older route may win its host and path), the backend
- * Services (a Service appearing may also make an older sibling win), and the MyProxy's existence.
- * It writes ProxyRoute status, nothing else.
+ * depends on: the routes claiming its host and path (an older one may win them), the backend
+ * Services (a Service appearing may make an older route of the same host and path win), the
+ * MyProxy's existence, and its ConfigMap (which every change of the admitted set rewrites, so it
+ * wakes every route a budget change moves). It writes ProxyRoute status, nothing else.
  */
 import {
   ConfigMap,
@@ -16,22 +17,29 @@ import {
   writeStatus,
 } from "kubeloop";
 import type { ConditionReport } from "kubeloop/status";
+import { type Acceptance, acceptanceOf } from "./acceptance.ts";
 import { MyProxy, ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { ProxyRouteConditions, RouteReason } from "./conditions.ts";
 import {
-  backendsOf,
   cachedProxy,
   existenceChanged,
   proxyKeyOf,
   routeStore,
+  routesInSlotOf,
   routesOfConfigMap,
   routesOfProxy,
   routesOfService,
   servedRoutes,
 } from "./indexes.ts";
-import { acceptedRoutes, type RouteAcceptance } from "./routes.ts";
 
 type Context = ReconcileContext<ProxyRouteObject>;
+
+/** The reasons a route is left out that only a human can clear (by changing routes). */
+const STALLING: ReadonlySet<string> = new Set([
+  RouteReason.Conflict,
+  RouteReason.ConfigurationFull,
+  RouteReason.InvalidSpec,
+]);
 
 /** A route's verdict: the `Accepted` report and, when accepted, where it proxies to. */
 export interface RouteVerdict {
@@ -42,12 +50,12 @@ export interface RouteVerdict {
 /** Registers the ProxyRoute controller on `host` (the manager). */
 export function proxyRouteController(host: ControllerHost) {
   routeStore(host.cache);
-  const siblings = (route: ProxyRouteObject) => routesOfProxy(host.cache, proxyKeyOf(route)).map(keyOf);
+  const slotMates = (route: ProxyRouteObject) => routesInSlotOf(host.cache, route).map(keyOf);
   return (
     controller(host)
       .for(ProxyRoute)
-      .watches(ProxyRoute, siblings, { predicates: [generationChanged] })
-      .watches(Service, (service) => routesOfService(host.cache, service).flatMap(siblings))
+      .watches(ProxyRoute, slotMates, { predicates: [generationChanged] })
+      .watches(Service, (service) => routesOfService(host.cache, service).flatMap(slotMates))
       .watches(MyProxy, (proxy) => routesOfProxy(host.cache, keyOf(proxy)).map(keyOf), {
         predicates: [existenceChanged],
       })
@@ -65,8 +73,8 @@ export async function reconcileProxyRoute(ctx: Context): Promise<void> {
   await writeStatus(ctx, ProxyRoute, route, ProxyRouteConditions, (draft) => {
     draft.set("Accepted", verdict.accepted);
     const { reason, message } = verdict.accepted;
-    // Neither clears without a change to this route or an older one: no retry can help.
-    if (reason === RouteReason.Conflict || reason === RouteReason.InvalidSpec) draft.stalled(reason, message);
+    // None clears without a change to this route or an older one: no retry can help.
+    if (STALLING.has(reason)) draft.stalled(reason, message);
     return verdict.upstream ? { upstream: verdict.upstream } : {};
   });
 }
@@ -79,8 +87,7 @@ function judgeRoute(ctx: Context, route: ProxyRouteObject): RouteVerdict {
     const message = `MyProxy ${route.spec.proxy} not found in namespace ${route.metadata.namespace}`;
     return { accepted: { status: "False", reason: RouteReason.ProxyNotFound, message } };
   }
-  const siblings = routesOfProxy(ctx.cache, proxyKey);
-  const verdict = verdictOf(acceptedRoutes(siblings, backendsOf(ctx.cache, siblings)), route);
+  const verdict = verdictOf(acceptanceOf(ctx.cache, proxyKey), route);
   if (verdict.accepted.status !== "True" || servedRoutes(ctx.cache, proxy).has(route.metadata.name ?? ""))
     return verdict;
   const message = `accepted; waiting for MyProxy ${route.spec.proxy} to write it into its nginx configuration`;
@@ -88,16 +95,14 @@ function judgeRoute(ctx: Context, route: ProxyRouteObject): RouteVerdict {
 }
 
 /** The route's own verdict among its siblings'. */
-function verdictOf({ accepted, rejected }: RouteAcceptance, route: ProxyRouteObject): RouteVerdict {
-  const uid = route.metadata.uid;
-  const served = accepted.find((a) => a.route.metadata.uid === uid);
-  if (served) {
-    const { url } = served.upstream;
+function verdictOf({ byUid }: Acceptance, route: ProxyRouteObject): RouteVerdict {
+  const entry = byUid.get(route.metadata.uid ?? "");
+  if (entry && "upstream" in entry) {
+    const { url } = entry.upstream;
     const message = `served by MyProxy ${route.spec.proxy}, proxied to ${url}`;
     return { accepted: { status: "True", reason: RouteReason.Accepted, message }, upstream: url };
   }
   // The route is one of the siblings, so it is either served or rejected.
-  const left = rejected.find((r) => r.route.metadata.uid === uid);
-  const reason = left?.reason ?? RouteReason.BackendNotFound;
-  return { accepted: { status: "False", reason, message: left?.message ?? "" } };
+  const reason = entry?.reason ?? RouteReason.BackendNotFound;
+  return { accepted: { status: "False", reason, message: entry?.message ?? "" } };
 }

@@ -8,6 +8,10 @@
  * backend serves the same host and path. Older means an earlier `creationTimestamp`, then the name
  * in alphabetical order.
  *
+ * The configuration must fit in one ConfigMap, so the routes that qualify are admitted oldest first
+ * while the configuration stays within {@link CONFIG_BUDGET_BYTES}: the first route that would take
+ * it past the budget, and every younger one, get `ConfigurationFull`.
+ *
  * Every value written into the nginx configuration comes from here, so a route is first checked
  * against the ProxyRoute schema itself, whatever the CRD in the cluster enforced: defence in depth
  * against an old or hand-edited CRD letting `example.com; } server { ...` into a server block.
@@ -15,6 +19,7 @@
 import type { ServiceObject } from "kubeloop";
 import { ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { RouteReason } from "./conditions.ts";
+import { byHostAndPath, CONFIG_BUDGET_BYTES, ConfigMeter, compare, pathOf } from "./nginx.ts";
 
 /** Where an accepted route sends its requests. */
 export interface Upstream {
@@ -35,7 +40,11 @@ export interface AcceptedRoute {
 /** A route left out of the configuration, and why. */
 export interface RejectedRoute {
   route: ProxyRouteObject;
-  reason: typeof RouteReason.BackendNotFound | typeof RouteReason.Conflict | typeof RouteReason.InvalidSpec;
+  reason:
+    | typeof RouteReason.BackendNotFound
+    | typeof RouteReason.Conflict
+    | typeof RouteReason.ConfigurationFull
+    | typeof RouteReason.InvalidSpec;
   message: string;
 }
 
@@ -49,7 +58,7 @@ export interface RouteAcceptance {
 
 /**
  * Judges the routes of one MyProxy against the Services they may reference (Services of other
- * namespaces are never used).
+ * namespaces are never used). `budgetBytes` bounds the configuration's size; only tests lower it.
  *
  * @example
  * ```ts
@@ -59,6 +68,7 @@ export interface RouteAcceptance {
 export function acceptedRoutes(
   routes: readonly ProxyRouteObject[],
   services: readonly ServiceObject[],
+  budgetBytes = CONFIG_BUDGET_BYTES,
 ): RouteAcceptance {
   const resolved: AcceptedRoute[] = [];
   const rejected: RejectedRoute[] = [];
@@ -67,23 +77,35 @@ export function acceptedRoutes(
     if ("upstream" in outcome) resolved.push(outcome);
     else rejected.push(outcome);
   }
+  const accepted = admit(resolved, rejected, budgetBytes);
+  return { accepted: accepted.sort(byHostAndPath), rejected: rejected.sort(byName) };
+}
+
+/**
+ * Admits the routes whose backend resolves, oldest first: each host and path goes to the first route
+ * claiming it (the others get `Conflict`), while the configuration fits in `budgetBytes` (from the
+ * first route that does not fit on, the others get `ConfigurationFull`). A route left out claims
+ * nothing. Appends the routes left out to `rejected`.
+ */
+function admit(resolved: AcceptedRoute[], rejected: RejectedRoute[], budgetBytes: number): AcceptedRoute[] {
   const accepted: AcceptedRoute[] = [];
   const claimed = new Map<string, ProxyRouteObject>();
+  const meter = new ConfigMeter();
+  let full = false;
   for (const candidate of [...resolved].sort((a, b) => olderFirst(a.route, b.route))) {
     const key = `${candidate.route.spec.host} ${pathOf(candidate.route)}`;
     const winner = claimed.get(key);
     if (winner) rejected.push(conflict(candidate.route, winner));
-    else {
+    else if (full || meter.with(candidate) > budgetBytes) {
+      full = true;
+      rejected.push(configurationFull(candidate.route, budgetBytes));
+    } else {
       claimed.set(key, candidate.route);
+      meter.add(candidate);
       accepted.push(candidate);
     }
   }
-  return { accepted: accepted.sort(byHostAndPath), rejected: rejected.sort(byName) };
-}
-
-/** The route's path prefix (`/` when the stored object has none, as the CRD defaults it). */
-export function pathOf(route: ProxyRouteObject): string {
-  return route.spec.path ?? "/";
+  return accepted;
 }
 
 function resolveBackend(
@@ -130,7 +152,19 @@ function conflict(route: ProxyRouteObject, winner: ProxyRouteObject): RejectedRo
   };
 }
 
-function olderFirst(a: ProxyRouteObject, b: ProxyRouteObject): number {
+function configurationFull(route: ProxyRouteObject, budgetBytes: number): RejectedRoute {
+  const budget = budgetBytes % 1024 === 0 ? `${budgetBytes / 1024} KiB` : `${budgetBytes} bytes`;
+  return {
+    route,
+    reason: RouteReason.ConfigurationFull,
+    message:
+      `the nginx configuration of MyProxy ${route.spec.proxy} is full: routes are admitted oldest first ` +
+      `while it stays within ${budget} (a ConfigMap holds at most 1 MiB), and this one would exceed it`,
+  };
+}
+
+/** Orders routes oldest first: by `creationTimestamp`, then by name. The order routes are admitted in. */
+export function olderFirst(a: ProxyRouteObject, b: ProxyRouteObject): number {
   return (
     compare(a.metadata.creationTimestamp ?? "", b.metadata.creationTimestamp ?? "") ||
     byName({ route: a }, { route: b })
@@ -139,13 +173,4 @@ function olderFirst(a: ProxyRouteObject, b: ProxyRouteObject): number {
 
 function byName(a: { route: ProxyRouteObject }, b: { route: ProxyRouteObject }): number {
   return compare(a.route.metadata.name ?? "", b.route.metadata.name ?? "");
-}
-
-function byHostAndPath(a: AcceptedRoute, b: AcceptedRoute): number {
-  return compare(a.route.spec.host, b.route.spec.host) || compare(pathOf(a.route), pathOf(b.route));
-}
-
-/** Code-point order: the same on every machine, whatever its locale. */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,7 +5,8 @@
 import type { DeploymentObject, PodObject } from "kubeloop";
 import type { BuiltinCondition } from "kubeloop/api";
 import type { ConditionReport } from "kubeloop/status";
-import { ProxyReason } from "./conditions.ts";
+import { ProxyReason, RouteReason } from "./conditions.ts";
+import { CONFIG_BUDGET_BYTES } from "./nginx.ts";
 
 /** What one reconcile observed of a MyProxy's world. */
 export interface ProxyObservation {
@@ -20,8 +21,12 @@ export interface ProxyObservation {
   pods: readonly PodObject[];
   /** How many routes are in the configuration. */
   acceptedRoutes: number;
+  /** How many routes that qualify were left out because the configuration is full. */
+  routesLeftOut: number;
   /** sha256 of the configuration. */
   configHash: string;
+  /** The configuration's size in bytes. */
+  configBytes: number;
   /** Why the children could not be converged (a name taken by an object it does not control), if so. */
   blocked?: string;
 }
@@ -37,6 +42,7 @@ export interface ProxyStatusReport {
   };
   available: ConditionReport;
   progressing: ConditionReport;
+  routesAdmitted: ConditionReport;
 }
 
 /** Derives the status of a MyProxy from an observation. */
@@ -54,7 +60,31 @@ export function proxyStatus(observed: ProxyObservation): ProxyStatusReport {
     progressing: observed.blocked
       ? { status: "False", reason: ProxyReason.ChildConflict, message: observed.blocked }
       : progressingReport(observed.deployment, observed.deploymentUpToDate),
+    routesAdmitted: routesAdmittedReport(observed),
   };
+}
+
+/**
+ * `RoutesAdmitted`: True when every route that qualifies is in the configuration; False with
+ * `ConfigurationFull`, counting the routes left out, when the budget was reached.
+ */
+export function routesAdmittedReport(
+  observed: Pick<ProxyObservation, "acceptedRoutes" | "routesLeftOut" | "configBytes">,
+): ConditionReport {
+  const size = `${kib(observed.configBytes)} of ${kib(CONFIG_BUDGET_BYTES)}`;
+  if (observed.routesLeftOut === 0) {
+    const message = `all ${observed.acceptedRoutes} routes that qualify are in the configuration (${size})`;
+    return { status: "True", reason: ProxyReason.AllRoutesAdmitted, message };
+  }
+  const message =
+    `${observed.routesLeftOut} routes did not fit in the configuration (${size}, routes admitted oldest ` +
+    `first); they report Accepted=False with reason ${RouteReason.ConfigurationFull}`;
+  return { status: "False", reason: ProxyReason.ConfigurationFull, message };
+}
+
+/** Bytes as KiB, rounded up, so that a configuration over its budget never reads as within it. */
+function kib(bytes: number): string {
+  return `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 /** Names of the pods that are neither terminating nor finished, sorted. */

@@ -3,13 +3,14 @@
  * existing dashboards and alerts work, plus watch health. One registry per manager; the hooks
  * the client, watches, queues and controllers call are bound here.
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";
 import type { InformerMetrics } from "../cache/index.ts";
 import type { ClientMetrics } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { ControllerMetrics } from "../controller/index.ts";
 import type { WorkQueue } from "../queue/index.ts";
+import { BatchedCounter, BatchedGauge } from "./internal/batched.ts";
 
 const reconcileBuckets = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
@@ -177,12 +178,12 @@ export class ManagerMetrics {
     });
   }
 
-  #counter(name: string, help: string, labelNames: string[]) {
-    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  #counter<L extends string>(name: string, help: string, labelNames: L[]): BatchedCounter<L> {
+    return new BatchedCounter({ name, help, labelNames, registry: this.registry });
   }
 
-  #gauge(name: string, help: string, labelNames: string[]) {
-    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  #gauge<L extends string>(name: string, help: string, labelNames: L[]): BatchedGauge<L> {
+    return new BatchedGauge({ name, help, labelNames, registry: this.registry });
   }
 
   #queueGauges(): void {

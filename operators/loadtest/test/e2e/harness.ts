@@ -73,23 +73,25 @@ export async function namespaceFor(
 }
 
 /**
- * Installs the CRD, makes a namespace and starts the operator's Manager scoped to it, as the admin
- * unless `credentials` returns a kubeconfig (it runs once the namespace exists). The Manager stops
- * before the namespace is deleted.
+ * Installs the CRD, makes a namespace (or uses `opts.namespace`, left in place) and starts the
+ * operator's Manager scoped to it, as the admin unless `credentials` returns a kubeconfig (it runs
+ * once the namespace exists). The Manager stops before the namespace is deleted.
  */
 export async function startOperator(
   t: TestContext,
-  opts: { credentials?: (namespace: string) => Promise<string> } = {},
+  opts: { credentials?: (namespace: string) => Promise<string>; namespace?: string } = {},
 ): Promise<Harness> {
   await installCrd();
   const stop = new AbortController();
   let running: Promise<void> = Promise.resolve();
   let client: Client | undefined;
-  const namespace = await namespaceFor(t, async () => {
+  const cleanup = async () => {
     stop.abort();
     await running;
     await client?.close();
-  });
+  };
+  if (opts.namespace) t.after(cleanup);
+  const namespace = opts.namespace ?? (await namespaceFor(t, cleanup));
   const requests = new RequestCounter();
   const kubeconfig = opts.credentials ? await opts.credentials(namespace) : kubeconfigPath();
   client = new Client(await loadKubeconfig({ kubeconfig }), {

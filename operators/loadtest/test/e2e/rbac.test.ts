@@ -22,7 +22,7 @@ import {
   waitForLoadTest,
 } from "./harness.ts";
 
-test("bug 1.7.12: generated permissions: configmaps read-only, jobs read, create and patch, nothing updated or deleted", async () => {
+test("bug 1.7.12: generated permissions: configmaps and pods read-only, jobs read, create and patch, nothing updated or deleted", async () => {
   const permissions = await permissionsOf(operator);
   const verbs = (plural: string, subresource?: string) =>
     new Set(
@@ -31,6 +31,7 @@ test("bug 1.7.12: generated permissions: configmaps read-only, jobs read, create
         .flatMap((p) => p.verbs),
     );
   assert.deepEqual(verbs("configmaps"), new Set(["get", "list", "watch"]));
+  assert.deepEqual(verbs("pods"), new Set(["get", "list", "watch"]), "worker pods, for Running events");
   assert.deepEqual(verbs("jobs"), new Set(["create", "get", "list", "patch", "watch"]));
   assert.deepEqual(verbs("loadtests"), new Set(["get", "list", "patch", "watch"]));
   assert.deepEqual(verbs("loadtests", "status"), new Set(["get", "patch"]));

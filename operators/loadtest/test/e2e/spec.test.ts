@@ -56,26 +56,6 @@ test("bug 1.7.6: a spec change after the start is rejected with the CEL rule's m
   assert.equal(done.status?.observedGeneration, done.metadata.generation);
 });
 
-test("an Artillery operator manifest works after changing its apiVersion", async (t) => {
-  const { namespace } = await startOperator(t);
-  const manifest = await readFile(
-    new URL("../../samples/artillery-compatible.yaml", import.meta.url),
-    "utf8",
-  );
-  const script = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: test-script\ndata:\n  test-script.yaml: "config: {}"\n`;
-  const applied = await kubectl(["apply", "-n", namespace, "-f", "-"], {
-    input: `${script}---\n${manifest.replace("namespace: default", `namespace: ${namespace}`)}`,
-  });
-  assert.match(applied.stdout, /loadtest.loadtest.kubeloop.dev\/test-378dbbbd created/);
-  const done = await waitForLoadTest(
-    namespace,
-    "test-378dbbbd",
-    (o) => conditionOf(o, "Completed")?.status === "True",
-    "the Artillery manifest's test completed",
-  );
-  assert.deepEqual([conditionOf(done, "Completed")?.reason, done.status?.completions], ["Succeeded", "2/2"]);
-});
-
 test("a Job the apiserver rejects is reported as InvalidJob, without a retry loop", async (t) => {
   const h = await startOperator(t);
   const name = `long-${"x".repeat(70)}`; // a valid LoadTest name, too long for a Job's pod labels

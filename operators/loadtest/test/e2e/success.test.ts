@@ -43,7 +43,7 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
     [0, 4, 0, "4/4"],
   );
   assert.ok(obj.status?.startTime && obj.status.completionTime, "start and completion times");
-  assert.match(obj.status?.duration ?? "", /^(\d+m)?\d+s$/);
+  assert.match(obj.status?.duration ?? "", /^\d+s$/);
   assert.equal(obj.status?.observedGeneration, obj.metadata.generation);
   assert.equal(obj.status?.image, DEFAULT_IMAGE);
   assert.equal(kstatus(obj).status, "Current");
@@ -51,7 +51,8 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
   const table = await kubectl(["get", "loadtest", "shop", "-n", namespace]);
   const [header, row] = table.stdout.trim().split("\n");
   const columns = header?.split(/\s+/) ?? [];
-  for (const name of ["COMPLETIONS", "DURATION", "AGE", "ENVIRONMENT", "COMPLETED", "REASON"])
+  assert.deepEqual(columns.slice(0, 4), ["NAME", "COMPLETIONS", "DURATION", "ENVIRONMENT"]);
+  for (const name of ["AGE", "COMPLETED", "REASON"])
     assert.ok(columns.includes(name), `column ${name} in ${header}`);
   const cells = row?.split(/\s+/) ?? [];
   const cell = (name: string) => cells[columns.indexOf(name)];
@@ -63,6 +64,10 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
   const reasons = (await operatorEvents(namespace, "shop")).map((e) => e.reason);
   assert.ok(reasons.includes("Created"), `a Created event in ${reasons.join(", ")}`);
   assert.ok(reasons.includes("Succeeded"), `a Succeeded event in ${reasons.join(", ")}`);
+  assert.ok(
+    reasons.includes("Completed"),
+    `the Artillery operator's Completed event in ${reasons.join(", ")}`,
+  );
 
   const transitions = (condition: string, status: string) =>
     managerMetric(manager, "kubeloop_condition_transitions_total", { kind: "LoadTest", condition, status });
@@ -72,11 +77,12 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
   assert.equal(await transitions("Succeeded", "True"), 1);
 });
 
-test("bug 1.7.10 and 1.7.11: environment, image, pull policy, resources, env and annotations reach the Job", async (t) => {
+test("bug 1.7.10 and 1.7.11: environment (opted in), image, pull policy, resources, env and annotations reach the Job", async (t) => {
   const { namespace } = await startOperator(t);
   await createLoadTest(namespace, "tuned", {
     count: 2,
     environment: "prod",
+    environmentToWorkers: true,
     image: "registry.example/artillery:2.0.21",
     imagePullPolicy: "Always",
     resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: 1, memory: "512Mi" } },
@@ -92,10 +98,8 @@ test("bug 1.7.10 and 1.7.11: environment, image, pull policy, resources, env and
     requests: { cpu: "250m", memory: "256Mi" },
     limits: { cpu: "1", memory: "512Mi" },
   });
-  assert.deepEqual(
-    worker?.env?.map((e) => e.name),
-    ["TARGET", "WORKER_ID"],
-  );
+  assert.deepEqual(worker?.env?.map((e) => e.name).slice(0, 2), ["WORKER_ID", "WORKER_INDEX"]);
+  assert.equal(worker?.env?.at(-1)?.name, "TARGET");
   assert.equal(job.spec.template.metadata?.annotations?.["example.com/sidecar"], "off");
   assert.deepEqual([job.spec.completionMode, job.spec.completions, job.spec.parallelism], ["Indexed", 2, 2]);
   assert.deepEqual([job.spec.backoffLimitPerIndex, job.spec.maxFailedIndexes], [0, 2]);

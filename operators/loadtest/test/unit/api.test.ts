@@ -4,27 +4,47 @@ import { describe, it } from "node:test";
 import { permissionsOf } from "kubeloop/generate";
 import { crdFor } from "kubeloop/schema";
 import { parseAllDocuments } from "yaml";
-import { DEFAULT_IMAGE, IMMUTABLE_SPEC_MESSAGE, LoadTest } from "../../api.ts";
+import {
+  API_GROUP_ENV,
+  ARTILLERY_GROUP,
+  apiGroupFrom,
+  DEFAULT_IMAGE,
+  IMMUTABLE_SPEC_MESSAGE,
+  KUBELOOP_GROUP,
+  LoadTest,
+} from "../../api.ts";
 import operator from "../../operator.ts";
 
-const samples = new URL("../../samples/", import.meta.url);
+const upstream = new URL("../upstream/", import.meta.url);
 
-/** The LoadTest documents of a sample file. */
-function sampleSpecs(file: string): unknown[] {
-  return parseAllDocuments(readFileSync(new URL(file, samples), "utf8"))
+/** The LoadTest documents of a copy of an Artillery operator sample. */
+function upstreamSpecs(file: string): unknown[] {
+  return parseAllDocuments(readFileSync(new URL(file, upstream), "utf8"))
     .map((doc) => doc.toJS() as { kind?: string; spec?: unknown })
     .filter((obj) => obj.kind === "LoadTest")
     .map((obj) => obj.spec);
 }
 
 describe("the LoadTest kind", () => {
+  it("serves the Artillery operator's CRD by default, kubeloop's group when asked", () => {
+    assert.equal(crdFor(LoadTest).metadata.name, "loadtests.loadtest.artillery.io");
+    assert.equal(apiGroupFrom({}), ARTILLERY_GROUP);
+    assert.equal(apiGroupFrom({ [API_GROUP_ENV]: KUBELOOP_GROUP }), KUBELOOP_GROUP);
+    assert.throws(() => apiGroupFrom({ [API_GROUP_ENV]: "example.com" }), /use loadtest\.artillery\.io or/);
+  });
+
   it("accepts an Artillery operator manifest's spec unchanged, with defaults", () => {
-    const [spec] = sampleSpecs("artillery-compatible.yaml");
+    const [spec] = upstreamSpecs("config/samples/loadtest_v1alpha1_loadtest.yaml");
     const parsed = LoadTest.parseSpec(spec);
-    assert.equal(parsed.count, 2);
-    assert.equal(parsed.environment, "dev");
-    assert.equal(parsed.testScript.config.configMap, "test-script");
-    assert.deepEqual(parsed.testScript.external?.payload?.configMaps, ["payload"]);
+    assert.equal(parsed.count, 10);
+    assert.equal(parsed.environment, "stage");
+    assert.equal(parsed.environmentToWorkers, undefined);
+    assert.equal(parsed.testScript.config.configMap, "load-test-config");
+    assert.deepEqual(parsed.testScript.external?.payload?.configMaps, [
+      "csv-payload-1",
+      "csv-payload-2",
+      "csv-payload-3",
+    ]);
     assert.deepEqual([parsed.image, parsed.imagePullPolicy], [DEFAULT_IMAGE, "IfNotPresent"]);
   });
 
@@ -51,21 +71,94 @@ describe("the LoadTest kind", () => {
     assert.equal(status?.observedGeneration?.type, "integer");
   });
 
-  it("shows Completions, Duration, Environment, Completed, Reason and Age in kubectl get", () => {
-    const columns = LoadTest.printerColumns.filter((c) => !c.priority).map((c) => c.name);
-    for (const name of ["Completions", "Duration", "Age", "Environment", "Completed", "Reason"])
-      assert.ok(columns.includes(name), `${name} in ${columns.join(", ")}`);
+  it("shows the Artillery operator's columns first, then the conditions, Image at -o wide, Age last", () => {
+    const columns = LoadTest.printerColumns.map((c) => `${c.name}${c.priority ? `:${c.priority}` : ""}`);
+    assert.deepEqual(columns, [
+      "Completions",
+      "Duration",
+      "Environment",
+      "Succeeded",
+      "Reason",
+      "Completed",
+      "Image:10",
+      "Age",
+    ]);
     const completed = LoadTest.printerColumns.find((c) => c.name === "Completed");
     assert.equal(completed?.jsonPath, '.status.conditions[?(@.type=="Completed")].status');
   });
 
-  it("bug 1.7.12: the generated permissions read ConfigMaps and create and patch Jobs, never update or delete them", async () => {
+  it("bug 1.7.12: the generated permissions read ConfigMaps and pods, create and patch Jobs, never update or delete them", async () => {
     const permissions = await permissionsOf(operator);
     const verbsOf = (plural: string) =>
       new Set(permissions.filter((p) => p.type.plural === plural && !p.subresource).flatMap((p) => p.verbs));
     for (const verb of ["get", "list", "watch"])
       assert.ok(verbsOf("configmaps").has(verb), `configmaps ${verb}`);
     assert.deepEqual(verbsOf("jobs"), new Set(["create", "get", "list", "patch", "watch"]));
-    assert.equal(verbsOf("pods").size, 0, "no pod access: pods are the Job's");
+    assert.deepEqual(verbsOf("pods"), new Set(["get", "list", "watch"]), "pods are read, never written");
+  });
+});
+
+/** A JSON schema node, as far as the comparison below reads it. */
+interface SchemaNode {
+  type?: string;
+  required?: string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+}
+
+/**
+ * The paths where `ours` does not accept what `theirs` accepts, as far as types and required
+ * fields go: a field of theirs we lack or type differently, a field we require and they do not.
+ */
+function narrowings(theirs: SchemaNode, ours: SchemaNode | undefined, path: string): string[] {
+  if (!ours) return [`${path}: missing`];
+  if (ours.type !== theirs.type) return [`${path}: ${ours.type} instead of ${theirs.type}`];
+  const required = (ours.required ?? []).filter((name) => !theirs.required?.includes(name));
+  const fields = Object.entries(theirs.properties ?? {}).flatMap(([name, node]) =>
+    narrowings(node, ours.properties?.[name], `${path}.${name}`),
+  );
+  const items = theirs.items ? narrowings(theirs.items, ours.items, `${path}[]`) : [];
+  return [...required.map((name) => `${path}.${name}: required`), ...fields, ...items];
+}
+
+describe("the CRD, against the Artillery operator's", () => {
+  const upstreamCrd = parseAllDocuments(
+    readFileSync(new URL("config/crd/bases/loadtest.artillery.io_loadtests.yaml", upstream), "utf8"),
+  )
+    .map((doc) => doc.toJS())
+    .find((obj) => obj?.kind === "CustomResourceDefinition");
+  const theirs = upstreamCrd.spec.versions[0];
+  const ours = crdFor(LoadTest).spec.versions[0];
+
+  it("has the same name, group, names, scope and version", () => {
+    const crd = crdFor(LoadTest);
+    assert.equal(crd.metadata.name, upstreamCrd.metadata.name);
+    assert.deepEqual(
+      [crd.spec.group, crd.spec.names.kind, crd.spec.names.plural, crd.spec.names.singular, crd.spec.scope],
+      [upstreamCrd.spec.group, "LoadTest", "loadtests", "loadtest", upstreamCrd.spec.scope],
+    );
+    assert.equal(ours?.name, theirs.name);
+  });
+
+  it("accepts every spec field of theirs with its type, requiring nothing more", () => {
+    const spec = theirs.schema.openAPIV3Schema.properties.spec;
+    assert.deepEqual(
+      narrowings(spec, ours?.schema?.openAPIV3Schema?.properties?.spec as SchemaNode, "spec"),
+      [],
+    );
+  });
+
+  it("keeps every status field of theirs but the conditions, now metav1.Conditions", () => {
+    const { conditions: _theirs, ...status } = theirs.schema.openAPIV3Schema.properties.status.properties;
+    const ourStatus = ours?.schema?.openAPIV3Schema?.properties?.status as SchemaNode;
+    assert.deepEqual(narrowings({ type: "object", properties: status }, ourStatus, "status"), []);
+  });
+
+  it("shows every printer column of theirs, Image still at priority 10", () => {
+    const names = new Map(ours?.additionalPrinterColumns?.map((c) => [c.name, c]));
+    for (const column of theirs.additionalPrinterColumns) {
+      assert.equal(names.get(column.name)?.jsonPath, column.jsonPath, column.name);
+      assert.equal(names.get(column.name)?.priority, column.priority, column.name);
+    }
   });
 });

@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import type { Container, OwnerReference } from "kubeloop/api";
 import { controllerReference } from "kubeloop/ownership";
 import { DEFAULT_IMAGE } from "../../api.ts";
-import { desiredJob, jobMatches, workerArgs } from "../../job.ts";
+import { containerName, desiredJob, jobMatches, workerArgs, workerSelector } from "../../job.ts";
+import { telemetryFrom } from "../../telemetry.ts";
 import { loadTest } from "./fixtures.ts";
 
 function container(spec: Record<string, unknown> = {}): Container {
@@ -29,15 +30,18 @@ describe("desiredJob", () => {
     assert.equal(spec.template.spec.restartPolicy, "Never");
   });
 
-  it("gives every worker WORKER_ID from its completion index and the script at /data", () => {
+  it("gives every worker WORKER_ID (its pod name), WORKER_INDEX and the script at /data", () => {
     const job = desiredJob(loadTest());
     const worker = container();
-    assert.deepEqual(worker.env?.at(-1), {
-      name: "WORKER_ID",
-      valueFrom: {
-        fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" },
+    assert.deepEqual(worker.env?.slice(0, 2), [
+      { name: "WORKER_ID", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+      {
+        name: "WORKER_INDEX",
+        valueFrom: {
+          fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" },
+        },
       },
-    });
+    ]);
     assert.deepEqual(worker.volumeMounts, [{ name: "test-script", mountPath: "/data", readOnly: true }]);
     assert.deepEqual(job.spec.template.spec.volumes, [
       { name: "test-script", configMap: { name: "script" } },
@@ -45,14 +49,48 @@ describe("desiredJob", () => {
     assert.deepEqual(worker.args, ["run", "/data/test-script.yaml"]);
   });
 
-  it("bug 1.7.10: the environment reaches the workers as --environment", () => {
-    assert.deepEqual(container({ environment: "staging" }).args, [
+  it("passes the environment as --environment only with environmentToWorkers, as upstream did not", () => {
+    assert.deepEqual(container({ environment: "staging" }).args, ["run", "/data/test-script.yaml"]);
+    assert.deepEqual(container({ environment: "staging", environmentToWorkers: true }).args, [
       "run",
       "--environment",
       "staging",
       "/data/test-script.yaml",
     ]);
-    assert.deepEqual(workerArgs({ environment: "" }), ["run", "/data/test-script.yaml"]);
+    assert.deepEqual(workerArgs({ environment: "", environmentToWorkers: true }), [
+      "run",
+      "/data/test-script.yaml",
+    ]);
+  });
+
+  it("names the container after the LoadTest, as upstream, unless that name is no DNS label", () => {
+    assert.equal(container().name, "checkout");
+    assert.equal(containerName("shop.checkout"), "artillery");
+    assert.equal(containerName("a".repeat(64)), "artillery");
+  });
+
+  it("injects the operator's telemetry settings as upstream, unless the spec's env sets them", () => {
+    const telemetry = telemetryFrom({ ARTILLERY_DISABLE_TELEMETRY: "True" }, "loadtest-operator");
+    const env = (spec: Record<string, unknown>) =>
+      desiredJob(loadTest(spec), telemetry).spec.template.spec.containers[0]?.env ?? [];
+    assert.deepEqual(env({}).slice(2), [
+      { name: "ARTILLERY_DISABLE_TELEMETRY", value: "true" },
+      { name: "ARTILLERY_TELEMETRY_DEBUG", value: "false" },
+      { name: "ARTILLERY_TELEMETRY_DEFAULTS", value: '{"testRunner": "loadtest-operator"}' },
+    ]);
+    const own = env({ env: [{ name: "ARTILLERY_TELEMETRY_DEBUG", value: "true" }] });
+    assert.deepEqual(
+      own.filter((e) => e.name === "ARTILLERY_TELEMETRY_DEBUG"),
+      [{ name: "ARTILLERY_TELEMETRY_DEBUG", value: "true" }],
+    );
+    assert.equal(telemetryFrom({}, "x").disable, false, "telemetry on when unset, as upstream");
+  });
+
+  it("names the workers by the Job's own selector", () => {
+    const job = desiredJob(loadTest());
+    assert.equal(workerSelector(job), undefined, "none before the apiserver defaults it");
+    job.spec.selector = { matchLabels: { "batch.kubernetes.io/controller-uid": "u1" } };
+    assert.equal(workerSelector(job), "batch.kubernetes.io/controller-uid=u1");
   });
 
   it("bug 1.7.11: a pinned default image pulled IfNotPresent; image, policy and resources from the spec", () => {
@@ -71,7 +109,7 @@ describe("desiredJob", () => {
     assert.deepEqual(custom.resources, { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1" } });
   });
 
-  it("puts the user's env before WORKER_ID and podAnnotations on the pods", () => {
+  it("puts the user's env after the operator's and podAnnotations on the pods", () => {
     const job = desiredJob(
       loadTest({
         env: [{ name: "TARGET", value: "http://shop" }],
@@ -81,7 +119,14 @@ describe("desiredJob", () => {
     const worker = job.spec.template.spec.containers[0];
     assert.deepEqual(
       worker?.env?.map((e) => e.name),
-      ["TARGET", "WORKER_ID"],
+      [
+        "WORKER_ID",
+        "WORKER_INDEX",
+        "ARTILLERY_DISABLE_TELEMETRY",
+        "ARTILLERY_TELEMETRY_DEBUG",
+        "ARTILLERY_TELEMETRY_DEFAULTS",
+        "TARGET",
+      ],
     );
     assert.deepEqual(job.spec.template.metadata?.annotations, { "sidecar/inject": "true" });
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { BuiltinCondition } from "kubeloop/api";
-import { formatDuration, jobProgress, type Outcome } from "../../progress.ts";
+import { humanDuration, jobProgress, type Outcome } from "../../progress.ts";
 import { condition, END, job, START } from "./fixtures.ts";
 
 interface Row {
@@ -117,17 +117,43 @@ describe("jobProgress", () => {
   });
 });
 
-describe("formatDuration", () => {
+// The cases of TestHumanDuration and TestHumanDurationBoundaries in k8s.io/apimachinery v0.36.3,
+// pkg/util/duration/duration_test.go, in whole seconds.
+describe("humanDuration, as Kubernetes' duration.HumanDuration", () => {
+  const m = 60;
+  const h = 3600;
+  const d = 24 * h;
+  const y = 365 * d;
   const cases: [number, string][] = [
     [0, "0s"],
-    [45, "45s"],
-    [60, "1m"],
-    [95, "1m35s"],
-    [3600, "1h"],
-    [3605, "1h5s"],
-    [7384, "2h3m4s"],
+    [1, "1s"],
+    [70, "70s"],
+    [90, "90s"],
+    [119, "119s"],
+    [2 * m, "2m"],
+    [2 * m + 1, "2m1s"],
+    [190, "3m10s"],
+    [10 * m - 1, "9m59s"],
+    [10 * m + 1, "10m"],
+    [70 * m, "70m"],
+    [3 * h - 1, "179m"],
+    [3 * h + m, "3h1m"],
+    [8 * h - 1, "7h59m"],
+    [8 * h + 59 * m, "8h"],
+    [47 * h, "47h"],
+    [2 * d, "2d"],
+    [49 * h, "2d1h"],
+    [8 * d - 1, "7d23h"],
+    [8 * d + 23 * h, "8d"],
+    [367 * d, "367d"],
+    [2 * y - 1, "729d"],
+    [2 * y + d - 1, "2y"],
+    [2 * y + 25 * h, "2y1d"],
+    [8 * y - 1, "7y364d"],
+    [8 * y + 364 * d, "8y"],
+    [9 * y, "9y"],
   ];
   for (const [seconds, text] of cases) {
-    it(`${seconds} s is ${text}`, () => assert.equal(formatDuration(seconds), text));
+    it(`${seconds} s is ${text}`, () => assert.equal(humanDuration(seconds), text));
   }
 });

@@ -56,7 +56,7 @@ describe("describeStatus", () => {
       END,
       "from the Failed condition: a failed Job has no completionTime",
     );
-    assert.equal(obj.status?.duration, "1m35s");
+    assert.equal(obj.status?.duration, "95s", "as the Artillery operator formatted it");
     assert.equal(recheckAfterMs, undefined, "a finished test is not polled");
     assert.equal(kstatus(obj).status, "Failed", "Stalled=True, not Reconciling forever");
     assert.equal(get(obj, "Reconciling"), undefined);
@@ -87,7 +87,7 @@ describe("describeStatus", () => {
     assert.deepEqual(summary(obj, "Succeeded"), ["Unknown", "WorkersRunning"]);
     assert.deepEqual(summary(obj, "Reconciling"), ["True", "WorkersRunning"]);
     assert.equal(kstatus(obj).status, "InProgress");
-    assert.equal(obj.status?.duration, "1m30s", "95 s shown in 30 s steps");
+    assert.equal(obj.status?.duration, "90s", "95 s shown in 30 s steps");
     assert.equal(obj.status?.completionTime, undefined);
     assert.equal(recheckAfterMs, 25_500, "the next step is 25 s away");
   });
@@ -133,6 +133,25 @@ describe("describeStatus", () => {
     assert.deepEqual(later.obj.status, done.status);
   });
 
+  it("a status the Artillery operator left, without reasons, is rewritten in the new shape", () => {
+    const conditions = [
+      { type: "Progressing", status: "False", lastTransitionTime: START },
+      { type: "Completed", status: "True", lastTransitionTime: END },
+    ];
+    const legacy = loadTest({}, {
+      startTime: START,
+      completionTime: END,
+      succeeded: 4,
+      completions: "4/4",
+      conditions,
+    } as unknown as LoadTestObject["status"]);
+    const { obj } = pass(legacy, { kind: "jobDeleted" });
+    assert.deepEqual(summary(obj, "Completed"), ["True", "Succeeded"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["True", "Succeeded"]);
+    assert.equal(get(obj, "Progressing")?.message, "completed under the Artillery operator");
+    assert.equal(obj.status?.observedGeneration, 1);
+  });
+
   it("a running test whose Job was deleted ends as JobDeleted and is not started again", () => {
     const started = pass(loadTest(), { kind: "job", job: runningJob }).obj;
     const { obj } = pass(started, { kind: "jobDeleted" });
@@ -176,7 +195,7 @@ describe("lastTransitionTime across passes", () => {
     assert.equal(second.update.changed, false);
     assert.deepEqual(second.obj.status, first.obj.status);
     const third = pass(second.obj, { kind: "job", job: runningJob }, ms(START) + 61_000);
-    assert.equal(third.obj.status?.duration, "1m");
+    assert.equal(third.obj.status?.duration, "60s");
     assert.equal(get(third.obj, "Progressing")?.lastTransitionTime, START);
   });
 });

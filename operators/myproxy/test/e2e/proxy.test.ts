@@ -65,7 +65,8 @@ test("a MyProxy gets an nginx Deployment of 2 replicas mounting its generated Co
     reason: "Serving",
   });
   const conditions = Object.fromEntries((ready.status?.conditions ?? []).map((c) => [c.type, c]));
-  assert.deepEqual(Object.keys(conditions).sort(), ["Available", "Progressing", "Ready"]);
+  assert.deepEqual(Object.keys(conditions).sort(), ["Available", "Progressing", "Ready", "RoutesAdmitted"]);
+  assert.equal(conditions.RoutesAdmitted?.reason, "AllRoutesAdmitted");
   assert.equal(conditions.Available?.reason, "MinimumReplicasAvailable");
   assert.equal(conditions.Progressing?.reason, "RolloutComplete");
   assert.equal(ready.status?.observedGeneration, 1);

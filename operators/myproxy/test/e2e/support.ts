@@ -66,7 +66,7 @@ export function startOperator(
 
 /**
  * Collects each configuration the operator wrote into its ConfigMaps (a test's tampering is left
- * out: the operator no longer owns the field then); when the test ends, `nginx -t` must accept each.
+ * out: the operator is no longer the only writer then); when the test ends, `nginx -t` must accept each.
  */
 function checkEveryConfig(t: TestContext, manager: Manager): void {
   const configs = new Set<string>();
@@ -171,12 +171,14 @@ export async function waitForCondition<T extends MyProxyObject | ProxyRouteObjec
   );
 }
 
-/** Whether `fieldManager` owns the ConfigMap's configuration file, by its managed fields. */
+/**
+ * Whether the ConfigMap holds what `fieldManager` wrote: it is its only writer. The cache keeps only
+ * a summary of `managedFields` (who wrote, not which fields), so any other writer (a test's
+ * tampering) leaves the configuration out.
+ */
 function ownsConfig(configMap: KubeObject, fieldManager: string): boolean {
-  return (configMap.metadata.managedFields ?? []).some((entry) => {
-    const fields = entry.fieldsV1 as { "f:data"?: Record<string, unknown> } | undefined;
-    return entry.manager === fieldManager && `f:${CONFIG_FILE}` in (fields?.["f:data"] ?? {});
-  });
+  const writers = (configMap.metadata.managedFields ?? []).map((entry) => entry.manager);
+  return writers.length > 0 && writers.every((manager) => manager === fieldManager);
 }
 
 /** The generated nginx configuration of a MyProxy, or undefined without a ConfigMap. */

@@ -1,4 +1,7 @@
-/** Objects for the myproxy unit tests: routes, Services, Deployments and pods as the cache holds them. */
+/**
+ * Objects for the myproxy unit tests: routes, Services, Deployments and pods as the cache holds them;
+ * and the longest values a route may hold, which the end-to-end tests use too.
+ */
 import type { DeploymentObject, PodObject, ServiceObject } from "kubeloop";
 import type { BuiltinCondition } from "kubeloop/api";
 import type { ProxyRouteObject } from "../../api.ts";
@@ -27,6 +30,17 @@ export function route(
       path: spec.path ?? "/",
       backend: { service: spec.service, port: spec.port },
     },
+  };
+}
+
+/** The `i`th of routes as large as the schema allows: a name, a host and a path at their longest. */
+export function largeRouteSpec(i: number): { name: string; host: string; path: string } {
+  const n = String(i).padStart(5, "0");
+  const label = (c: string) => c.repeat(63);
+  return {
+    name: `${"n".repeat(247)}-${n}`,
+    host: `${label("a")}.${label("b")}.${label("c")}.h${n}-${"d".repeat(54)}`,
+    path: `/${"p".repeat(1017)}/${n}`,
   };
 }
 

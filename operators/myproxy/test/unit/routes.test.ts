@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { CONFIG_BUDGET_BYTES, ConfigMeter, nginxConfig } from "../../nginx.ts";
 import { acceptedRoutes } from "../../routes.ts";
-import { NS, route, service } from "./fixtures.ts";
+import { largeRouteSpec, NS, route, service } from "./fixtures.ts";
 
 const names = (items: { route: { metadata: { name?: string } } }[]) =>
   items.map((i) => i.route.metadata.name);
@@ -177,6 +178,82 @@ describe("acceptedRoutes: values that reach nginx", () => {
         ["path", "InvalidSpec", "spec.path"],
         ["svc", "InvalidSpec", "spec.backend.service"],
       ],
+    );
+  });
+});
+
+describe("acceptedRoutes: the configuration budget", () => {
+  const web = service("web", [{ port: 80 }]);
+  const large = (i: number, createdAt = 0) => {
+    const { host, path } = largeRouteSpec(i);
+    return route(`r${i}`, { host, path, service: "web", port: 80 }, createdAt);
+  };
+  /** The budget that holds exactly these routes. */
+  const budgetFor = (...routes: ReturnType<typeof route>[]) => {
+    const meter = new ConfigMeter();
+    for (const r of acceptedRoutes(routes, [web]).accepted) meter.add(r);
+    return meter.bytes;
+  };
+
+  it("admits routes oldest first while the configuration fits; the younger ones get ConfigurationFull", () => {
+    const routes = [large(1, 4), large(2, 3), large(3, 2), large(4, 1)];
+    const budget = budgetFor(routes[3]!, routes[2]!);
+    const { accepted, rejected } = acceptedRoutes(routes, [web], budget);
+    assert.deepEqual(names(accepted), ["r3", "r4"]);
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason]),
+      [
+        ["r1", "ConfigurationFull"],
+        ["r2", "ConfigurationFull"],
+      ],
+    );
+    assert.equal(
+      rejected[0]?.message,
+      `the nginx configuration of MyProxy edge is full: routes are admitted oldest first while it stays ` +
+        `within ${budget} bytes (a ConfigMap holds at most 1 MiB), and this one would exceed it`,
+    );
+  });
+
+  it("leaves out every route younger than the first that does not fit, even a smaller one", () => {
+    const small = route("small", { host: "s.example.com", service: "web", port: 80 }, 9);
+    const routes = [large(1, 1), large(2, 2), small];
+    const budget = budgetFor(routes[0]!) + 600;
+    const { accepted, rejected } = acceptedRoutes(routes, [web], budget);
+    assert.deepEqual(names(accepted), ["r1"]);
+    assert.deepEqual(names(rejected), ["r2", "small"]);
+  });
+
+  it("reports a younger route of an admitted host and path as Conflict; one left out claims nothing", () => {
+    const twin = (i: number, createdAt: number) => {
+      const { host, path } = largeRouteSpec(i);
+      return route(`twin-of-r${i}`, { host, path, service: "web", port: 80 }, createdAt);
+    };
+    const routes = [large(1, 1), large(2, 2), twin(1, 3), twin(2, 4)];
+    const { rejected } = acceptedRoutes(routes, [web], budgetFor(routes[0]!));
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason]),
+      [
+        ["r2", "ConfigurationFull"],
+        ["twin-of-r1", "Conflict"],
+        ["twin-of-r2", "ConfigurationFull"],
+      ],
+    );
+  });
+
+  it("keeps the configuration within the budget, and fills it to within one route", () => {
+    const routes = Array.from({ length: 320 }, (_, i) => large(i));
+    const { accepted, rejected } = acceptedRoutes(routes, [web]);
+    const config = nginxConfig({ proxy: `${NS}/edge`, port: 80, routes: accepted });
+    const largest = Math.max(...accepted.map((a) => new ConfigMeter().with(a)));
+    assert.ok(config.length <= CONFIG_BUDGET_BYTES, `${config.length} bytes`);
+    assert.ok(config.length > CONFIG_BUDGET_BYTES - largest, `${config.length} bytes`);
+    assert.equal(accepted.length + rejected.length, 320);
+    assert.ok(rejected.every((r) => r.reason === "ConfigurationFull"));
+    // All were created in the same second, so the names order them.
+    const lastIn = names(accepted).sort().at(-1) ?? "";
+    assert.ok(
+      names(rejected).every((name = "") => name > lastIn),
+      "the youngest are left out",
     );
   });
 });

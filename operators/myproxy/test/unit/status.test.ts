@@ -5,7 +5,13 @@ import { FakeClock } from "kubeloop/clock";
 import type { ConditionReport } from "kubeloop/status";
 import type { MyProxyObject } from "../../api.ts";
 import { MyProxyConditions } from "../../conditions.ts";
-import { availableReport, podNames, progressingReport, proxyStatus } from "../../status.ts";
+import {
+  availableReport,
+  podNames,
+  progressingReport,
+  proxyStatus,
+  routesAdmittedReport,
+} from "../../status.ts";
 import { condition, deployment, pod } from "./fixtures.ts";
 
 const complete = deployment(2, {
@@ -107,7 +113,9 @@ describe("proxyStatus", () => {
       deploymentUpToDate: true,
       pods: [pod("edge-2", "Running"), pod("edge-1", "Running")],
       acceptedRoutes: 3,
+      routesLeftOut: 0,
       configHash: "abc",
+      configBytes: 2048,
     });
     assert.deepEqual(report.fields, {
       podNames: ["edge-1", "edge-2"],
@@ -124,10 +132,32 @@ describe("proxyStatus", () => {
       deploymentUpToDate: false,
       pods: [],
       acceptedRoutes: 0,
+      routesLeftOut: 0,
       configHash: "abc",
+      configBytes: 1000,
       blocked: "ConfigMap shop/edge-nginx is already controlled by ...",
     });
     assert.deepEqual([report.progressing.status, report.progressing.reason], ["False", "ChildConflict"]);
+  });
+});
+
+describe("routesAdmittedReport", () => {
+  it("is True with AllRoutesAdmitted when no route was left out, with the size used", () => {
+    assert.deepEqual(routesAdmittedReport({ acceptedRoutes: 3, routesLeftOut: 0, configBytes: 2049 }), {
+      status: "True",
+      reason: "AllRoutesAdmitted",
+      message: "all 3 routes that qualify are in the configuration (3 KiB of 900 KiB)",
+    });
+  });
+
+  it("is False with ConfigurationFull counting the routes that did not fit", () => {
+    const report = routesAdmittedReport({ acceptedRoutes: 250, routesLeftOut: 7, configBytes: 921_000 });
+    assert.deepEqual([report.status, report.reason], ["False", "ConfigurationFull"]);
+    assert.equal(
+      report.message,
+      "7 routes did not fit in the configuration (900 KiB of 900 KiB, routes admitted oldest first); " +
+        "they report Accepted=False with reason ConfigurationFull",
+    );
   });
 });
 
@@ -138,9 +168,10 @@ describe("MyProxy's Ready roll-up", () => {
     metadata: { name: "edge", namespace: "shop", generation: 3 },
     spec: { replicas: 2, image: "nginx", port: 80 },
   };
-  const ready = (available: ConditionReport, progressing: ConditionReport) => {
+  const admitted: ConditionReport = { status: "True", reason: "AllRoutesAdmitted", message: "" };
+  const ready = (available: ConditionReport, progressing: ConditionReport, routes = admitted) => {
     const draft = MyProxyConditions.begin(proxy, new FakeClock(Date.UTC(2025, 0, 1)));
-    draft.set("Available", available).set("Progressing", progressing);
+    draft.set("Available", available).set("Progressing", progressing).set("RoutesAdmitted", routes);
     const { conditions } = draft.finish().status;
     return [findCondition(conditions, "Ready"), findCondition(conditions, "Reconciling")] as const;
   };
@@ -156,6 +187,13 @@ describe("MyProxy's Ready roll-up", () => {
     assert.deepEqual([summary?.status, summary?.reason], ["True", "Serving"]);
     assert.equal(summary?.message, "2/2 pods ready; 2/2 pods run it");
     assert.equal(summary?.observedGeneration, 3);
+    assert.equal(reconciling, undefined);
+  });
+
+  it("stays True when routes did not fit: the MyProxy serves those that did", () => {
+    const full: ConditionReport = { status: "False", reason: "ConfigurationFull", message: "7 routes ..." };
+    const [summary, reconciling] = ready(up, done, full);
+    assert.deepEqual([summary?.status, summary?.reason], ["True", "Serving"]);
     assert.equal(reconciling, undefined);
   });
 
