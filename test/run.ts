@@ -9,17 +9,16 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { testFilesIn } from "../src/cli/test.ts";
 import { startCluster } from "../src/cluster/index.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const [tier = "unit", ...filters] = process.argv.slice(2);
 
 function testFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".test.ts"))
-    .map((f) => join(dir, f))
-    .filter((f) => filters.length === 0 || filters.some((x) => relative(join(root, ".."), f).includes(x)))
-    .sort();
+  return testFilesIn(dir).filter(
+    (f) => filters.length === 0 || filters.some((x) => relative(join(root, ".."), f).includes(x)),
+  );
 }
 
 function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {

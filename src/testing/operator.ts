@@ -56,36 +56,58 @@ export async function startOperator(
   const given = options.kubeconfig ?? process.env[TEST_KUBECONFIG_ENV];
   const cluster = given ? undefined : await startCluster();
   const kubeconfig = given ?? (cluster as Cluster).kubeconfigPath;
-  const client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
-  await installCrds(client, operator.kinds);
-  const manager = await Manager.create({
-    name: operator.name,
-    client,
-    logger: testLogger(),
-    metrics: false,
-    health: false,
-    leaderElection: false,
-    namespace: operator.definition.watchNamespace,
-    permissions: operator.definition.permissions,
-    ...options.manager,
-  });
-  await operator.setup(manager);
   const stopping = new AbortController();
-  const running = manager.start(stopping.signal);
-  await Promise.race([
-    running.then(() => Promise.reject(new Error(`the operator ${operator.name} stopped while starting`))),
-    eventually(() => manager.ready, {
-      what: `the caches of ${operator.name} to sync`,
-      timeoutMs: options.syncTimeoutMs ?? 60_000,
-    }),
-  ]);
+  let running: Promise<void> = Promise.resolve();
+  let client: Client | undefined;
   const stop = async () => {
     stopping.abort();
     await running.catch(() => undefined);
-    await client.close();
+    await client?.close();
     await cluster?.stop();
   };
-  return { client, manager, kubeconfig, stop, [Symbol.asyncDispose]: stop };
+  try {
+    client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
+    await installCrds(client, operator.kinds);
+    const manager = await Manager.create({
+      name: operator.name,
+      client,
+      logger: testLogger(),
+      metrics: false,
+      health: false,
+      leaderElection: false,
+      namespace: operator.definition.watchNamespace,
+      permissions: operator.definition.permissions,
+      ...options.manager,
+    });
+    await operator.setup(manager);
+    running = manager.start(stopping.signal);
+    await untilSynced(manager, running, operator.name, options.syncTimeoutMs ?? 60_000);
+    return { client, manager, kubeconfig, stop, [Symbol.asyncDispose]: stop };
+  } catch (err) {
+    // Nothing started for a failed start outlives it: the manager, the client, a cluster of its own.
+    await stop();
+    throw err;
+  }
+}
+
+/** Resolves once `manager`'s caches synced; rejects when it stops first or at the timeout. */
+async function untilSynced(manager: Manager, running: Promise<void>, name: string, timeoutMs: number) {
+  const polling = new AbortController();
+  const stopped = running.then(() =>
+    Promise.reject(new Error(`the operator ${name} stopped while starting`)),
+  );
+  try {
+    await Promise.race([
+      stopped,
+      eventually(() => manager.ready, {
+        what: `the caches of ${name} to sync`,
+        timeoutMs,
+        signal: polling.signal,
+      }),
+    ]);
+  } finally {
+    polling.abort();
+  }
 }
 
 /** The part of node:test's `TestContext` {@link testNamespace} uses. */

@@ -3,7 +3,6 @@
  * a fresh namespace per test, and polling with a deadline.
  */
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { promisify } from "node:util";
@@ -71,22 +70,14 @@ export async function kubectlJson<T = unknown>(args: string[]): Promise<T> {
 }
 
 /**
- * Creates a namespace for one test and deletes it (without waiting) when the test ends.
- * The name is derived from the test name plus a random suffix.
+ * Creates a namespace for one test, named after it with a random suffix, and deletes it (without
+ * waiting) when the test ends: the kit's {@link kitTestNamespace} with the run's admin client.
  */
 export async function testNamespace(t: TestContext): Promise<string> {
-  const slug = t.name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-    .slice(0, 40);
-  const name = `${slug || "test"}-${randomBytes(3).toString("hex")}`.replace(/^-/, "");
-  await kubectl(["create", "namespace", name]);
-  t.after(() => kubectl(["delete", "namespace", name, "--wait=false"], { allowFail: true }));
-  return name;
+  return kitTestNamespace(await testClient(), t);
 }
 
-import { eventually } from "../../src/testing/index.ts";
+import { eventually, testNamespace as kitTestNamespace } from "../../src/testing/index.ts";
 
 export { eventually };
 

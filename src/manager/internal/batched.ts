@@ -46,18 +46,8 @@ class Pending<L extends string> {
 export class BatchedCounter<L extends string> {
   readonly #pending: Pending<L>;
 
-  constructor({ name, help, labelNames, registry }: MetricConfig<L>) {
-    const pending = new Pending(labelNames);
-    this.#pending = pending;
-    new Counter<L>({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      collect() {
-        pending.drain((labels, value) => this.inc(labels, value));
-      },
-    });
+  constructor(config: MetricConfig<L>) {
+    this.#pending = register(Counter, config, (metric, labels, value) => metric.inc(labels, value));
   }
 
   /** Adds `value` (default 1) to the series of `labels`. */
@@ -70,22 +60,29 @@ export class BatchedCounter<L extends string> {
 export class BatchedGauge<L extends string> {
   readonly #pending: Pending<L>;
 
-  constructor({ name, help, labelNames, registry }: MetricConfig<L>) {
-    const pending = new Pending(labelNames);
-    this.#pending = pending;
-    new Gauge<L>({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      collect() {
-        pending.drain((labels, value) => this.set(labels, value));
-      },
-    });
+  constructor(config: MetricConfig<L>) {
+    this.#pending = register(Gauge, config, (metric, labels, value) => metric.set(labels, value));
   }
 
   /** Sets the series of `labels` to `value`. */
   set(labels: LabelValues<L>, value: number): void {
     this.#pending.entry(labels).value = value;
   }
+}
+
+/** Registers a prom-client metric of `Metric`'s kind that, when collected, `apply`s what is pending. */
+function register<L extends string, M extends Counter<L> | Gauge<L>>(
+  Metric: new (configuration: ConstructorParameters<typeof Counter<L>>[0]) => M,
+  { name, help, labelNames, registry }: MetricConfig<L>,
+  apply: (metric: M, labels: LabelValues<L>, value: number) => void,
+): Pending<L> {
+  const pending = new Pending(labelNames);
+  const metric: M = new Metric({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect: () => pending.drain((labels, value) => apply(metric, labels, value)),
+  });
+  return pending;
 }

@@ -18,7 +18,7 @@ import { test } from "node:test";
 import { parseAllDocuments } from "yaml";
 import { ConfigMap, Lease } from "../../../src/api/index.ts";
 import { eventually, kubeconfigPath, kubectl, kubectlJson, testClient } from "../support.ts";
-import { cli, kubeloop, operatorModule } from "./project.ts";
+import { cli, freshEnv, kubeloop, operatorModule } from "./project.ts";
 
 const serviceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
 
@@ -95,8 +95,9 @@ test("the generated deployment runs in-cluster: service-account token, generated
     rmSync(secrets, { recursive: true, force: true });
   });
   writeFileSync(join(dir, "operator.mjs"), operatorModule(group));
-  const env = { ...process.env, KUBECONFIG: kubeconfigPath() };
-  await kubeloop(["generate", "--operator", "operator.mjs", "--namespace", namespace], dir, env);
+  await kubeloop(["generate", "--operator", "operator.mjs", "--namespace", namespace], dir, {
+    KUBECONFIG: kubeconfigPath(),
+  });
   for (const file of ["namespace.yaml", "crds.yaml", "serviceaccount.yaml", "rbac.yaml"]) {
     await kubectl(["apply", "--server-side", "-f", join(dir, "config", file)]);
   }
@@ -116,9 +117,8 @@ test("the generated deployment runs in-cluster: service-account token, generated
       .clusters[0]?.cluster.server ?? "",
   );
   const pod = { name: "bolts-7d4b9c-x2x9q", namespace, uid: randomUUID() };
-  const { KUBECONFIG: _, NODE_TEST_CONTEXT: __, NODE_OPTIONS: ___, ...host } = process.env;
   const operator = runAsPod(dir, secrets, args, {
-    ...host,
+    ...freshEnv(),
     ...downwardEnv(container, pod),
     KUBERNETES_SERVICE_HOST: server.hostname,
     KUBERNETES_SERVICE_PORT: server.port,

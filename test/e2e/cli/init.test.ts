@@ -4,18 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { checkout, cli, freshEnv } from "./project.ts";
 
 const run = promisify(execFile);
-const checkout = resolve(fileURLToPath(import.meta.url), "../../../..");
-const cli = join(checkout, "bin", "kubeloop.js");
-
-/** The environment of a fresh shell: no cluster of this run, and not inside this test runner. */
-function freshEnv(): NodeJS.ProcessEnv {
-  const { NODE_TEST_CONTEXT: _, KUBECONFIG: __, NODE_OPTIONS: ___, ...env } = process.env;
-  return env;
-}
 
 async function sh(cmd: string, args: string[], cwd: string, timeout = 600_000) {
   try {

@@ -21,7 +21,7 @@ test("kubeloop install applies the operator's CRDs, waits until they are Establi
   });
   writeFileSync(join(dir, "operator.mjs"), operatorModule(group));
 
-  const env = { ...process.env, KUBECONFIG: kubeconfigPath() };
+  const env = { KUBECONFIG: kubeconfigPath() };
   const installed = await kubeloop(["install", "--operator", "operator.mjs"], dir, env);
   assert.equal(installed.stdout, `Established bolts.${group} (Bolt: ${group}/v1)\n`);
   const crd = await kubectlJson<{

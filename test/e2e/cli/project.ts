@@ -50,8 +50,13 @@ export default defineOperator({
 `;
 }
 
-/** Runs the CLI in `cwd` with `env` (default: this process's, without the test runner's variables). */
-export async function kubeloop(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
-  const { NODE_TEST_CONTEXT: _, NODE_OPTIONS: __, ...clean } = env;
-  return run(process.execPath, [cli, ...args], { cwd, env: clean, timeout: 120_000 });
+/** The environment of a fresh shell: no cluster of this run, and not inside this test runner. */
+export function freshEnv(): NodeJS.ProcessEnv {
+  const { NODE_TEST_CONTEXT: _, KUBECONFIG: __, NODE_OPTIONS: ___, ...env } = process.env;
+  return env;
+}
+
+/** Runs the CLI in `cwd` in a fresh shell's environment plus `env` (e.g. the run's `KUBECONFIG`). */
+export async function kubeloop(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  return run(process.execPath, [cli, ...args], { cwd, env: { ...freshEnv(), ...env }, timeout: 120_000 });
 }

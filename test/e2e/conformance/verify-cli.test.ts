@@ -9,18 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { checkout, cli, freshEnv } from "../cli/project.ts";
 
 const run = promisify(execFile);
-const checkout = resolve(fileURLToPath(import.meta.url), "../../../..");
-const cli = join(checkout, "bin", "kubeloop.js");
-
-/** A fresh shell's environment: no cluster of this run, not inside this test runner. */
-function freshEnv(): NodeJS.ProcessEnv {
-  const { NODE_TEST_CONTEXT: _, KUBECONFIG: __, NODE_OPTIONS: ___, ...env } = process.env;
-  return env;
-}
 
 interface Outcome {
   code: number;
