@@ -69,6 +69,7 @@ export {
   type SecretObject,
   Service,
   ServiceAccount,
+  type ServiceAccountObject,
   type ServiceObject,
 } from "./api/index.ts";
 export {

@@ -5,6 +5,7 @@
  * (`count`, `environment`, `testScript`), so an Artillery manifest applies unchanged.
  */
 import { defineConditionSet, defineKind, KubeloopError, type ObjectOf, withRules, z } from "kubeloop";
+import { AGE_COLUMN } from "kubeloop/schema";
 import { NOT_REPORTED_REASON, type RollUp } from "kubeloop/status";
 
 /** The Artillery operator's API group, served by default so its manifests apply unchanged. */
@@ -56,7 +57,24 @@ export const Reasons = {
   InvalidJob: "InvalidJob",
   /** The LoadTest's Job was deleted after the test had started; it is not run twice. */
   JobDeleted: "JobDeleted",
+  /** The operator's administrator does not let workers run the image or read the references asked for. */
+  WorkerNotAllowed: "WorkerNotAllowed",
+  /** A quota or an admission check of the namespace refused the Job. */
+  JobRefused: "JobRefused",
+  /** Some workers had not started when the start timeout ran out; the test ended without them. */
+  WorkersNotStarted: "WorkersNotStarted",
 } as const;
+
+/** How long a test may wait for its workers to start when the spec does not say: 5 minutes. */
+export const DEFAULT_START_TIMEOUT_SECONDS = 300;
+
+/**
+ * The number of workers of a spec: `count`, where 0 means one worker, as in the Artillery
+ * operator (its `count` was optional, and 0 was the same as unset).
+ */
+export function workerCount(spec: { readonly count: number }): number {
+  return Math.max(1, spec.count);
+}
 
 /**
  * Rolls the summary `Succeeded` up from `Completed`: True when every worker succeeded, False when
@@ -161,7 +179,12 @@ const testScript = z
 
 /** The LoadTest spec. */
 export const loadTestSpec = z.object({
-  count: z.int().min(1).max(100_000).default(1).describe("Number of workers; each runs the script once."),
+  count: z
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(1)
+    .describe("Number of workers; each runs the script once (0 means 1, as in the Artillery operator)."),
   environment: z
     .string()
     .max(253)
@@ -176,7 +199,21 @@ export const loadTestSpec = z.object({
       "Run the workers with --environment <environment>. Off by default, as in the Artillery operator, which used environment only for display.",
     ),
   testScript,
-  image: z.string().min(1).max(1024).default(DEFAULT_IMAGE).describe("Worker container image."),
+  image: z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^\S+$/)
+    .default(DEFAULT_IMAGE)
+    .describe("Worker container image, one the operator's administrator allows (LOADTEST_ALLOWED_IMAGES)."),
+  startTimeoutSeconds: z
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(DEFAULT_START_TIMEOUT_SECONDS)
+    .describe(
+      "How long the test waits for all its workers to start (from its creation, or the Job's start) before it completes without the rest.",
+    ),
   imagePullPolicy: z.enum(["Always", "IfNotPresent", "Never"]).default("IfNotPresent"),
   resources: resources.optional(),
   env: env.optional(),
@@ -213,7 +250,8 @@ function conditionColumn(name: string, type: string, field: "status" | "reason")
 
 /**
  * The LoadTest kind. Its condition set is not given to `defineKind`, which would put the summary
- * columns first: the Artillery operator's columns come first (`Age` is always last), then ours.
+ * columns first: the Artillery operator's columns come first, in its order, then ours. Its name
+ * names the Job and labels every worker, so it is at most 63 characters.
  */
 export const LoadTest = defineKind({
   group: apiGroupFrom(process.env),
@@ -224,9 +262,11 @@ export const LoadTest = defineKind({
   spec: loadTestSpec,
   status: loadTestStatus,
   validations: [{ rule: "self == oldSelf", message: IMMUTABLE_SPEC_MESSAGE }],
+  maxNameLength: 63,
   printerColumns: [
     { name: "Completions", type: "string", jsonPath: ".status.completions" },
     { name: "Duration", type: "string", jsonPath: ".status.duration" },
+    AGE_COLUMN,
     { name: "Environment", type: "string", jsonPath: ".spec.environment" },
     conditionColumn(LoadTestConditions.summary, LoadTestConditions.summary, "status"),
     conditionColumn("Reason", LoadTestConditions.summary, "reason"),

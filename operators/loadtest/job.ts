@@ -3,10 +3,10 @@
  * once. A worker that fails (or whose pod is deleted or evicted) fails its index and is never
  * started again, and never stops the other workers; the Job finishes once every worker has.
  */
-import type { JobObject } from "kubeloop";
+import type { JobObject, ServiceAccountObject } from "kubeloop";
 import type { Container, PodTemplateSpec } from "kubeloop/api";
 import { metadataMatches } from "kubeloop/ownership";
-import { type LoadTestObject, type LoadTestSpec, OPERATOR_NAME } from "./api.ts";
+import { type LoadTestObject, type LoadTestSpec, OPERATOR_NAME, workerCount } from "./api.ts";
 import { telemetryEnv, type WorkerTelemetry } from "./telemetry.ts";
 
 /** Where the test-script ConfigMap is mounted in each worker. */
@@ -31,6 +31,12 @@ export const DEFAULT_TELEMETRY: WorkerTelemetry = {
   debug: false,
   testRunner: OPERATOR_NAME,
 };
+
+/**
+ * The user workers run as: not root, as the `restricted` Pod Security Standard requires. 1000 is
+ * the `node` user of the Node.js images Artillery's images are built on.
+ */
+export const WORKER_UID = 1000;
 
 const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
@@ -67,7 +73,7 @@ export function jobName(loadTest: LoadTestObject): string {
  */
 export function desiredJob(loadTest: LoadTestObject, telemetry = DEFAULT_TELEMETRY): JobObject {
   const name = jobName(loadTest);
-  const { count } = loadTest.spec;
+  const count = workerCount(loadTest.spec);
   return {
     apiVersion: "batch/v1",
     kind: "Job",
@@ -90,11 +96,40 @@ export function desiredJob(loadTest: LoadTestObject, telemetry = DEFAULT_TELEMET
   };
 }
 
+/** The name of the ServiceAccount a LoadTest's workers run as: the Job's, with `-worker`. */
+export function workerServiceAccountName(jobName: string): string {
+  return `${jobName}-worker`;
+}
+
+/**
+ * The ServiceAccount of a LoadTest's workers (owner reference not set: `ensureChild` sets it): one
+ * per LoadTest, so the workers never borrow what the namespace's `default` account was given
+ * (image pull secrets, a cloud identity), and without an API token.
+ */
+export function desiredServiceAccount(loadTest: LoadTestObject): ServiceAccountObject {
+  const name = jobName(loadTest);
+  return {
+    apiVersion: "v1",
+    kind: "ServiceAccount",
+    metadata: {
+      name: workerServiceAccountName(name),
+      namespace: loadTest.metadata.namespace,
+      labels: jobLabels(name, "loadtest-worker"),
+    },
+    automountServiceAccountToken: false,
+  };
+}
+
 /** The worker container's name: the LoadTest's, as in the Artillery operator, when it is a DNS label. */
 export function containerName(name: string): string {
   return dnsLabel.test(name) ? name : FALLBACK_CONTAINER_NAME;
 }
 
+/**
+ * The worker pods: run once, as their own ServiceAccount without an API token, and within the
+ * `restricted` Pod Security Standard (not root, no privilege escalation, no capabilities, the
+ * runtime's seccomp profile).
+ */
 function podTemplate(name: string, spec: LoadTestSpec, telemetry: WorkerTelemetry): PodTemplateSpec {
   return {
     metadata: {
@@ -103,6 +138,14 @@ function podTemplate(name: string, spec: LoadTestSpec, telemetry: WorkerTelemetr
     },
     spec: {
       restartPolicy: "Never",
+      serviceAccountName: workerServiceAccountName(name),
+      automountServiceAccountToken: false,
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: WORKER_UID,
+        runAsGroup: WORKER_UID,
+        seccompProfile: { type: "RuntimeDefault" },
+      },
       containers: [
         {
           name: containerName(name),
@@ -111,6 +154,7 @@ function podTemplate(name: string, spec: LoadTestSpec, telemetry: WorkerTelemetr
           args: workerArgs(spec),
           env: workerEnv(spec, telemetry),
           volumeMounts: [{ name: "test-script", mountPath: SCRIPT_DIR, readOnly: true }],
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
           ...(spec.resources ? { resources: quantitiesAsStrings(spec.resources) } : {}),
         },
       ],

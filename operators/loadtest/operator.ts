@@ -3,8 +3,11 @@
  * name (a foreign one blocks the test until it goes), watches the test-script ConfigMaps they
  * reference (through a cache index), so a ConfigMap created after its LoadTest starts the test at
  * once, and caches the worker pods (only those) to name them in `Running` events when a test starts.
- * The API group comes from `LOADTEST_API_GROUP` (see `api.ts`), the workers' telemetry settings from
- * `ARTILLERY_DISABLE_TELEMETRY` and `ARTILLERY_TELEMETRY_DEBUG`, as in the Artillery operator.
+ * It owns the workers' ServiceAccounts too. The API group comes from `LOADTEST_API_GROUP` (see
+ * `api.ts`), the workers' telemetry settings from `ARTILLERY_DISABLE_TELEMETRY` and
+ * `ARTILLERY_TELEMETRY_DEBUG`, as in the Artillery operator, and the worker policy from
+ * `LOADTEST_ALLOWED_IMAGES` and `LOADTEST_ALLOW_VALUE_FROM` (see `policy.ts`), which `kubeloop
+ * generate` and `kubeloop install` also turn into a ValidatingAdmissionPolicy (see `admission.ts`).
  */
 import {
   ConfigMap,
@@ -18,10 +21,13 @@ import {
   objectKey,
   Pod,
   type PodObject,
+  ServiceAccount,
 } from "kubeloop";
+import { workerAdmissionPolicy } from "./admission.ts";
 import { LoadTest, type LoadTestObject, OPERATOR_NAME } from "./api.ts";
 import { type LoadTestSettings, reconcileLoadTest } from "./controller.ts";
 import { COMPONENT_LABEL, TEST_NAME_LABEL } from "./job.ts";
+import { workerPolicyFrom } from "./policy.ts";
 import { telemetryFrom } from "./telemetry.ts";
 
 /** The LoadTest cache index from `namespace/configMapName` of the test script to the LoadTests using it. */
@@ -33,8 +39,11 @@ export function testScriptKeys(loadTest: LoadTestObject): string[] {
   return name ? [`${loadTest.metadata.namespace ?? ""}/${name}`] : [];
 }
 
-/** Builds the LoadTest controller on `host` (the manager). */
-export function setupLoadTests(host: ControllerHost): void {
+/** An environment, as `process.env` is. */
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Builds the LoadTest controller on `host` (the manager), with the settings of `env`. */
+export function setupLoadTests(host: ControllerHost, env: Environment = process.env): void {
   const loadTests = host.cache.informer(LoadTest);
   loadTests.addIndexer(TEST_SCRIPT_INDEX, testScriptKeys);
   const usersOf = (configMap: ConfigMapObject) =>
@@ -52,12 +61,14 @@ export function setupLoadTests(host: ControllerHost): void {
     return test && !test.status?.startTime ? [key] : [];
   };
   const settings: LoadTestSettings = {
-    telemetry: telemetryFrom(process.env, OPERATOR_NAME),
+    telemetry: telemetryFrom(env, OPERATOR_NAME),
+    policy: workerPolicyFrom(env),
     workerPods: (namespace, selector) => workers.store.list({ namespace, labelSelector: selector }),
   };
   controller(host)
     .for(LoadTest)
     .owns(Job)
+    .owns(ServiceAccount)
     .watches(Job, sameName)
     .watches(ConfigMap, usersOf)
     .watches(Pod, startingTestOf, { scope: workerScope })
@@ -68,5 +79,6 @@ export function setupLoadTests(host: ControllerHost): void {
 export default defineOperator({
   name: OPERATOR_NAME,
   kinds: [LoadTest],
-  setup: setupLoadTests,
+  setup: (host) => setupLoadTests(host),
+  manifests: () => workerAdmissionPolicy(workerPolicyFrom(process.env), LoadTest.group),
 });

@@ -8,7 +8,13 @@ import type { BuiltinCondition } from "kubeloop/api";
 import { workerSelector } from "./job.ts";
 
 /** How far the workers are. */
-export type Outcome = "starting" | "running" | "succeeded" | "workersFailed" | "jobFailed";
+export type Outcome = "starting" | "running" | "succeeded" | "workersFailed" | "jobFailed" | "notStarted";
+
+/**
+ * The Job annotation the operator sets, with the time, when it suspends a Job whose workers had
+ * not all started by the start timeout: the test is over, whatever the Job does next.
+ */
+export const NOT_STARTED_ANNOTATION = "loadtest.kubeloop.dev/workers-not-started";
 
 /** The workers' progress as one Job shows it. */
 export interface JobProgress {
@@ -53,6 +59,8 @@ export function jobProgress(job: JobObject): JobProgress {
   const failed = trueCondition(job, "Failed");
   const complete = trueCondition(job, "Complete");
   const terminal = failed ?? complete;
+  const givenUp = job.metadata.annotations?.[NOT_STARTED_ANNOTATION];
+  if (!terminal && givenUp) return { ...base, outcome: "notStarted", completionTime: givenUp };
   if (!terminal) return { ...base, outcome: status.startTime ? "running" : "starting" };
   const completionTime = failed
     ? (failed.lastTransitionTime ?? status.completionTime)
@@ -63,6 +71,28 @@ export function jobProgress(job: JobObject): JobProgress {
     terminal,
     ...(completionTime ? { completionTime } : {}),
   };
+}
+
+/**
+ * When the workers of a running Job must all have started (ms since the epoch): the start timeout
+ * after the Job controller started the Job (a Job held suspended, by a queue say, has not started).
+ * Undefined when every worker has started or the Job is over.
+ */
+export function workersStartDeadline(job: JobObject, timeoutSeconds: number): number | undefined {
+  const progress = jobProgress(job);
+  if (progress.outcome !== "running" || !progress.startTime) return undefined;
+  const started = (job.status?.ready ?? 0) + progress.succeeded + progress.failed;
+  if (started >= progress.count) return undefined;
+  return Date.parse(progress.startTime) + timeoutSeconds * 1000;
+}
+
+/**
+ * Whether to end a running test without the workers that have not started: its start deadline has
+ * passed and none of its workers is running (one that runs is waited for; it ends by itself).
+ */
+export function giveUpOnWorkers(job: JobObject, timeoutSeconds: number, now: number): boolean {
+  const deadline = workersStartDeadline(job, timeoutSeconds);
+  return deadline !== undefined && now >= deadline && (job.status?.ready ?? 0) === 0;
 }
 
 function finalOutcome(failedWorkers: number, jobFailed: boolean): Outcome {

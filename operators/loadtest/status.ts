@@ -7,8 +7,20 @@
 
 import { isTrue, type JobObject } from "kubeloop";
 import type { ConditionReport, StallOptions, StatusFields } from "kubeloop/status";
-import { type LoadTestConditions, type LoadTestObject, type LoadTestStatus, Reasons } from "./api.ts";
-import { humanDuration, type JobProgress, jobProgress, secondsBetween } from "./progress.ts";
+import {
+  type LoadTestConditions,
+  type LoadTestObject,
+  type LoadTestStatus,
+  Reasons,
+  workerCount,
+} from "./api.ts";
+import {
+  humanDuration,
+  type JobProgress,
+  jobProgress,
+  secondsBetween,
+  workersStartDeadline,
+} from "./progress.ts";
 
 /** While workers run, `status.duration` advances in steps of this many seconds (one write per step). */
 export const DURATION_STEP_SECONDS = 30;
@@ -23,8 +35,12 @@ export type Observation =
   | { readonly kind: "missingScript"; readonly message: string }
   /** A Job with the LoadTest's name exists that this LoadTest does not control. */
   | { readonly kind: "conflict"; readonly message: string }
-  /** The apiserver rejected the Job built from the spec. */
+  /** The apiserver rejected the Job built from the spec: the test cannot run. */
   | { readonly kind: "invalid"; readonly message: string }
+  /** The operator's worker policy refuses the image or the references the spec asks for. */
+  | { readonly kind: "notAllowed"; readonly message: string }
+  /** A quota or an admission check refused the Job; it is tried again until the start timeout. */
+  | { readonly kind: "refused"; readonly message: string }
   /** The Job is gone although the test had started: it is not run twice. */
   | { readonly kind: "jobDeleted" };
 
@@ -57,19 +73,59 @@ export function describeStatus(
 }
 
 /**
- * While `status` says the workers run (`Progressing=True` since `startTime`): the ms until
- * `duration` reaches its next step, so the LoadTest is looked at again then. Otherwise undefined: a
- * finished or waiting LoadTest changes only when something it watches does.
+ * When the LoadTest is to be looked at again, in ms from `now`: while `status` says the workers
+ * run (`Progressing=True` since `startTime`), when `duration` reaches its next step; while it
+ * waits to start, when its start timeout runs out (`deadline`, from {@link startTimeoutAt}). Otherwise undefined: a finished LoadTest changes only when something
+ * it watches does.
  */
-export function recheckAfterMs(status: LoadTestStatus, now: number): number | undefined {
-  if (!status.startTime || !isTrue(status.conditions ?? [], "Progressing")) return undefined;
-  return untilNextStep(status.startTime, now);
+export function recheckAfterMs(
+  status: LoadTestStatus,
+  now: number,
+  deadline: number | undefined,
+): number | undefined {
+  if (isTrue(status.conditions ?? [], "Completed")) return undefined;
+  const step = status.startTime && isTrue(status.conditions ?? [], "Progressing");
+  const untilStep = step ? untilNextStep(status.startTime ?? "", now) : undefined;
+  const untilDeadline = deadline === undefined ? undefined : Math.max(0, deadline - now) + 500;
+  const times = [untilStep, untilDeadline].filter((t) => t !== undefined);
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
+/**
+ * When the test stops waiting for its workers to start, as observed (ms since the epoch): for a
+ * running Job, the start timeout after the Job started; before any Job, the start timeout after
+ * the LoadTest's creation. Undefined when it waits for nothing.
+ */
+export function startTimeoutAt(loadTest: LoadTestObject, observation: Observation): number | undefined {
+  switch (observation.kind) {
+    case "job":
+      return workersStartDeadline(observation.job, loadTest.spec.startTimeoutSeconds);
+    case "missingScript":
+    case "conflict":
+    case "notAllowed":
+    case "refused":
+      return startDeadline(loadTest);
+    default:
+      return undefined;
+  }
+}
+
+/** When a LoadTest that has no Job yet stops waiting for one (ms): its start timeout after its creation. */
+function startDeadline(loadTest: LoadTestObject): number {
+  const created = Date.parse(loadTest.metadata.creationTimestamp ?? "") || 0;
+  return created + loadTest.spec.startTimeoutSeconds * 1000;
 }
 
 function assess(fresh: LoadTestObject, observation: Observation, now: number): Assessment {
   switch (observation.kind) {
     case "job":
       return fromJob(jobProgress(observation.job), observation.job.metadata.name ?? "", now);
+    case "invalid":
+      return beforeStart(fresh, Reasons.InvalidJob, observation.message);
+    case "notAllowed":
+      return waiting(fresh, Reasons.WorkerNotAllowed, observation.message, now);
+    case "refused":
+      return waiting(fresh, Reasons.JobRefused, observation.message, now);
     case "created":
       return notStarted(
         fresh,
@@ -77,11 +133,9 @@ function assess(fresh: LoadTestObject, observation: Observation, now: number): A
         `created Job ${fresh.metadata.name}; workers are starting`,
       );
     case "missingScript":
-      return waiting(fresh, Reasons.MissingTestScript, observation.message);
+      return waiting(fresh, Reasons.MissingTestScript, observation.message, now);
     case "conflict":
-      return waiting(fresh, Reasons.JobConflict, observation.message);
-    case "invalid":
-      return waiting(fresh, Reasons.InvalidJob, observation.message);
+      return waiting(fresh, Reasons.JobConflict, observation.message, now);
     case "jobDeleted":
       return afterJobDeleted(fresh);
   }
@@ -89,7 +143,7 @@ function assess(fresh: LoadTestObject, observation: Observation, now: number): A
 
 /** Counters before any Job exists. */
 function emptyFields(fresh: LoadTestObject): StatusFields<LoadTestObject> {
-  return { active: 0, succeeded: 0, failed: 0, completions: `0/${fresh.spec.count}` };
+  return { active: 0, succeeded: 0, failed: 0, completions: `0/${workerCount(fresh.spec)}` };
 }
 
 function notStarted(fresh: LoadTestObject, reason: string, message: string): Assessment {
@@ -100,13 +154,30 @@ function notStarted(fresh: LoadTestObject, reason: string, message: string): Ass
   };
 }
 
-/** Stalled before the test ran: it waits for outside help, and has neither succeeded nor failed. */
-function waiting(fresh: LoadTestObject, reason: string, message: string): Assessment {
+/**
+ * Stalled before the test ran: it waits for outside help, and has neither succeeded nor failed,
+ * until its start timeout runs out; then it completes without having run.
+ */
+function waiting(fresh: LoadTestObject, reason: string, message: string, now: number): Assessment {
+  if (now >= startDeadline(fresh)) {
+    const timeout = `the start timeout (spec.startTimeoutSeconds: ${fresh.spec.startTimeoutSeconds}) ran out`;
+    return beforeStart(fresh, reason, `${timeout}, so the test completed without running: ${message}`);
+  }
   return {
     fields: emptyFields(fresh),
     progressing: { status: "False", reason, message },
     completed: { status: "False", reason, message },
     stall: { reason, message, options: { summary: "Unknown" } },
+  };
+}
+
+/** Completed before any worker ran: the test cannot run, now or later. */
+function beforeStart(fresh: LoadTestObject, reason: string, message: string): Assessment {
+  return {
+    fields: emptyFields(fresh),
+    progressing: { status: "False", reason, message },
+    completed: { status: "True", reason, message },
+    stall: { reason, message },
   };
 }
 
@@ -122,6 +193,8 @@ function fromJob(progress: JobProgress, jobName: string, now: number): Assessmen
       return finished(fields, progress, Reasons.WorkersFailed, workersFailedMessage(progress));
     case "jobFailed":
       return finished(fields, progress, Reasons.JobFailed, jobFailedMessage(progress, jobName));
+    case "notStarted":
+      return finished(fields, progress, Reasons.WorkersNotStarted, notStartedMessage(progress, jobName));
   }
 }
 
@@ -227,6 +300,11 @@ function runningMessage(p: JobProgress): string {
 
 function workersFailedMessage(p: JobProgress): string {
   return `${p.failed} of ${p.count} workers failed (indexes ${p.failedIndexes || "unknown"}); ${p.succeeded} succeeded`;
+}
+
+function notStartedMessage(p: JobProgress, jobName: string): string {
+  const missing = p.count - p.succeeded - p.failed;
+  return `${missing} of ${p.count} workers had not started when the start timeout (spec.startTimeoutSeconds) ran out; the test completed without them (${p.succeeded} succeeded, ${p.failed} failed) and Job ${jobName} is suspended: kubectl describe job ${jobName} tells why they could not start`;
 }
 
 function jobFailedMessage(p: JobProgress, jobName: string): string {

@@ -16,7 +16,7 @@ import {
   Service,
   writeStatus,
 } from "kubeloop";
-import type { ConditionReport } from "kubeloop/status";
+import type { ConditionReport, DescribeStatus, TransitionEvent } from "kubeloop/status";
 import { type Acceptance, acceptanceOf } from "./acceptance.ts";
 import { MyProxy, ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { ProxyRouteConditions, RouteReason } from "./conditions.ts";
@@ -41,6 +41,12 @@ const STALLING: ReadonlySet<string> = new Set([
   RouteReason.InvalidSpec,
 ]);
 
+/**
+ * Routes reconciled at once. A route's reconcile is one status write, independent of the other
+ * routes' (verdicts come from the shared memo), and a MyProxy has routes by the thousand.
+ */
+export const ROUTE_CONCURRENCY = 4;
+
 /** A route's verdict: the `Accepted` report and, when accepted, where it proxies to. */
 export interface RouteVerdict {
   accepted: ConditionReport;
@@ -61,22 +67,33 @@ export function proxyRouteController(host: ControllerHost) {
       })
       // A route is Accepted once the configuration its MyProxy wrote holds it.
       .watches(ConfigMap, routesOfConfigMap(host.cache))
+      .withOptions({ concurrency: ROUTE_CONCURRENCY })
       .reconcile(reconcileProxyRoute)
   );
 }
 
-/** Reports one route's `Accepted` condition. */
+/**
+ * Reports one route's `Accepted` condition. Its transitions are told by one event each, of the
+ * summary `Ready`, which carries `Accepted`'s reason and message: an event per condition would
+ * say the same twice, and a MyProxy's routes change by the thousand.
+ */
 export async function reconcileProxyRoute(ctx: Context): Promise<void> {
   const route = ctx.object;
   if (!route || route.metadata.deletionTimestamp) return;
   const verdict = judgeRoute(ctx, route);
-  await writeStatus(ctx, ProxyRoute, route, ProxyRouteConditions, (draft) => {
+  const describe: DescribeStatus<ProxyRouteObject, "Accepted", never> = (draft) => {
     draft.set("Accepted", verdict.accepted);
     const { reason, message } = verdict.accepted;
     // None clears without a change to this route or an older one: no retry can help.
     if (STALLING.has(reason)) draft.stalled(reason, message);
     return verdict.upstream ? { upstream: verdict.upstream } : {};
-  });
+  };
+  await writeStatus(ctx, ProxyRoute, route, ProxyRouteConditions, describe, { events: summaryEvent });
+}
+
+/** The event of a summary transition; none for the others, which the summary's repeats. */
+function summaryEvent(event: TransitionEvent): TransitionEvent | undefined {
+  return event.condition === ProxyRouteConditions.summary ? event : undefined;
 }
 
 /** Whether the route's MyProxy serves it, judged as the MyProxy controller does. */

@@ -69,7 +69,12 @@ export interface SecretObject extends KubeObject {
   data?: Record<string, string>;
   stringData?: Record<string, string>;
 }
-export interface ServiceAccountObject extends KubeObject {}
+export interface ServiceAccountObject extends KubeObject {
+  /** Whether pods running as this account get an API token mounted (default true). */
+  automountServiceAccountToken?: boolean;
+  /** Secrets pods running as this account pull their images with. */
+  imagePullSecrets?: { name: string }[];
+}
 export interface NodeObject extends KubeObject {
   spec?: { unschedulable?: boolean; taints?: unknown[] };
   status?: { conditions?: BuiltinCondition[]; allocatable?: Record<string, string> };

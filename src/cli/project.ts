@@ -6,9 +6,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { Client, type LoadConfigOptions } from "../client/index.ts";
-import { declarationWarnings, manifestsOf, operatorImage } from "../generate/index.ts";
+import {
+  CRDS_FILE,
+  declarationWarnings,
+  EXTRAS_FILE,
+  manifestsOf,
+  operatorImage,
+} from "../generate/index.ts";
 import { type EndpointFlagValues, endpointFlags, endpointOptions } from "../manager/index.ts";
-import { installCrds, loadOperator, type Operator, runOperator } from "../operator/index.ts";
+import { installOperator, loadOperator, type Operator, runOperator } from "../operator/index.ts";
 import { localPackagesOf } from "./image-build.ts";
 
 const operatorOption = () =>
@@ -34,14 +40,16 @@ async function generate(opts: {
   mkdirSync(opts.out, { recursive: true });
   for (const [name, text] of files) writeFileSync(join(opts.out, name), text);
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
-  process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image)));
+  process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image), [...files.keys()]));
 }
 
-/** How to install the CRDs, build the image and deploy, once the files are written. */
-function nextSteps(out: string, image: string): string {
+/** How to install the CRDs (and extras), build the image and deploy, once `files` are written. */
+function nextSteps(out: string, image: string, files: readonly string[]): string {
+  const installed = [CRDS_FILE, EXTRAS_FILE].filter((file) => files.includes(file));
+  const applied = installed.map((file) => `-f ${join(out, file)}`).join(" ");
   return [
     "",
-    `Install the CRDs:  kubeloop install   (or kubectl apply --server-side -f ${join(out, "crds.yaml")})`,
+    `Install the CRDs:  kubeloop install   (or kubectl apply --server-side ${applied})`,
     `Build the image:   docker build -f ${join(out, "Dockerfile")} -t ${image} .`,
     `Load or push it:   kind load docker-image ${image}   (a local cluster; else docker push ${image})`,
     `Deploy:            kubectl apply --server-side -k ${out}`,
@@ -55,27 +63,32 @@ interface ClusterFlags {
   context?: string;
 }
 
-/** Applies the operator's CRDs and prints each once Established. */
-async function installOperatorCrds(operator: Operator, config: LoadConfigOptions): Promise<void> {
-  if (operator.kinds.length === 0) {
+/**
+ * Applies the operator's CRDs and the other objects it ships, and prints each CRD once Established,
+ * then each object once applied.
+ */
+async function installOperatorObjects(operator: Operator, config: LoadConfigOptions): Promise<void> {
+  if (operator.kinds.length === 0 && !operator.definition.manifests) {
     process.stdout.write(`The operator ${operator.name} declares no kinds: no CRDs to install.\n`);
     return;
   }
   const client = await Client.load(config, { fieldManager: "kubeloop" });
   try {
-    for (const crd of await installCrds(client, operator.kinds)) {
+    const { crds, manifests } = await installOperator(client, operator);
+    for (const crd of crds) {
       const versions = crd.spec.versions.filter((v) => v.served).map((v) => `${crd.spec.group}/${v.name}`);
       process.stdout.write(
         `Established ${crd.metadata.name} (${crd.spec.names.kind}: ${versions.join(", ")})\n`,
       );
     }
+    for (const object of manifests) process.stdout.write(`Applied ${object.kind} ${object.metadata.name}\n`);
   } finally {
     await client.close();
   }
 }
 
 async function install(opts: ClusterFlags & { operator: string }): Promise<void> {
-  await installOperatorCrds(await loadOperator(opts.operator), opts);
+  await installOperatorObjects(await loadOperator(opts.operator), opts);
 }
 
 async function run(
@@ -89,7 +102,7 @@ async function run(
 ): Promise<void> {
   const operator = await loadOperator(opts.operator);
   const config = { kubeconfig: opts.kubeconfig, context: opts.context };
-  if (opts.installCrds) await installOperatorCrds(operator, config);
+  if (opts.installCrds) await installOperatorObjects(operator, config);
   await runOperator(operator, {
     config,
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
@@ -147,7 +160,7 @@ export function generateCommand(): Command {
 export function installCommand(): Command {
   const command = new Command("install")
     .description(
-      "apply the CRDs of the project's operator (server-side apply) and wait until the apiserver serves them",
+      "apply the CRDs of the project's operator (server-side apply), wait until the apiserver serves them, then apply the other objects it ships",
     )
     .addOption(operatorOption());
   return withClusterFlags(command).action(install);
@@ -161,7 +174,10 @@ export function runCommand(): Command {
     )
     .addOption(operatorOption())
     .option("--namespace <ns>", "watch only this namespace")
-    .option("--install-crds", "apply the operator's CRDs and wait until they are served, before running")
+    .option(
+      "--install-crds",
+      "apply the operator's CRDs and wait until they are served, then the other objects it ships, before running",
+    )
     .addOption(leaderElectOption())
     .option("--no-leader-elect", "the same as --leader-elect=false");
   return withEndpointFlags(withClusterFlags(command)).action(run);

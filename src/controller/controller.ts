@@ -4,9 +4,10 @@
  * forget on success, requeue after a delay when asked, back off per key on errors, drop on
  * terminal errors. Failures are told on the object too (events, and an invalid child's stall in
  * its conditions). A periodic resync re-queues every primary object, so a missed event is
- * repaired anyway.
+ * repaired anyway. Initial lists and resyncs are queued at low priority, behind real changes
+ * (within the queue's starvation bound); requeues and retries keep the key's priority.
  *
- * One class over ~400 lines on purpose: the worker's steps share the queue, the options and the
+ * One class over ~450 lines on purpose: the worker's steps share the queue, the options and the
  * metrics, and read best in order; the policies they apply live in `internal/`.
  */
 import { randomUUID } from "node:crypto";
@@ -17,7 +18,14 @@ import type { Client } from "../client/index.ts";
 import { type Clock, systemClock, type Timer } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
 import type { OwnedKind } from "../ownership/index.ts";
-import { defaultControllerRateLimiter, type QueueItem, type RateLimiter, WorkQueue } from "../queue/index.ts";
+import {
+  defaultControllerRateLimiter,
+  LOW_PRIORITY,
+  NORMAL_PRIORITY,
+  type QueueItem,
+  type RateLimiter,
+  WorkQueue,
+} from "../queue/index.ts";
 import type { Action } from "./action.ts";
 import { isTerminalFailure, reportFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
@@ -50,6 +58,23 @@ export interface ControllerOptions {
    * the default backoff applies.
    */
   errorPolicy?: (error: unknown, request: Request) => Action | undefined;
+  /**
+   * Whether keys have priorities, as with controller-runtime's priority queue (its default since
+   * v0.23). Default true: keys from informers' initial lists (of every watched kind), from
+   * updates that change nothing (same resourceVersion, as a relist re-delivers them) and from the
+   * periodic resync are queued at {@link LOW_PRIORITY}, everything else at
+   * {@link NORMAL_PRIORITY}, so a real change made while a restarted operator walks through its
+   * unchanged objects is reconciled first. Requeues and retries keep the priority the key had.
+   * Low-priority keys never starve: past `starvationBoundMs` they go out in order of readiness
+   * (the bound is stated on {@link WorkQueue}). `false` queues everything at normal priority, in
+   * order of readiness.
+   */
+  priorityQueue?: boolean;
+  /**
+   * How long a queued key may be passed over by higher-priority keys, in milliseconds: once it
+   * has waited this long it is reconciled next, in order of readiness. Default 10 000 (10 s).
+   */
+  starvationBoundMs?: number;
 }
 
 /** Whether a controller's workers are alive, for `/healthz`. */
@@ -122,13 +147,19 @@ export class Controller<T extends KubeObject> {
       clock: this.#clock,
       rateLimiter: guardedRateLimiter(limiter, (problem) => this.#handlingFailed("rateLimiter", problem)),
       metrics: this.#metrics.queue,
+      starvationBoundMs: options.starvationBoundMs,
     });
   }
 
-  /** Queues a key for reconcile, with a reason that shows in logs and metrics. */
-  enqueue(key: string, reason: string): void {
+  /**
+   * Queues a key for reconcile, with a reason that shows in logs and metrics, at `priority`
+   * (default {@link NORMAL_PRIORITY}; always normal when the `priorityQueue` option is false).
+   */
+  enqueue(key: string, reason: string, priority = NORMAL_PRIORITY): void {
     this.#metrics.triggered(reason);
-    this.queue.add(key, reason);
+    this.queue.add(key, reason, {
+      priority: this.#options.priorityQueue === false ? NORMAL_PRIORITY : priority,
+    });
   }
 
   /**
@@ -142,7 +173,9 @@ export class Controller<T extends KubeObject> {
     const hardStop = new AbortController();
     this.#hardStop = hardStop;
     this.#running = true;
-    const stops = this.#sources.map((s) => s.start((key, reason) => this.enqueue(key, reason)));
+    const stops = this.#sources.map((s) =>
+      s.start((key, reason, priority) => this.enqueue(key, reason, priority)),
+    );
     const resync = this.#scheduleResync();
     const workers = Array.from({ length: concurrency }, () =>
       this.#work(hardStop.signal).catch((err: unknown) => this.#workerDied(err)),
@@ -203,7 +236,7 @@ export class Controller<T extends KubeObject> {
     if (period <= 0) return { cancel() {} };
     let timer: Timer;
     const tick = () => {
-      for (const key of this.#primaryInformer.store.keys()) this.enqueue(key, "resync");
+      for (const key of this.#primaryInformer.store.keys()) this.enqueue(key, "resync", LOW_PRIORITY);
       timer = this.#clock.setTimer(period * (0.9 + Math.random() * 0.2), tick);
     };
     timer = this.#clock.setTimer(period * (0.9 + Math.random() * 0.2), tick);
@@ -250,15 +283,15 @@ export class Controller<T extends KubeObject> {
       outcome = { error };
     }
     try {
-      if ("error" in outcome) await this.#failed(ctx, outcome.error, seconds());
-      else this.#succeeded(item.key, outcome.action, seconds());
+      if ("error" in outcome) await this.#failed(ctx, outcome.error, seconds(), item.priority);
+      else this.#succeeded(item, outcome.action, seconds());
       const requeueAfterMs = "action" in outcome ? outcome.action?.requeueAfterMs : undefined;
       if (debug && "action" in outcome) {
         this.#say(() => log().debug({ triggers, requeueAfterMs, seconds: seconds() }, "reconciled"));
       }
     } catch (err) {
       this.#handlingFailed("outcome", err);
-      this.#retry(item.key, undefined);
+      this.#retry(item.key, undefined, item.priority);
     }
   }
 
@@ -288,24 +321,24 @@ export class Controller<T extends KubeObject> {
     };
   }
 
-  #succeeded(key: string, action: Action | undefined, seconds: number): void {
+  #succeeded({ key, priority }: QueueItem, action: Action | undefined, seconds: number): void {
     if (action?.rateLimited) {
       this.#metrics.reconciled("requeue", seconds);
       this.#metrics.triggered("requeue");
-      this.queue.addRateLimited(key, "requeue");
+      this.queue.addRateLimited(key, "requeue", { priority });
       return;
     }
     this.#forget(key);
     const after = action?.requeueAfterMs;
     this.#metrics.reconciled(after === undefined ? "success" : "requeue_after", seconds);
-    if (after !== undefined) this.#requeue(key, after);
+    if (after !== undefined) this.#requeue(key, after, priority);
   }
 
   /**
    * Logs and reports a failed reconcile (a status write there that fails backs the key off by
-   * default), then drops a terminal failure's key, or schedules the retry.
+   * default), then drops a terminal failure's key, or schedules the retry at `priority`.
    */
-  async #failed(ctx: ReconcileContext<T>, err: unknown, seconds: number): Promise<void> {
+  async #failed(ctx: ReconcileContext<T>, err: unknown, seconds: number, priority: number): Promise<void> {
     const { request } = ctx;
     const terminal = isTerminalFailure(err);
     this.#metrics.failed(terminal);
@@ -318,8 +351,8 @@ export class Controller<T extends KubeObject> {
     );
     await reportFailure(ctx, this.primary, err);
     if (terminal) this.#forget(request.key);
-    else if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs);
-    else this.#retry(request.key, err);
+    else if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs, priority);
+    else this.#retry(request.key, err, priority);
   }
 
   /** The errorPolicy's answer; undefined (the default backoff) when there is none or it throws. */
@@ -332,11 +365,14 @@ export class Controller<T extends KubeObject> {
     }
   }
 
-  /** Queues `key` again after its backoff: the short one when `err` says only that the apiserver was away. */
-  #retry(key: string, err: unknown): void {
+  /**
+   * Queues `key` again at `priority` after its backoff: the short one when `err` says only that
+   * the apiserver was away.
+   */
+  #retry(key: string, err: unknown, priority: number): void {
     this.#metrics.triggered("retry");
-    if (serverUnavailable(err)) this.queue.addAfter(key, this.#outage.when(key), "retry");
-    else this.queue.addRateLimited(key, "retry");
+    if (serverUnavailable(err)) this.queue.addAfter(key, this.#outage.when(key), "retry", { priority });
+    else this.queue.addRateLimited(key, "retry", { priority });
   }
 
   #forget(key: string): void {
@@ -344,9 +380,9 @@ export class Controller<T extends KubeObject> {
     this.#outage.forget(key);
   }
 
-  #requeue(key: string, afterMs: number): void {
+  #requeue(key: string, afterMs: number, priority: number): void {
     this.#metrics.triggered("requeue-after");
-    this.queue.addAfter(key, afterMs, "requeue-after");
+    this.queue.addAfter(key, afterMs, "requeue-after", { priority });
   }
 
   /** Something the worker ran besides the reconcile threw: counted and logged; the worker goes on. */

@@ -1,17 +1,23 @@
 /**
  * Sources connect an informer to a controller's queue: they turn each change of a watched object
  * into the keys to reconcile (through a {@link MapFn}) and filter events with predicates. Every
- * key is queued with a reason such as `owned:ConfigMap:delete`, so a reconcile can say why it ran.
+ * key is queued with a reason such as `owned:ConfigMap:delete`, so a reconcile can say why it ran,
+ * and a priority: low for what only repeats the known state (the initial list, an update that
+ * changes nothing), normal for real changes.
  */
 import { type KubeObject, keyOf, type ObjectKey, objectKey, type ResourceType } from "../api/index.ts";
 import type { Informer } from "../cache/index.ts";
+import { LOW_PRIORITY, NORMAL_PRIORITY } from "../queue/index.ts";
 import { type Predicate, passes } from "./predicate.ts";
 
 /** Maps a changed object to the keys of the objects to reconcile. */
 export type MapFn<T extends KubeObject = KubeObject> = (obj: T) => readonly ObjectKey[];
 
-/** Queues a key with a reason. */
-export type Enqueue = (key: ObjectKey, reason: string) => void;
+/**
+ * Queues a key with a reason, at a priority of the work queue's ({@link NORMAL_PRIORITY} when
+ * omitted; {@link LOW_PRIORITY} for events that only repeat what is known).
+ */
+export type Enqueue = (key: ObjectKey, reason: string, priority?: number) => void;
 
 /** A stream of keys into a controller's queue. */
 export interface Source {
@@ -39,7 +45,10 @@ export function mapToOwner(owner: ResourceType): MapFn {
 
 /**
  * A source on an informer. Updates map both the old and the new object, so a child moving from
- * one owner to another wakes both.
+ * one owner to another wakes both. As controller-runtime's handlers do for its priority queue,
+ * adds from the informer's initial list and updates that keep the resourceVersion (a relist
+ * re-delivering an unchanged object) are queued at {@link LOW_PRIORITY}, the rest at
+ * {@link NORMAL_PRIORITY}.
  */
 export function informerSource<T extends KubeObject>(
   informer: Informer<T>,
@@ -49,15 +58,24 @@ export function informerSource<T extends KubeObject>(
 ): Source {
   return {
     start(enqueue) {
-      const push = (event: string, objs: T[]) => {
+      const push = (event: string, objs: T[], priority: number) => {
         const keys = new Set(objs.flatMap((o) => map(o)));
-        for (const key of keys) enqueue(key, `${label}:${informer.type.kind}:${event}`);
+        for (const key of keys) enqueue(key, `${label}:${informer.type.kind}:${event}`, priority);
       };
       return informer.addHandler({
-        onAdd: (obj) => passes(predicates, "create", obj) && push("create", [obj]),
-        onUpdate: (old, obj) => passes(predicates, "update", obj, old) && push("update", [old, obj]),
-        onDelete: (obj) => passes(predicates, "delete", obj) && push("delete", [obj]),
+        onAdd: (obj, initial) =>
+          passes(predicates, "create", obj) &&
+          push("create", [obj], initial ? LOW_PRIORITY : NORMAL_PRIORITY),
+        onUpdate: (old, obj) =>
+          passes(predicates, "update", obj, old) && push("update", [old, obj], updatePriority(old, obj)),
+        onDelete: (obj) => passes(predicates, "delete", obj) && push("delete", [obj], NORMAL_PRIORITY),
       });
     },
   };
+}
+
+/** Low for an update that keeps the resourceVersion (nothing changed), else normal. */
+function updatePriority(old: KubeObject, obj: KubeObject): number {
+  const version = obj.metadata.resourceVersion;
+  return version !== undefined && version === old.metadata.resourceVersion ? LOW_PRIORITY : NORMAL_PRIORITY;
 }

@@ -5,7 +5,8 @@
  * RBAC from what its controllers watch and own ({@link permissionsOf}, {@link declaredPermissions},
  * {@link rbacFor}, {@link controllerPermissions}), and the deployment — CRDs, Namespace, ServiceAccount, RBAC, a
  * hardened Deployment with probes and secure metrics (a metrics Service, the `metrics-auth` and
- * `metrics-reader` ClusterRoles of kubebuilder's scaffold), a kustomization and a Dockerfile
+ * `metrics-reader` ClusterRoles of kubebuilder's scaffold), the other objects the operator ships
+ * (its `manifests`), a kustomization and a Dockerfile
  * ({@link manifestsOf}, {@link operatorManifests}). `kubeloop generate` writes these files, and
  * warns about what the declarations may be missing ({@link declarationWarnings}).
  *
@@ -25,8 +26,10 @@
 export { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 export { RbacError } from "./errors.ts";
 export {
+  CRDS_FILE,
   type DeploymentOptions,
   deploymentManifest,
+  EXTRAS_FILE,
   isLocalImage,
   namespaceManifest,
   type OperatorManifestOptions,

@@ -1,11 +1,12 @@
 /**
  * Deployment manifests for an operator: its Namespace, ServiceAccount, RBAC, CRDs, a hardened
- * Deployment serving secure metrics and the Service in front of them, plus the Dockerfile and a
- * kustomization, as file name → text.
+ * Deployment serving secure metrics and the Service in front of them, the other objects it ships
+ * (e.g. an admission policy), plus the Dockerfile and a kustomization, as file name → text.
  */
 import {
   Deployment,
   type DeploymentObject,
+  type KubeObject,
   Namespace,
   type NamespaceObject,
   ServiceAccount,
@@ -22,6 +23,11 @@ import {
 import { eventPermissions, leaderElectionPermissions } from "./permissions.ts";
 import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
 import { userRoles } from "./user-roles.ts";
+
+/** The file of the operator's CRDs. */
+export const CRDS_FILE = "crds.yaml";
+/** The file of the other cluster objects the operator ships (its definition's `manifests`). */
+export const EXTRAS_FILE = "extras.yaml";
 
 /** Env var holding the pod's name (downward API); the leader-election identity. */
 export const POD_NAME_ENV = "POD_NAME";
@@ -162,6 +168,11 @@ export function isLocalImage(image: string): boolean {
 export interface OperatorManifestOptions extends DeploymentOptions {
   /** Kinds whose CRDs ship with the operator (`crds.yaml`). */
   readonly kinds?: readonly AnyKind[];
+  /**
+   * Other cluster objects the operator ships (`extras.yaml`), e.g. a ValidatingAdmissionPolicy;
+   * the operator's RBAC grants nothing for them.
+   */
+  readonly extras?: readonly KubeObject[];
   /** What the operator may do, e.g. from `controllerPermissions`. */
   readonly permissions: readonly PermissionRequest[];
   /** Confine RBAC to this namespace (Role instead of ClusterRole). */
@@ -173,10 +184,10 @@ export interface OperatorManifestOptions extends DeploymentOptions {
 
 /**
  * Every file needed to deploy an operator, file name → content, in apply order:
- * `namespace.yaml`, `crds.yaml` (when kinds are given), `serviceaccount.yaml`, `rbac.yaml` (the
- * operator's roles, the `<name>-metrics-auth` ClusterRole its secure metrics need, the
- * `<name>-metrics-reader` ClusterRole for scrapers, and an editor and a viewer ClusterRole per kind
- * for its users, see {@link userRoles}), `deployment.yaml`, `metrics-service.yaml`,
+ * `namespace.yaml`, `crds.yaml` (when kinds are given), `extras.yaml` (when extras are given),
+ * `serviceaccount.yaml`, `rbac.yaml` (the operator's roles, the `<name>-metrics-auth` ClusterRole
+ * its secure metrics need, the `<name>-metrics-reader` ClusterRole for scrapers, and an editor and
+ * a viewer ClusterRole per kind for its users, see {@link userRoles}), `deployment.yaml`, `metrics-service.yaml`,
  * `kustomization.yaml` and `Dockerfile`.
  *
  * @example
@@ -203,7 +214,8 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
   const metricsAuth = metricsAuthRbac({ name: options.name, serviceAccount });
   const files = new Map<string, string>();
   files.set("namespace.yaml", toYaml([namespaceManifest(options.namespace)]));
-  if (options.kinds && options.kinds.length > 0) files.set("crds.yaml", crdYaml(options.kinds));
+  if (options.kinds && options.kinds.length > 0) files.set(CRDS_FILE, crdYaml(options.kinds));
+  if (options.extras && options.extras.length > 0) files.set(EXTRAS_FILE, toYaml(options.extras));
   files.set(
     "serviceaccount.yaml",
     toYaml([serviceAccountManifest(serviceAccount.name, serviceAccount.namespace)]),

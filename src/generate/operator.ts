@@ -1,6 +1,7 @@
 /**
  * What an operator's declaration implies for a cluster: the permissions its controllers need and
- * the files that deploy it (CRDs, RBAC, Deployment, kustomization, Dockerfile).
+ * the files that deploy it (CRDs, the other objects it ships, RBAC, Deployment, kustomization,
+ * Dockerfile).
  */
 import type { KubeObject } from "../api/index.ts";
 import { InformerCache } from "../cache/index.ts";
@@ -73,7 +74,10 @@ export async function permissionsOf(operator: Operator): Promise<PermissionReque
   return [...declared, ...(operator.definition.permissions ?? [])];
 }
 
-/** Deployment files (CRDs, Namespace, ServiceAccount, RBAC, Deployment, kustomization, Dockerfile) by file name. */
+/**
+ * Deployment files (CRDs, the operator's other `manifests`, Namespace, ServiceAccount, RBAC,
+ * Deployment, kustomization, Dockerfile) by file name.
+ */
 export async function manifestsOf(
   operator: Operator,
   overrides: { image?: string; namespace?: string; dockerfile?: DockerfileOptions } = {},
@@ -84,6 +88,7 @@ export async function manifestsOf(
     namespace: overrides.namespace ?? definition.namespace ?? operator.name,
     image: operatorImage(operator, overrides.image),
     kinds: operator.kinds,
+    extras: definition.manifests?.() ?? [],
     permissions: await permissionsOf(operator),
     watchNamespace: definition.watchNamespace,
     leaderElection: true,

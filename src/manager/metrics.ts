@@ -68,7 +68,11 @@ export class ManagerMetrics {
     "Why keys were queued, per controller",
     ["controller", "trigger"],
   );
-  readonly #depth = this.#gauge("workqueue_depth", "Current depth of workqueue", ["name", "controller"]);
+  readonly #depth = this.#gauge("workqueue_depth", "Current depth of workqueue by workqueue and priority", [
+    "name",
+    "controller",
+    "priority",
+  ]);
   readonly #adds = this.#counter("workqueue_adds_total", "Total number of adds handled by workqueue", [
     "name",
     "controller",
@@ -232,7 +236,7 @@ export class ManagerMetrics {
       conditionTransitioned: (kind, condition, status) =>
         this.#conditionTransitions.inc({ kind, condition, status }),
       queue: {
-        depth: (n) => this.#depth.set(queueLabels, n),
+        depth: (n, priority) => this.#depth.set({ ...queueLabels, priority: String(priority) }, n),
         added: () => this.#adds.inc(queueLabels),
         queueDuration: (s) => this.#queueDuration.observe(queueLabels, s),
         workDuration: (s) => this.#workDuration.observe(queueLabels, s),

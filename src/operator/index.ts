@@ -4,8 +4,9 @@
  * An operator declared once with {@link defineOperator} — name, kinds, and a `setup` that builds
  * its controllers — from which kubeloop runs it ({@link runOperator}, `kubeloop run`) and `kubeloop/generate` derives
  * its deployment (`kubeloop generate`): CRDs from the kinds' schemas, RBAC
- * from what the controllers declare they watch and own, a hardened Deployment. {@link installCrds}
- * (`kubeloop install`) applies its CRDs and waits until they are served.
+ * from what the controllers declare they watch and own, a hardened Deployment. {@link installOperator}
+ * (`kubeloop install`) applies its CRDs, waits until they are served, then applies the other
+ * objects it ships ({@link applyManifests}).
  *
  * Not a place for reconcile logic: that lives in the controllers `setup` builds.
  *
@@ -19,7 +20,14 @@
  * });
  * ```
  */
-export { CrdNotEstablishedError, type InstallCrdsOptions, installCrds } from "./install.ts";
+export {
+  applyManifests,
+  CrdNotEstablishedError,
+  type InstallCrdsOptions,
+  type InstalledOperator,
+  installCrds,
+  installOperator,
+} from "./install.ts";
 export { loadOperator, OperatorLoadError } from "./load.ts";
 export {
   defineOperator,

@@ -1,13 +1,19 @@
 /**
- * Installs an operator's CRDs: server-side applies the CRD of each kind, then waits until the
- * apiserver has Established every one — serves it — as `kubectl wait --for=condition=Established`
- * does. `kubeloop install` and `kubeloop run --install-crds` use it.
+ * Installs an operator: server-side applies the CRD of each kind, waits until the apiserver has
+ * Established every one — serves it — as `kubectl wait --for=condition=Established` does, then
+ * server-side applies the other objects it ships (its `manifests`). `kubeloop install` and
+ * `kubeloop run --install-crds` use it.
  */
-import { CustomResourceDefinition, type CustomResourceDefinitionObject } from "../api/index.ts";
+import {
+  CustomResourceDefinition,
+  type CustomResourceDefinitionObject,
+  type KubeObject,
+} from "../api/index.ts";
 import type { Client } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 import { type AnyKind, crdFor } from "../schema/index.ts";
+import type { Operator } from "./operator.ts";
 
 const pollIntervalMs = 250;
 
@@ -78,4 +84,52 @@ async function untilEstablished(
       throw new CrdNotEstablishedError(name, wait.timeoutMs, crd);
     await wait.clock.sleep(pollIntervalMs, wait.signal);
   }
+}
+
+/**
+ * Server-side applies each object in turn (taking over fields other managers hold), as the kind
+ * the apiserver's discovery serves for its `apiVersion` and `kind`, and resolves with what the
+ * apiserver stored. Rejects with `KindNotFoundError` for a kind the apiserver does not serve, and
+ * with the client's typed error when an apply is refused.
+ */
+export async function applyManifests(
+  client: Client,
+  objects: readonly KubeObject[],
+  options: Pick<InstallCrdsOptions, "signal"> = {},
+): Promise<KubeObject[]> {
+  const applied: KubeObject[] = [];
+  for (const object of objects) {
+    const type = await client.discovery.resolve(object.apiVersion, object.kind);
+    applied.push(await client.apply(type, object, { force: true, signal: options.signal }));
+  }
+  return applied;
+}
+
+/** What {@link installOperator} installed. */
+export interface InstalledOperator {
+  /** The operator's CRDs, each Established. */
+  readonly crds: CustomResourceDefinitionObject[];
+  /** The other objects it ships (its definition's `manifests`), as applied. */
+  readonly manifests: KubeObject[];
+}
+
+/**
+ * Installs `operator`: its CRDs ({@link installCrds}), then the objects of its definition's
+ * `manifests` ({@link applyManifests}), with the client's field manager. An admission policy
+ * among them takes effect once the apiserver has loaded it, shortly after.
+ *
+ * @example
+ * ```ts
+ * const client = await Client.load({}, { fieldManager: "kubeloop" });
+ * const { crds, manifests } = await installOperator(client, operator);
+ * ```
+ */
+export async function installOperator(
+  client: Client,
+  operator: Operator,
+  options: InstallCrdsOptions = {},
+): Promise<InstalledOperator> {
+  const crds = await installCrds(client, operator.kinds, options);
+  const manifests = await applyManifests(client, operator.definition.manifests?.() ?? [], options);
+  return { crds, manifests };
 }

@@ -4,6 +4,7 @@
  * `kubeloop/generate` derives its CRDs, least-privilege RBAC and deployment manifests
  * (`kubeloop generate`).
  */
+import type { KubeObject } from "../api/index.ts";
 import type { LoadConfigOptions } from "../client/index.ts";
 import type { ControllerHost } from "../controller/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
@@ -34,6 +35,14 @@ export interface OperatorDefinition {
    * `ctx.client.delete` in a finalizer's cleanup.
    */
   permissions?: readonly PermissionRequest[];
+  /**
+   * Cluster objects the operator needs besides its CRDs, RBAC and Deployment, e.g. a
+   * ValidatingAdmissionPolicy and its binding. Computed from the environment when
+   * `kubeloop generate` writes them (`extras.yaml`) and when `kubeloop install` (or
+   * `kubeloop run --install-crds`) applies them after the CRDs; the administrator or installer
+   * applies them, so the operator's own RBAC grants nothing for them.
+   */
+  manifests?: () => readonly KubeObject[];
   /** Container image of the operator, for the Deployment. */
   image?: string;
 }

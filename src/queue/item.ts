@@ -16,4 +16,9 @@ export interface QueueItem {
   readonly queuedAt: number;
   /** Clock time (ms) when `get` handed the key out. */
   readonly startedAt: number;
+  /**
+   * The highest priority the key was queued with. Add it again with this priority to keep it
+   * across requeues and retries, as controller-runtime does.
+   */
+  readonly priority: number;
 }

@@ -9,10 +9,12 @@
  */
 export interface QueueMetrics {
   /**
-   * `workqueue_depth`: the number of keys queued and not yet handed out, counting keys held back
-   * because they are being processed. Called with the new value whenever it changes.
+   * `workqueue_depth{priority}`: the number of keys queued at `priority` and not yet handed out,
+   * counting keys held back because they are being processed. Called with the new value of a
+   * priority whenever it changes; a key raised to a higher priority moves between two. The
+   * label is the priority as a decimal string (`"0"`, `"-100"`), as controller-runtime sets it.
    */
-  depth(keys: number): void;
+  depth(keys: number, priority: number): void;
   /** `workqueue_adds_total`: a key was queued. Adds that collapse into a queued key do not count. */
   added(): void;
   /** `workqueue_queue_duration_seconds`: how long a key waited between being queued and handed out. */

@@ -1,10 +1,12 @@
 import { type Clock, systemClock } from "../clock/index.ts";
 import { DelayedAdds } from "./internal/delayed.ts";
+import { ReadyKeys } from "./internal/ready.ts";
 import { mergeTally, type ReasonTally, reasonList } from "./internal/reasons.ts";
 import { requireNumber } from "./internal/validate.ts";
 import { Waiters } from "./internal/waiters.ts";
 import type { QueueItem } from "./item.ts";
 import { noopQueueMetrics, type QueueMetrics } from "./metrics.ts";
+import { type AddOptions, NORMAL_PRIORITY } from "./priority.ts";
 import { defaultControllerRateLimiter, type RateLimiter } from "./rate-limit.ts";
 
 /** Options of {@link WorkQueue}. */
@@ -15,18 +17,43 @@ export interface WorkQueueOptions {
   rateLimiter?: RateLimiter;
   /** Instrumentation hooks. Default {@link noopQueueMetrics}. */
   metrics?: QueueMetrics;
+  /**
+   * The starvation bound, in milliseconds: a key ready this long is handed out next, whatever
+   * its priority (see {@link WorkQueue}). Default 10 000 (10 s); `0` hands keys out in order of
+   * readiness only.
+   */
+  starvationBoundMs?: number;
 }
 
 /** A key that is queued (or held back while in flight) and not yet handed out. */
 interface Queued {
   reasons: ReasonTally;
   queuedAt: number;
+  /** The highest priority it was added with. */
+  priority: number;
 }
 
 /**
- * A queue of keys with client-go workqueue semantics: duplicates collapse (their reasons add
- * up), a key is never handed to two consumers at once, delayed and rate-limited adds, and
- * graceful shutdown. See the `queue` module documentation for an example.
+ * A queue of keys with client-go workqueue semantics — duplicates collapse (their reasons add
+ * up), a key is never handed to two consumers at once, delayed and rate-limited adds, graceful
+ * shutdown — and controller-runtime's priorities, without their starvation. See the `queue`
+ * module documentation for an example.
+ *
+ * **Priorities.** Ready keys of the highest priority are handed out first, and keys of one
+ * priority in the order they became ready. A key added again before it is handed out (queued,
+ * delayed, or in flight and so queued again on {@link done}) keeps the highest priority it was
+ * added with; a ready key raised to a higher priority joins the end of that priority's line.
+ *
+ * **Starvation bound.** When the key that has been ready longest has waited
+ * `starvationBoundMs` (default 10 s), it is handed out next, whatever its priority: past the
+ * bound, keys go out in the order they became ready, ahead of any key that became ready after
+ * them. A key is ready from its add, the end of its delay, or — added while in flight — its
+ * `done`. So however much higher-priority work keeps coming, a key waits at most the bound plus
+ * the time the consumers take to get through the `n` keys that became ready before it and are
+ * still queued when it reaches the bound (`n` is at most the number of keys ready when it became
+ * ready): with `c` consumers that each ask for the next key as soon as they are done with one,
+ * and no key processed for longer than `d`, it is handed out within
+ * `starvationBoundMs + ⌈(n + 1) / c⌉ × d` of becoming ready.
  */
 export class WorkQueue {
   readonly #clock: Clock;
@@ -35,8 +62,10 @@ export class WorkQueue {
   readonly #delayed: DelayedAdds;
   /** Keys queued and not yet handed out, including keys held back while in flight ("dirty"). */
   readonly #queued = new Map<string, Queued>();
-  /** Keys that can be handed out now, in order of readiness. */
-  readonly #ready = new Set<string>();
+  /** Keys that can be handed out now, by priority and readiness. */
+  readonly #ready: ReadyKeys;
+  /** Priority → number of queued keys with it, for `workqueue_depth{priority}`. */
+  readonly #depths = new Map<number, number>();
   /** Keys being processed → when they were handed out. */
   readonly #processing = new Map<string, number>();
   readonly #consumers = new Waiters<QueueItem | undefined>();
@@ -47,7 +76,12 @@ export class WorkQueue {
     this.#clock = options.clock ?? systemClock;
     this.#limiter = options.rateLimiter ?? defaultControllerRateLimiter(this.#clock);
     this.#metrics = options.metrics ?? noopQueueMetrics;
-    this.#delayed = new DelayedAdds(this.#clock, (key, reasons) => this.#enqueue(key, reasons));
+    const boundMs = options.starvationBoundMs ?? 10_000;
+    requireNumber("starvationBoundMs", boundMs, { min: 0 });
+    this.#ready = new ReadyKeys(boundMs);
+    this.#delayed = new DelayedAdds(this.#clock, (key, reasons, priority) =>
+      this.#enqueue(key, reasons, priority),
+    );
   }
 
   /** Number of keys ready to be handed out now (not counting delayed or in-flight keys). */
@@ -56,32 +90,39 @@ export class WorkQueue {
   }
 
   /**
-   * Queues `key` now. A key already queued stays where it is and only gains `reason`; a key
+   * Queues `key` now, at `options.priority` (default {@link NORMAL_PRIORITY}). A key already
+   * queued stays where it is and only gains `reason`, or is raised to the higher priority; a key
    * in flight is queued again once, when it is {@link done}. Ignored after shutdown.
    */
-  add(key: string, reason: string): void {
+  add(key: string, reason: string, options?: AddOptions): void {
+    const priority = priorityOf(options);
     if (this.#shuttingDown) return;
-    this.#enqueue(key, new Map([[reason, 1]]));
+    this.#enqueue(key, new Map([[reason, 1]]), priority);
   }
 
   /**
-   * Queues `key` after `ms` milliseconds (at once when `ms <= 0`). A key already waiting keeps
-   * the sooner of its two times, and collects both reasons. Ignored after shutdown.
+   * Queues `key` after `ms` milliseconds (at once when `ms <= 0`), at `options.priority` once
+   * the delay has passed. A key already waiting keeps the sooner of its two times and the higher
+   * of its two priorities, and collects both reasons. Ignored after shutdown.
    */
-  addAfter(key: string, ms: number, reason: string): void {
+  addAfter(key: string, ms: number, reason: string, options?: AddOptions): void {
     requireNumber("addAfter ms", ms);
     if (ms <= 0) {
-      this.add(key, reason);
+      this.add(key, reason, options);
     } else if (!this.#shuttingDown) {
+      const priority = priorityOf(options);
       this.#metrics.retried();
-      this.#delayed.schedule(key, ms, reason);
+      this.#delayed.schedule(key, ms, reason, priority);
     }
   }
 
-  /** Queues `key` after the delay the rate limiter gives it: `addAfter(key, limiter.when(key), reason)`. */
-  addRateLimited(key: string, reason: string): void {
+  /**
+   * Queues `key` after the delay the rate limiter gives it:
+   * `addAfter(key, limiter.when(key), reason, options)`.
+   */
+  addRateLimited(key: string, reason: string, options?: AddOptions): void {
     if (this.#shuttingDown) return;
-    this.addAfter(key, this.#limiter.when(key), reason);
+    this.addAfter(key, this.#limiter.when(key), reason, options);
   }
 
   /** Resets `key`'s backoff in the rate limiter; call it when `key` was processed successfully. */
@@ -115,7 +156,8 @@ export class WorkQueue {
     if (startedAt === undefined) return;
     this.#processing.delete(key);
     this.#metrics.workDuration(this.#secondsSince(startedAt));
-    if (this.#queued.has(key)) this.#makeReady(key);
+    const queued = this.#queued.get(key);
+    if (queued) this.#makeReady(key, queued.priority);
     this.#settle();
   }
 
@@ -127,7 +169,8 @@ export class WorkQueue {
     this.#stop();
     this.#queued.clear();
     this.#ready.clear();
-    this.#metrics.depth(0);
+    for (const priority of this.#depths.keys()) this.#metrics.depth(0, priority);
+    this.#depths.clear();
     this.#settle();
   }
 
@@ -158,34 +201,51 @@ export class WorkQueue {
     return this.#secondsSince(oldest);
   }
 
-  #enqueue(key: string, reasons: ReasonTally): void {
+  #enqueue(key: string, reasons: ReasonTally, priority: number): void {
     const queued = this.#queued.get(key);
     if (queued) {
       mergeTally(queued.reasons, reasons);
+      this.#raise(key, queued, priority);
       return;
     }
-    this.#queued.set(key, { reasons, queuedAt: this.#clock.now() });
+    this.#queued.set(key, { reasons, queuedAt: this.#clock.now(), priority });
     this.#metrics.added();
-    this.#metrics.depth(this.#queued.size);
-    if (!this.#processing.has(key)) this.#makeReady(key);
+    this.#countDepth(priority, 1);
+    if (!this.#processing.has(key)) this.#makeReady(key, priority);
   }
 
-  #makeReady(key: string): void {
-    this.#ready.add(key);
+  /** Raises a queued key to `priority` if that is higher than its own. */
+  #raise(key: string, queued: Queued, priority: number): void {
+    if (priority <= queued.priority) return;
+    this.#countDepth(queued.priority, -1);
+    this.#countDepth(priority, 1);
+    queued.priority = priority;
+    this.#ready.raise(key, priority);
+  }
+
+  #makeReady(key: string, priority: number): void {
+    this.#ready.push(key, priority, this.#clock.monotonicMs());
     while (this.#consumers.size > 0 && this.#ready.size > 0) this.#consumers.wakeOne(this.#take());
   }
 
   #take(): QueueItem | undefined {
-    const key = this.#ready.values().next().value;
+    const key = this.#ready.take(this.#clock.monotonicMs());
     if (key === undefined) return undefined;
-    const queued = this.#queued.get(key)!;
+    const { reasons, queuedAt, priority } = this.#queued.get(key)!;
     const startedAt = this.#clock.now();
-    this.#ready.delete(key);
     this.#queued.delete(key);
     this.#processing.set(key, startedAt);
-    this.#metrics.depth(this.#queued.size);
-    this.#metrics.queueDuration((startedAt - queued.queuedAt) / 1000);
-    return { key, reasons: reasonList(queued.reasons), queuedAt: queued.queuedAt, startedAt };
+    this.#countDepth(priority, -1);
+    this.#metrics.queueDuration((startedAt - queuedAt) / 1000);
+    return { key, reasons: reasonList(reasons), queuedAt, startedAt, priority };
+  }
+
+  /** Adds `delta` to the number of queued keys at `priority`, and reports the new number. */
+  #countDepth(priority: number, delta: number): void {
+    const keys = (this.#depths.get(priority) ?? 0) + delta;
+    if (keys === 0) this.#depths.delete(priority);
+    else this.#depths.set(priority, keys);
+    this.#metrics.depth(keys, priority);
   }
 
   #stop(): void {
@@ -207,4 +267,11 @@ export class WorkQueue {
   #secondsSince(ms: number): number {
     return (this.#clock.now() - ms) / 1000;
   }
+}
+
+/** The priority `options` ask for, checked: a finite number, {@link NORMAL_PRIORITY} by default. */
+function priorityOf(options: AddOptions | undefined): number {
+  const priority = options?.priority ?? NORMAL_PRIORITY;
+  requireNumber("priority", priority);
+  return priority;
 }

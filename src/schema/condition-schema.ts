@@ -89,8 +89,18 @@ function conditionPath(type: string, field: "status" | "reason" | "message"): st
 }
 
 /**
+ * The `Age` column `kubectl get` shows for every object. A kind lists it among its own printer
+ * columns to place it (e.g. where an existing CRD had it); otherwise it comes last.
+ */
+export const AGE_COLUMN: PrinterColumn = {
+  name: "Age",
+  type: "date",
+  jsonPath: ".metadata.creationTimestamp",
+};
+
+/**
  * The printer columns of a kind: the summary condition's status (column named after it, e.g.
- * `Ready`) and reason, the kind's own columns, then `Age`.
+ * `Ready`) and reason, the kind's own columns, then `Age` unless they placed it.
  */
 export function printerColumnsFor(
   conditions: ConditionSetLike | undefined,
@@ -102,6 +112,6 @@ export function printerColumnsFor(
         { name: "Reason", type: "string", jsonPath: conditionPath(conditions.summary, "reason") },
       ]
     : [];
-  const age: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
-  return [...summary, ...custom, age];
+  const placed = custom.some((column) => column.jsonPath === AGE_COLUMN.jsonPath);
+  return [...summary, ...custom, ...(placed ? [] : [AGE_COLUMN])];
 }

@@ -39,7 +39,7 @@
  * const yaml = crdYaml([Widget]);
  * ```
  */
-export { conditionSchema, printerColumnsFor } from "./condition-schema.ts";
+export { AGE_COLUMN, conditionSchema, printerColumnsFor } from "./condition-schema.ts";
 export { crdFor, crdYaml } from "./crd.ts";
 export { KindDefinitionError, SchemaError, SpecValidationError } from "./errors.ts";
 export {

@@ -44,7 +44,10 @@ export interface KindOptions<S extends z.ZodType, St extends z.ZodType | undefin
   readonly status?: St;
   /** The condition set the controller writes; gives the summary printer columns. */
   readonly conditions?: ConditionSetLike;
-  /** `kubectl get` columns between the summary condition columns and `Age`. */
+  /**
+   * `kubectl get` columns after the summary condition columns; `Age` comes last unless listed
+   * here (`AGE_COLUMN` from `kubeloop/schema`).
+   */
   readonly printerColumns?: readonly PrinterColumn[];
   readonly shortNames?: readonly string[];
   /** Groups of resources this kind belongs to, e.g. `all`. */
@@ -188,7 +191,7 @@ function checkPrinterColumns(kindName: string, columns: readonly PrinterColumn[]
     if (names.has(column.name)) {
       throw new KindDefinitionError(
         kindName,
-        `printer column "${column.name}" appears twice (the summary condition, Reason and Age columns are added for you)`,
+        `printer column "${column.name}" appears twice (the summary condition and Reason columns are added for you, and Age unless listed)`,
         "rename or remove the duplicate column",
       );
     }

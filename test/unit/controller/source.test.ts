@@ -10,6 +10,7 @@ import {
 } from "../../../src/api/index.ts";
 import type { Informer, InformerHandler } from "../../../src/cache/index.ts";
 import { generationChanged, informerSource, mapToOwner, self } from "../../../src/controller/index.ts";
+import { LOW_PRIORITY, NORMAL_PRIORITY } from "../../../src/queue/index.ts";
 
 function child(namespace: string | undefined, ...ownerReferences: OwnerReference[]): KubeObject {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "child", namespace, ownerReferences } };
@@ -137,6 +138,32 @@ describe("informerSource", () => {
     state.handler?.onUpdate?.(cm("a", undefined, 1), cm("a", undefined, 2));
     state.handler?.onAdd?.(cm("a"), false);
     assert.deepEqual(queued, ["watch:ConfigMap:update", "watch:ConfigMap:create"]);
+  });
+
+  it("queues the initial list and updates that change nothing at low priority, the rest at normal", () => {
+    const { informer, state } = fakeInformer();
+    const queued: [string, number | undefined][] = [];
+    informerSource(informer, self, [], "watch").start((_key, reason, priority) =>
+      queued.push([reason, priority]),
+    );
+    const at = (resourceVersion?: string) => ({
+      ...cm("a"),
+      metadata: { ...cm("a").metadata, resourceVersion },
+    });
+    state.handler?.onAdd?.(at("1"), true);
+    state.handler?.onAdd?.(at("2"), false);
+    state.handler?.onUpdate?.(at("2"), at("2"));
+    state.handler?.onUpdate?.(at("2"), at("3"));
+    state.handler?.onUpdate?.(at(), at());
+    state.handler?.onDelete?.(at("3"));
+    assert.deepEqual(queued, [
+      ["watch:ConfigMap:create", LOW_PRIORITY],
+      ["watch:ConfigMap:create", NORMAL_PRIORITY],
+      ["watch:ConfigMap:update", LOW_PRIORITY],
+      ["watch:ConfigMap:update", NORMAL_PRIORITY],
+      ["watch:ConfigMap:update", NORMAL_PRIORITY],
+      ["watch:ConfigMap:delete", NORMAL_PRIORITY],
+    ]);
   });
 
   it("stops by removing its handler", () => {

@@ -241,6 +241,24 @@ describe("operatorManifests", () => {
   it("omits crds.yaml without kinds", () => {
     assert.ok(!operatorManifests({ ...options, kinds: [] }).has("crds.yaml"));
   });
+
+  it("writes the extras after the CRDs into extras.yaml, listed in the kustomization, granting nothing for them", () => {
+    const policy = {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicy",
+      metadata: { name: "widgets-policy" },
+    };
+    const extended = operatorManifests({ ...options, extras: [policy] });
+    assert.deepEqual([...extended.keys()].slice(0, 3), ["namespace.yaml", "crds.yaml", "extras.yaml"]);
+    assert.deepEqual(
+      parseAllDocuments(extended.get("extras.yaml") ?? "").map((doc) => doc.toJS()),
+      [policy],
+    );
+    const [kustomization] = parseAllDocuments(extended.get("kustomization.yaml") ?? "").map((d) => d.toJS());
+    assert.deepEqual(kustomization.resources.slice(0, 3), ["namespace.yaml", "crds.yaml", "extras.yaml"]);
+    assert.equal(extended.get("rbac.yaml"), files.get("rbac.yaml"));
+    assert.ok(!operatorManifests({ ...options, extras: [] }).has("extras.yaml"));
+  });
 });
 
 describe("dockerfile", () => {

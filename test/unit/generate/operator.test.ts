@@ -6,6 +6,7 @@ import {
   declarationsOf,
   declarationWarnings,
   declaredPermissions,
+  manifestsOf,
   permissionsOf,
 } from "../../../src/generate/index.ts";
 import { defineOperator } from "../../../src/operator/index.ts";
@@ -54,6 +55,28 @@ describe("declarationsOf", () => {
     assert.ok(verbs.includes("configmaps: get,list,watch,create,patch"));
     assert.ok(verbs.includes("secrets: get,list,watch"));
     assert.equal(verbs.at(-1), "secrets: get", "the operator's own permissions come last");
+  });
+});
+
+describe("manifestsOf", () => {
+  it("writes the operator's manifests, computed when generating, into extras.yaml", async () => {
+    let calls = 0;
+    const binding = {
+      apiVersion: "admissionregistration.k8s.io/v1",
+      kind: "ValidatingAdmissionPolicyBinding",
+      metadata: { name: "widgets-policy" },
+    };
+    const shipping = defineOperator({
+      ...widgets.definition,
+      manifests: () => {
+        calls++;
+        return [binding];
+      },
+    });
+    const files = await manifestsOf(shipping);
+    assert.equal(calls, 1);
+    assert.match(files.get("extras.yaml") ?? "", /kind: ValidatingAdmissionPolicyBinding\n/);
+    assert.ok(!(await manifestsOf(widgets)).has("extras.yaml"), "none without manifests");
   });
 });
 

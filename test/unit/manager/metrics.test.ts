@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import { ManagerMetrics } from "../../../src/manager/index.ts";
+import { LOW_PRIORITY, WorkQueue } from "../../../src/queue/index.ts";
 
 /** The samples of `name` in the registry, as `labels=value` strings. */
 async function samples(metrics: ManagerMetrics, name: string): Promise<string[]> {
@@ -71,5 +72,24 @@ describe("ManagerMetrics: client hooks", () => {
     assert.deepEqual(await samples(metrics, "rest_client_request_retries_total"), [
       '{"code":"503","verb":"GET","host":"10.0.0.1:6443"}=1',
     ]);
+  });
+});
+
+describe("ManagerMetrics: work queue hooks", () => {
+  it("labels workqueue_depth with each priority as controller-runtime does", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    const queue = new WorkQueue({ metrics: metrics.controller("widgets").queue });
+    queue.add("ns/a", "resync", { priority: LOW_PRIORITY });
+    queue.add("ns/b", "resync", { priority: LOW_PRIORITY });
+    queue.add("ns/c", "watch:Widget:update");
+    queue.add("ns/b", "watch:Widget:update");
+    assert.deepEqual(await samples(metrics, "workqueue_depth"), [
+      '{"name":"widgets","controller":"widgets","priority":"-100"}=1',
+      '{"name":"widgets","controller":"widgets","priority":"0"}=2',
+    ]);
+    await queue.get();
+    const text = await metrics.registry.metrics();
+    assert.match(text, /^workqueue_depth\{name="widgets",controller="widgets",priority="0"\} 1$/m);
+    assert.match(text, /^workqueue_depth\{name="widgets",controller="widgets",priority="-100"\} 1$/m);
   });
 });

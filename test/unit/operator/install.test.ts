@@ -1,9 +1,18 @@
-/** installCrds: applies each kind's CRD server-side, then waits for Established, or says why not. */
+/**
+ * installCrds: applies each kind's CRD server-side, then waits for Established, or says why not;
+ * installOperator then applies the operator's other manifests, as discovery serves their kinds.
+ */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Client } from "../../../src/client/index.ts";
+import { Client, KindNotFoundError } from "../../../src/client/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
-import { CrdNotEstablishedError, installCrds } from "../../../src/operator/index.ts";
+import {
+  applyManifests,
+  CrdNotEstablishedError,
+  defineOperator,
+  installCrds,
+  installOperator,
+} from "../../../src/operator/index.ts";
 import { fakeConnection } from "../client/support.ts";
 import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
 import { Widget } from "../schema/fixtures.ts";
@@ -61,5 +70,75 @@ describe("installCrds", () => {
       assert.match(err.message, /NamesAccepted=False \("widgets" is already in use\)/);
       return true;
     });
+  });
+});
+
+/** A ValidatingAdmissionPolicy, as an operator's `manifests` may ship one. */
+const policy = {
+  apiVersion: "admissionregistration.k8s.io/v1",
+  kind: "ValidatingAdmissionPolicy",
+  metadata: { name: "widgets-policy" },
+  spec: { validations: [{ expression: "true" }] },
+};
+
+/** An apiserver serving aggregated discovery of the admission kinds, an Established CRD, and echoing applies. */
+function admissionServer(request: SentRequest) {
+  const path = pathOf(request);
+  if (path === "/prefix/api") return { status: 200, body: { kind: "APIGroupDiscoveryList", items: [] } };
+  if (path === "/prefix/apis") {
+    const resources = [
+      { resource: "validatingadmissionpolicies", scope: "Cluster", responseKind: { kind: policy.kind } },
+    ];
+    const admission = {
+      metadata: { name: "admissionregistration.k8s.io" },
+      versions: [{ version: "v1", resources }],
+    };
+    return { status: 200, body: { kind: "APIGroupDiscoveryList", items: [admission] } };
+  }
+  if (request.method === "PATCH" && path !== crdPath)
+    return { status: 200, body: JSON.parse(request.body ?? "{}") };
+  return { status: 200, body: crd([{ type: "Established", status: "True" }]) };
+}
+
+describe("installOperator", () => {
+  it("applies the operator's manifests after its CRDs, server-side with the client's field manager", async (t) => {
+    const sent = stubUndici(t, admissionServer);
+    const operator = defineOperator({
+      name: "widgets",
+      kinds: [Widget],
+      setup: () => {},
+      manifests: () => [policy],
+    });
+    const client = new Client(fakeConnection(), { fieldManager: "kubeloop" });
+    const { crds, manifests } = await installOperator(client, operator);
+    assert.deepEqual(
+      crds.map((c) => c.metadata.name),
+      ["widgets.example.kubeloop.dev"],
+    );
+    assert.deepEqual(manifests, [policy]);
+    const applies = sent.filter((r) => r.method === "PATCH");
+    assert.deepEqual(applies.map(pathOf), [
+      crdPath,
+      "/prefix/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/widgets-policy",
+    ]);
+    const applied = applies[1] as SentRequest;
+    assert.equal(applied.headers["content-type"], "application/apply-patch+yaml");
+    assert.deepEqual(queryOf(applied), { fieldManager: "kubeloop", force: "true" });
+  });
+
+  it("installs only the CRDs of an operator without manifests", async (t) => {
+    const sent = stubUndici(t, admissionServer);
+    const operator = defineOperator({ name: "widgets", kinds: [Widget], setup: () => {} });
+    const { manifests } = await installOperator(new Client(fakeConnection()), operator);
+    assert.deepEqual(manifests, []);
+    assert.deepEqual(sent.filter((r) => r.method === "PATCH").map(pathOf), [crdPath]);
+  });
+});
+
+describe("applyManifests", () => {
+  it("rejects with KindNotFoundError for a kind the apiserver does not serve", async (t) => {
+    stubUndici(t, admissionServer);
+    const unserved = { ...policy, apiVersion: "admissionregistration.k8s.io/v2" };
+    await assert.rejects(applyManifests(new Client(fakeConnection()), [unserved]), KindNotFoundError);
   });
 });

@@ -21,6 +21,7 @@ describe("WorkQueue: keys, dedup and reasons", () => {
       reasons: [{ reason: "watch:ConfigMap", count: 1 }],
       queuedAt: 1_000,
       startedAt: 1_250,
+      priority: 0,
     });
   });
 

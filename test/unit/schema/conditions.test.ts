@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import {
+  AGE_COLUMN,
   conditionSchema,
   crdFor,
   defineKind,
@@ -114,6 +115,26 @@ describe("printer columns", () => {
       '.status.conditions[?(@.type=="Succeeded")].reason',
       ".metadata.creationTimestamp",
     ]);
+  });
+
+  it("puts Age where the kind lists it (AGE_COLUMN), and only once", () => {
+    const placed = defineKind({
+      group: "example.com",
+      version: "v1",
+      kind: "Placed",
+      scope: "Namespaced",
+      spec: z.object({}),
+      printerColumns: [{ name: "First", type: "string", jsonPath: ".spec.first" }, AGE_COLUMN],
+    });
+    assert.deepEqual(
+      placed.printerColumns.map((column) => column.name),
+      ["First", "Age"],
+    );
+    const crdColumns = crdFor(placed).spec.versions[0]?.additionalPrinterColumns ?? [];
+    assert.deepEqual(
+      crdColumns.map((column) => column.name),
+      ["First", "Age"],
+    );
   });
 
   it("has only Age without conditions or custom columns", () => {

@@ -28,7 +28,7 @@ import {
   testLogger,
 } from "../../../../test/e2e/support.ts";
 import { LoadTest, type LoadTestObject } from "../../api.ts";
-import operator from "../../operator.ts";
+import operator, { setupLoadTests } from "../../operator.ts";
 
 export { eventually, kubectl, managerMetric, RequestCounter, testClient };
 
@@ -75,11 +75,16 @@ export async function namespaceFor(
 /**
  * Installs the CRD, makes a namespace (or uses `opts.namespace`, left in place) and starts the
  * operator's Manager scoped to it, as the admin unless `credentials` returns a kubeconfig (it runs
- * once the namespace exists). The Manager stops before the namespace is deleted.
+ * once the namespace exists), with the settings of `process.env` and `opts.env` over them. The
+ * Manager stops before the namespace is deleted.
  */
 export async function startOperator(
   t: TestContext,
-  opts: { credentials?: (namespace: string) => Promise<string>; namespace?: string } = {},
+  opts: {
+    credentials?: (namespace: string) => Promise<string>;
+    namespace?: string;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Harness> {
   await installCrd();
   const stop = new AbortController();
@@ -107,7 +112,7 @@ export async function startOperator(
     health: false,
     logger: testLogger(),
   });
-  await operator.setup(manager);
+  setupLoadTests(manager, { ...process.env, ...opts.env });
   running = manager.start(stop.signal);
   await eventually(() => manager.ready, { what: "the operator's caches synced" });
   return { namespace, manager, requests, reconciles: () => reconcileCount(manager) };

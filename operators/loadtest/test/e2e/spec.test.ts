@@ -56,20 +56,26 @@ test("bug 1.7.6: a spec change after the start is rejected with the CEL rule's m
   assert.equal(done.status?.observedGeneration, done.metadata.generation);
 });
 
-test("a Job the apiserver rejects is reported as InvalidJob, without a retry loop", async (t) => {
+test("a Job the apiserver rejects completes the test as InvalidJob at once, without a retry loop", async (t) => {
   const h = await startOperator(t);
-  const name = `long-${"x".repeat(70)}`; // a valid LoadTest name, too long for a Job's pod labels
-  await createLoadTest(h.namespace, name, { count: 1 });
+  // Admitted as a LoadTest (quantities are not compared there), refused in the Job: request > limit.
+  const resources = { requests: { cpu: "2" }, limits: { cpu: "1" } };
+  await createLoadTest(h.namespace, "overdrawn", { count: 1, resources });
   const obj = await waitForLoadTest(
     h.namespace,
-    name,
-    (o) => conditionOf(o, "Progressing")?.reason === "InvalidJob",
+    "overdrawn",
+    (o) => conditionOf(o, "Completed")?.reason === "InvalidJob",
     "InvalidJob",
   );
-  assert.match(conditionOf(obj, "Progressing")?.message ?? "", /the Job was rejected/);
+  assert.match(conditionOf(obj, "Completed")?.message ?? "", /the Job was rejected/);
   assert.deepEqual(
-    [conditionOf(obj, "Stalled")?.status, conditionOf(obj, "Succeeded")?.status],
-    ["True", "Unknown"],
+    [
+      conditionOf(obj, "Completed")?.status,
+      conditionOf(obj, "Stalled")?.status,
+      conditionOf(obj, "Succeeded")?.status,
+    ],
+    ["True", "True", "False"],
+    "its spec cannot change, so the test is over",
   );
   await staysFor(
     async () => [await h.reconciles(), h.requests.writes],

@@ -51,8 +51,8 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
   const table = await kubectl(["get", "loadtest", "shop", "-n", namespace]);
   const [header, row] = table.stdout.trim().split("\n");
   const columns = header?.split(/\s+/) ?? [];
-  assert.deepEqual(columns.slice(0, 4), ["NAME", "COMPLETIONS", "DURATION", "ENVIRONMENT"]);
-  for (const name of ["AGE", "COMPLETED", "REASON"])
+  assert.deepEqual(columns.slice(0, 5), ["NAME", "COMPLETIONS", "DURATION", "AGE", "ENVIRONMENT"]);
+  for (const name of ["COMPLETED", "REASON"])
     assert.ok(columns.includes(name), `column ${name} in ${header}`);
   const cells = row?.split(/\s+/) ?? [];
   const cell = (name: string) => cells[columns.indexOf(name)];
@@ -78,7 +78,9 @@ test("4 workers succeed: Completed=True (Succeeded), Succeeded=True, 4/4, kubect
 });
 
 test("bug 1.7.10 and 1.7.11: environment (opted in), image, pull policy, resources, env and annotations reach the Job", async (t) => {
-  const { namespace } = await startOperator(t);
+  const { namespace } = await startOperator(t, {
+    env: { LOADTEST_ALLOWED_IMAGES: "registry.example/artillery" },
+  });
   await createLoadTest(namespace, "tuned", {
     count: 2,
     environment: "prod",

@@ -131,10 +131,10 @@ async function checkColumns(): Promise<void> {
   const table = await kubectl(["get", "loadtests", "-n", NAMESPACE]);
   const [header, ...rows] = table.stdout.trim().split("\n");
   const columns = header?.split(/\s+/) ?? [];
-  assert.deepEqual(columns.slice(0, 4), ["NAME", "COMPLETIONS", "DURATION", "ENVIRONMENT"]);
+  assert.deepEqual(columns.slice(0, 5), ["NAME", "COMPLETIONS", "DURATION", "AGE", "ENVIRONMENT"]);
   for (const { name, count, environment } of SAMPLES) {
     const cells = rows.find((row) => row.startsWith(`${name} `))?.split(/\s+/) ?? [];
-    assert.deepEqual([cells[1], cells[3]], [`${count}/${count}`, environment], name);
+    assert.deepEqual([cells[1], cells[4]], [`${count}/${count}`, environment], name);
   }
 }
 

@@ -12,8 +12,11 @@ import {
   IMMUTABLE_SPEC_MESSAGE,
   KUBELOOP_GROUP,
   LoadTest,
+  workerCount,
 } from "../../api.ts";
+import { desiredJob } from "../../job.ts";
 import operator from "../../operator.ts";
+import { loadTest } from "./fixtures.ts";
 
 const upstream = new URL("../upstream/", import.meta.url);
 
@@ -48,10 +51,24 @@ describe("the LoadTest kind", () => {
     assert.deepEqual([parsed.image, parsed.imagePullPolicy], [DEFAULT_IMAGE, "IfNotPresent"]);
   });
 
-  it("defaults count to 1 and rejects counts below 1", () => {
+  it("defaults count to 1, takes 0 as one worker (as the Artillery operator), rejects negative counts", () => {
     const script = { config: { configMap: "s" } };
     assert.equal(LoadTest.parseSpec({ testScript: script }).count, 1);
-    assert.equal(LoadTest.safeParseSpec({ count: 0, testScript: script }).success, false);
+    const zero = LoadTest.parseSpec({ count: 0, testScript: script });
+    assert.equal(workerCount(zero), 1);
+    assert.equal(desiredJob(loadTest({ count: 0 })).spec.completions, 1);
+    assert.equal(LoadTest.safeParseSpec({ count: -1, testScript: script }).success, false);
+  });
+
+  it("refuses an image with whitespace, a start timeout out of range, a name over 63 characters", () => {
+    const script = { config: { configMap: "s" } };
+    assert.equal(
+      LoadTest.safeParseSpec({ image: " artilleryio/artillery", testScript: script }).success,
+      false,
+    );
+    assert.equal(LoadTest.safeParseSpec({ startTimeoutSeconds: 0, testScript: script }).success, false);
+    assert.equal(LoadTest.parseSpec({ testScript: script }).startTimeoutSeconds, 300);
+    assert.equal(LoadTest.maxNameLength, 63);
   });
 
   it("bug 1.7.6: the CRD makes the whole spec immutable, saying to delete and recreate", () => {
@@ -71,18 +88,28 @@ describe("the LoadTest kind", () => {
     assert.equal(status?.observedGeneration?.type, "integer");
   });
 
-  it("shows the Artillery operator's columns first, then the conditions, Image at -o wide, Age last", () => {
+  it("shows the Artillery operator's columns first, in its order (Age third), then the conditions, Image at -o wide", () => {
     const columns = LoadTest.printerColumns.map((c) => `${c.name}${c.priority ? `:${c.priority}` : ""}`);
     assert.deepEqual(columns, [
       "Completions",
       "Duration",
+      "Age",
       "Environment",
       "Succeeded",
       "Reason",
       "Completed",
       "Image:10",
-      "Age",
     ]);
+    const crd = readFileSync(
+      new URL("config/crd/bases/loadtest.artillery.io_loadtests.yaml", upstream),
+      "utf8",
+    );
+    const theirs = parseAllDocuments(crd)[0]?.toJS().spec.versions[0].additionalPrinterColumns as {
+      name: string;
+    }[];
+    const ours = LoadTest.printerColumns.filter((c) => !c.priority).map((c) => c.name);
+    const upstreamShown = theirs.filter((c) => !("priority" in c)).map((c) => c.name);
+    assert.deepEqual(ours.slice(0, upstreamShown.length), upstreamShown, "upstream's columns, first");
     const completed = LoadTest.printerColumns.find((c) => c.name === "Completed");
     assert.equal(completed?.jsonPath, '.status.conditions[?(@.type=="Completed")].status');
   });

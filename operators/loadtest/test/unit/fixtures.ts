@@ -6,6 +6,8 @@ import { desiredJob } from "../../job.ts";
 
 /** When the Job started in these tests. */
 export const START = "2026-03-01T10:00:00Z";
+/** When the LoadTest was created. */
+export const CREATED = "2026-03-01T09:59:50Z";
 /** When the last worker finished. */
 export const END = "2026-03-01T10:01:35Z";
 /** Milliseconds of an RFC 3339 time. */
@@ -19,7 +21,13 @@ export function loadTest(
   return {
     apiVersion: LoadTest.apiVersion,
     kind: LoadTest.kind,
-    metadata: { name: "checkout", namespace: "perf", uid: "uid-checkout", generation: 1 },
+    metadata: {
+      name: "checkout",
+      namespace: "perf",
+      uid: "uid-checkout",
+      generation: 1,
+      creationTimestamp: CREATED,
+    },
     spec: LoadTest.parseSpec({ count: 4, testScript: { config: { configMap: "script" } }, ...spec }),
     ...(status ? { status } : {}),
   };

@@ -3,7 +3,14 @@ import { describe, it } from "node:test";
 import type { Container, OwnerReference } from "kubeloop/api";
 import { controllerReference } from "kubeloop/ownership";
 import { DEFAULT_IMAGE } from "../../api.ts";
-import { containerName, desiredJob, jobMatches, workerArgs, workerSelector } from "../../job.ts";
+import {
+  containerName,
+  desiredJob,
+  desiredServiceAccount,
+  jobMatches,
+  workerArgs,
+  workerSelector,
+} from "../../job.ts";
 import { telemetryFrom } from "../../telemetry.ts";
 import { loadTest } from "./fixtures.ts";
 
@@ -28,6 +35,25 @@ describe("desiredJob", () => {
       rules: [{ action: "FailIndex", onPodConditions: [{ type: "DisruptionTarget", status: "True" }] }],
     });
     assert.equal(spec.template.spec.restartPolicy, "Never");
+  });
+
+  it("runs the workers as their own ServiceAccount without a token, within the restricted Pod Security Standard", () => {
+    const pod = desiredJob(loadTest()).spec.template.spec;
+    assert.equal(pod.serviceAccountName, "checkout-worker");
+    assert.equal(pod.automountServiceAccountToken, false);
+    assert.deepEqual(pod.securityContext, {
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      runAsGroup: 1000,
+      seccompProfile: { type: "RuntimeDefault" },
+    });
+    assert.deepEqual(container().securityContext, {
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ["ALL"] },
+    });
+    const account = desiredServiceAccount(loadTest());
+    assert.deepEqual([account.metadata.name, account.metadata.namespace], ["checkout-worker", "perf"]);
+    assert.equal(account.automountServiceAccountToken, false);
   });
 
   it("gives every worker WORKER_ID (its pod name), WORKER_INDEX and the script at /data", () => {

@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { BuiltinCondition } from "kubeloop/api";
-import { humanDuration, jobProgress, type Outcome } from "../../progress.ts";
-import { condition, END, job, START } from "./fixtures.ts";
+import {
+  giveUpOnWorkers,
+  humanDuration,
+  jobProgress,
+  NOT_STARTED_ANNOTATION,
+  type Outcome,
+  workersStartDeadline,
+} from "../../progress.ts";
+import { condition, END, job, ms, START } from "./fixtures.ts";
 
 interface Row {
   name: string;
@@ -114,6 +121,46 @@ describe("jobProgress", () => {
     const progress = jobProgress(failed);
     assert.equal(progress.completionTime, END);
     assert.equal(progress.terminal?.type, "Failed");
+  });
+});
+
+describe("the start timeout of a running Job's workers", () => {
+  const timeout = 60;
+  const deadline = ms(START) + 60_000;
+  it("runs from the Job's start while some worker has not started", () => {
+    const stuck = job({ startTime: START, active: 4, ready: 2 });
+    assert.equal(workersStartDeadline(stuck, timeout), deadline);
+    assert.equal(
+      workersStartDeadline(job({ startTime: START, ready: 2, succeeded: 1, failed: 1 }), timeout),
+      undefined,
+    );
+    assert.equal(
+      workersStartDeadline(job({ active: 4 }), timeout),
+      undefined,
+      "not started (held suspended)",
+    );
+  });
+
+  it("gives up once it ran out and no worker runs; a running worker is waited for", () => {
+    const none = job({ startTime: START, active: 4 });
+    assert.equal(giveUpOnWorkers(none, timeout, deadline - 1), false);
+    assert.equal(giveUpOnWorkers(none, timeout, deadline), true);
+    assert.equal(
+      giveUpOnWorkers(job({ startTime: START, active: 2, ready: 1, succeeded: 1 }), timeout, deadline),
+      false,
+    );
+    assert.equal(
+      giveUpOnWorkers(job({ startTime: START, succeeded: 1, failed: 1 }), timeout, deadline),
+      true,
+    );
+  });
+
+  it("reads a Job the operator gave up on as notStarted, final", () => {
+    const given = job({ startTime: START, active: 4 });
+    given.metadata.annotations = { [NOT_STARTED_ANNOTATION]: END };
+    const progress = jobProgress(given);
+    assert.deepEqual([progress.outcome, progress.completionTime], ["notStarted", END]);
+    assert.equal(workersStartDeadline(given, timeout), undefined);
   });
 });
 

@@ -3,8 +3,9 @@ import { describe, it } from "node:test";
 import { type Condition, findCondition, kstatus } from "kubeloop";
 import { FakeClock } from "kubeloop/clock";
 import { LoadTestConditions, type LoadTestObject } from "../../api.ts";
-import { describeStatus, type Observation, recheckAfterMs } from "../../status.ts";
-import { condition, END, job, loadTest, ms, START } from "./fixtures.ts";
+import { NOT_STARTED_ANNOTATION } from "../../progress.ts";
+import { describeStatus, type Observation, recheckAfterMs, startTimeoutAt } from "../../status.ts";
+import { CREATED, condition, END, job, loadTest, ms, START } from "./fixtures.ts";
 
 const runningJob = job({ startTime: START, active: 2, succeeded: 2 });
 const succeededJob = job({
@@ -30,7 +31,8 @@ function pass(obj: LoadTestObject, observation: Observation, at = ms(END) + 60_0
   const fields = describeStatus(draft, obj, observation, at);
   const update = draft.finish();
   const status = { ...fields, ...update.status };
-  return { update, recheckAfterMs: recheckAfterMs(status, at), obj: { ...obj, status } };
+  const deadline = startTimeoutAt(obj, observation);
+  return { update, recheckAfterMs: recheckAfterMs(status, at, deadline), obj: { ...obj, status } };
 }
 
 function get(obj: LoadTestObject, type: string): Condition | undefined {
@@ -100,7 +102,7 @@ describe("describeStatus", () => {
     assert.equal(kstatus(fresh).status, "InProgress", "not Current before the test ran");
   });
 
-  it("a missing test script: MissingTestScript, Stalled, Succeeded Unknown (not failed), no poll", () => {
+  it("a missing test script: MissingTestScript, Stalled, Succeeded Unknown (not failed), looked at again at the start timeout", () => {
     const message = "ConfigMap script not found";
     const { obj, recheckAfterMs } = pass(loadTest(), { kind: "missingScript", message });
     assert.deepEqual(summary(obj, "Progressing"), ["False", "MissingTestScript"]);
@@ -111,20 +113,54 @@ describe("describeStatus", () => {
     assert.equal(get(obj, "Reconciling"), undefined);
     assert.equal(kstatus(obj).status, "Failed");
     assert.equal(obj.status?.completions, "0/4");
-    assert.equal(recheckAfterMs, undefined);
+    const timeoutAt = ms(CREATED) + 300_000;
+    assert.equal(recheckAfterMs, timeoutAt - (ms(END) + 60_000) + 500, "at the start timeout");
   });
 
   for (const [kind, reason] of [
     ["conflict", "JobConflict"],
-    ["invalid", "InvalidJob"],
+    ["missingScript", "MissingTestScript"],
+    ["notAllowed", "WorkerNotAllowed"],
+    ["refused", "JobRefused"],
   ] as const) {
-    it(`bug 1.7.7: a ${kind} Job is reported as ${reason} and Stalled`, () => {
+    it(`bug 1.7.7, seed 000: ${reason} waits Stalled, then completes without running at the start timeout`, () => {
       const { obj } = pass(loadTest(), { kind, message: "explained" });
       assert.deepEqual(summary(obj, "Progressing"), ["False", reason]);
       assert.deepEqual(summary(obj, "Succeeded"), ["Unknown", reason]);
       assert.deepEqual(summary(obj, "Stalled"), ["True", reason]);
+      const late = pass(obj, { kind, message: "explained" }, ms(CREATED) + 300_000);
+      assert.deepEqual(summary(late.obj, "Completed"), ["True", reason]);
+      assert.deepEqual(summary(late.obj, "Succeeded"), ["False", reason]);
+      assert.match(get(late.obj, "Completed")?.message ?? "", /start timeout .* ran out.*: explained$/);
+      assert.equal(late.recheckAfterMs, undefined, "a completed test is not looked at again");
+      const kept = pass(late.obj, { kind: "jobDeleted" }, ms(CREATED) + 900_000);
+      assert.equal(kept.update.changed, false, "and never run afterwards");
     });
   }
+
+  it("an invalid Job completes the test at once: its spec cannot change", () => {
+    const { obj, recheckAfterMs } = pass(loadTest(), { kind: "invalid", message: "explained" });
+    assert.deepEqual(summary(obj, "Completed"), ["True", "InvalidJob"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["False", "InvalidJob"]);
+    assert.deepEqual(summary(obj, "Stalled"), ["True", "InvalidJob"]);
+    assert.equal(recheckAfterMs, undefined);
+  });
+
+  it("seed 000: workers that never started end the test at the start timeout, WorkersNotStarted", () => {
+    const stuck = job({ startTime: START, active: 4, ready: 0 });
+    const waiting = pass(loadTest(), { kind: "job", job: stuck });
+    assert.deepEqual(summary(waiting.obj, "Progressing"), ["True", "WorkersRunning"]);
+    const givenUp = {
+      ...stuck,
+      metadata: { ...stuck.metadata, annotations: { [NOT_STARTED_ANNOTATION]: END } },
+    };
+    const { obj, recheckAfterMs } = pass(waiting.obj, { kind: "job", job: givenUp });
+    assert.deepEqual(summary(obj, "Completed"), ["True", "WorkersNotStarted"]);
+    assert.deepEqual(summary(obj, "Succeeded"), ["False", "WorkersNotStarted"]);
+    assert.match(get(obj, "Completed")?.message ?? "", /^4 of 4 workers had not started/);
+    assert.equal(obj.status?.completionTime, END);
+    assert.equal(recheckAfterMs, undefined);
+  });
 
   it("a completed test whose Job was deleted keeps what it reported", () => {
     const done = pass(loadTest(), { kind: "job", job: failedJob }).obj;
