@@ -74,8 +74,10 @@ export function proxyRouteController(host: ControllerHost) {
 
 /**
  * Reports one route's `Accepted` condition. Its transitions are told by one event each, of the
- * summary `Ready`, which carries `Accepted`'s reason and message: an event per condition would
- * say the same twice, and a MyProxy's routes change by the thousand.
+ * summary `Ready` (which carries `Accepted`'s reason and message: an event per condition would say
+ * the same twice), except a route's first report when it is a normal one: a route accepted at
+ * first sight is told by its status alone, as a MyProxy's routes come by the thousand. Rejections
+ * are Warnings, told at once.
  */
 export async function reconcileProxyRoute(ctx: Context): Promise<void> {
   const route = ctx.object;
@@ -91,9 +93,10 @@ export async function reconcileProxyRoute(ctx: Context): Promise<void> {
   await writeStatus(ctx, ProxyRoute, route, ProxyRouteConditions, describe, { events: summaryEvent });
 }
 
-/** The event of a summary transition; none for the others, which the summary's repeats. */
+/** The event of a summary transition, unless it is a normal first report; none for the others. */
 function summaryEvent(event: TransitionEvent): TransitionEvent | undefined {
-  return event.condition === ProxyRouteConditions.summary ? event : undefined;
+  if (event.condition !== ProxyRouteConditions.summary) return undefined;
+  return event.from === undefined && event.type === "Normal" ? undefined : event;
 }
 
 /** Whether the route's MyProxy serves it, judged as the MyProxy controller does. */

@@ -31,6 +31,8 @@ export type TransitionPolicy = Pick<ConditionSet, "summary" | "dependents">;
 export interface TransitionEvent {
   /** The condition type that transitioned. */
   readonly condition: string;
+  /** Its status before; absent when the condition is new (the object's first report of it). */
+  readonly from?: ConditionStatus;
   /** `Warning` when the condition moved to its abnormal status, else `Normal`. */
   readonly type: "Normal" | "Warning";
   /** The condition's reason after the transition, or {@link CONDITION_REMOVED_REASON}. */
@@ -81,6 +83,7 @@ export function transitionEvents(
 ): TransitionEvent[] {
   return reported(transitions).map((t) => ({
     condition: t.type,
+    ...(t.from === undefined ? {} : { from: t.from }),
     type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
     reason: t.reason ?? CONDITION_REMOVED_REASON,
     note: noteOf(t),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { pino } from "pino";
 import { Action, TerminalError } from "../../../src/controller/index.ts";
+import { eventually } from "../../../src/testing/index.ts";
 import { cm, deferred, flush, harness } from "./support.ts";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -15,7 +16,7 @@ describe("Controller: the reconcile context", () => {
     h.controller.enqueue("ns/a", "watch:ConfigMap:create");
     h.controller.enqueue("gone", "watch:ConfigMap:delete");
     void h.run();
-    await flush();
+    await eventually(() => h.reconciles.length >= 2, { intervalMs: 1, what: "both keys reconciled" });
     const [first, second] = h.reconciles;
     assert.deepEqual(first?.ctx.request, { key: "ns/a", namespace: "ns", name: "a" });
     assert.equal(first?.ctx.object?.metadata.resourceVersion, "7");

@@ -33,6 +33,7 @@ describe("transitionEvents", () => {
       [
         {
           condition: "Ready",
+          from: "False",
           type: "Normal",
           reason: "AllConditionsNormal",
           note: "Ready: False → True (AllConditionsNormal): 3/3 up",
@@ -83,6 +84,7 @@ describe("transitionEvents", () => {
     assert.deepEqual(events, [
       {
         condition: "Stalled",
+        from: "True",
         type: "Normal",
         reason: CONDITION_REMOVED_REASON,
         note: "Stalled: True → Absent",
