@@ -75,7 +75,8 @@ export function describeStatus(
 /**
  * When the LoadTest is to be looked at again, in ms from `now`: while `status` says the workers
  * run (`Progressing=True` since `startTime`), when `duration` reaches its next step; while it
- * waits to start, when its start timeout runs out (`deadline`, from {@link startTimeoutAt}). Otherwise undefined: a finished LoadTest changes only when something
+ * waits to start, when its start timeout runs out (`deadline`, from {@link startTimeoutAt}; not
+ * when it has run out already). Otherwise undefined: a finished LoadTest changes only when something
  * it watches does.
  */
 export function recheckAfterMs(
@@ -86,7 +87,9 @@ export function recheckAfterMs(
   if (isTrue(status.conditions ?? [], "Completed")) return undefined;
   const step = status.startTime && isTrue(status.conditions ?? [], "Progressing");
   const untilStep = step ? untilNextStep(status.startTime ?? "", now) : undefined;
-  const untilDeadline = deadline === undefined ? undefined : Math.max(0, deadline - now) + 500;
+  // A deadline already past is not polled: what ends the wait then (the last running worker
+  // finishing) changes the Job, whose watch brings the LoadTest back.
+  const untilDeadline = deadline === undefined || deadline < now ? undefined : deadline - now + 500;
   const times = [untilStep, untilDeadline].filter((t) => t !== undefined);
   return times.length > 0 ? Math.min(...times) : undefined;
 }

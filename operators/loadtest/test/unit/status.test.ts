@@ -146,6 +146,13 @@ describe("describeStatus", () => {
     assert.equal(recheckAfterMs, undefined);
   });
 
+  it("is not polled past the start timeout while a worker still runs (the Job's change brings it back)", () => {
+    const slow = job({ startTime: START, active: 2, ready: 1, succeeded: 1 });
+    const at = ms(START) + 600_000; // 5 min past the timeout, in the same 30 s duration step
+    const { recheckAfterMs } = pass(loadTest(), { kind: "job", job: slow }, at);
+    assert.equal(recheckAfterMs, 30_500, "the next duration step, not the deadline already past");
+  });
+
   it("seed 000: workers that never started end the test at the start timeout, WorkersNotStarted", () => {
     const stuck = job({ startTime: START, active: 4, ready: 0 });
     const waiting = pass(loadTest(), { kind: "job", job: stuck });
