@@ -95,22 +95,32 @@ export function recheckAfterMs(
 }
 
 /**
+ * The observations of a test that waits, before any Job, for something outside it, and the reason
+ * each is told with: until its start timeout, then it completes with that reason.
+ */
+const WAITING_REASONS = {
+  missingScript: Reasons.MissingTestScript,
+  conflict: Reasons.JobConflict,
+  notAllowed: Reasons.WorkerNotAllowed,
+  refused: Reasons.JobRefused,
+} as const;
+
+/** An observation of a test that waits before any Job. */
+type Waiting = Extract<Observation, { kind: keyof typeof WAITING_REASONS }>;
+
+function isWaiting(observation: Observation): observation is Waiting {
+  return observation.kind in WAITING_REASONS;
+}
+
+/**
  * When the test stops waiting for its workers to start, as observed (ms since the epoch): for a
  * running Job, the start timeout after the Job started; before any Job, the start timeout after
  * the LoadTest's creation. Undefined when it waits for nothing.
  */
 export function startTimeoutAt(loadTest: LoadTestObject, observation: Observation): number | undefined {
-  switch (observation.kind) {
-    case "job":
-      return workersStartDeadline(observation.job, loadTest.spec.startTimeoutSeconds);
-    case "missingScript":
-    case "conflict":
-    case "notAllowed":
-    case "refused":
-      return startDeadline(loadTest);
-    default:
-      return undefined;
-  }
+  if (observation.kind === "job")
+    return workersStartDeadline(observation.job, loadTest.spec.startTimeoutSeconds);
+  return isWaiting(observation) ? startDeadline(loadTest) : undefined;
 }
 
 /** When a LoadTest that has no Job yet stops waiting for one (ms): its start timeout after its creation. */
@@ -120,25 +130,19 @@ function startDeadline(loadTest: LoadTestObject): number {
 }
 
 function assess(fresh: LoadTestObject, observation: Observation, now: number): Assessment {
+  if (isWaiting(observation))
+    return waiting(fresh, WAITING_REASONS[observation.kind], observation.message, now);
   switch (observation.kind) {
     case "job":
       return fromJob(jobProgress(observation.job), observation.job.metadata.name ?? "", now);
     case "invalid":
       return beforeStart(fresh, Reasons.InvalidJob, observation.message);
-    case "notAllowed":
-      return waiting(fresh, Reasons.WorkerNotAllowed, observation.message, now);
-    case "refused":
-      return waiting(fresh, Reasons.JobRefused, observation.message, now);
     case "created":
       return notStarted(
         fresh,
         Reasons.WorkersRunning,
         `created Job ${fresh.metadata.name}; workers are starting`,
       );
-    case "missingScript":
-      return waiting(fresh, Reasons.MissingTestScript, observation.message, now);
-    case "conflict":
-      return waiting(fresh, Reasons.JobConflict, observation.message, now);
     case "jobDeleted":
       return afterJobDeleted(fresh);
   }
