@@ -41,7 +41,11 @@ export const OPERATOR = operator.name;
 
 /** Installs the CRDs generated from the operator's kinds (idempotent) and waits until they are served. */
 export async function installCrds(): Promise<void> {
-  await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml(operator.kinds) });
+  // Forced: other files on the run's cluster (the chaos test, `kubeloop install`) apply the same
+  // CRDs under another field manager, at the same time when files run in parallel.
+  await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], {
+    input: crdYaml(operator.kinds),
+  });
   const names = operator.kinds.map((k) => `crd/${k.plural}.${k.group}`);
   await kubectl(["wait", "--for=condition=Established", ...names, "--timeout=60s"]);
 }
