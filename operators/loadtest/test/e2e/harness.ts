@@ -43,8 +43,8 @@ export interface Harness {
 
 /** Installs the LoadTest CRD generated from the kind (idempotent) and waits until it is served. */
 export async function installCrd(): Promise<void> {
-  // Forced: other files on the run's cluster (the chaos test) apply the same CRD under another
-  // field manager, at the same time when files run in parallel.
+  // Forced: the testing kit's startOperator, in other files on the run's cluster, applies the
+  // same CRDs under its own field manager, at the same time when files run in parallel.
   await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], { input: crdYaml([LoadTest]) });
   await kubectl([
     "wait",

@@ -41,8 +41,8 @@ export const OPERATOR = operator.name;
 
 /** Installs the CRDs generated from the operator's kinds (idempotent) and waits until they are served. */
 export async function installCrds(): Promise<void> {
-  // Forced: other files on the run's cluster (the chaos test, `kubeloop install`) apply the same
-  // CRDs under another field manager, at the same time when files run in parallel.
+  // Forced: the testing kit's startOperator, in other files on the run's cluster, applies the
+  // same CRDs under its own field manager, at the same time when files run in parallel.
   await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], {
     input: crdYaml(operator.kinds),
   });
