@@ -10,10 +10,10 @@ import { eventually, testNamespace } from "../support.ts";
 import {
   appliedSteps,
   arrives,
+  assertResumesFrom,
   configMapRequests,
   proxiedClient,
   recordWatch,
-  type SeenRequest,
   setStep,
 } from "./support.ts";
 
@@ -55,25 +55,6 @@ test("a server that ends every watch at once is reconnected with backoff, not in
   assert.deepEqual(appliedSteps(recording, "a"), ["2", "3"]);
   assert.deepEqual(recording.relists, ["start"]);
 });
-
-/**
- * Every reconnect resumes from the last resourceVersion the watcher saw: `lastSeen`, or a later
- * one a bookmark carried (the apiserver sends them on its own schedule). None starts over.
- */
-function assertResumesFrom(requests: SeenRequest[], lastSeen: string, bookmarks: number): void {
-  const resumedFrom = requests.map((request) => request.query.get("resourceVersion") ?? "");
-  const seen = `resumed from ${resumedFrom.join(", ")}; last event at ${lastSeen}, ${bookmarks} bookmarks`;
-  assert.ok(
-    resumedFrom.every(
-      (rv, i) => /^[1-9][0-9]*$/.test(rv) && BigInt(rv) >= BigInt(resumedFrom[i - 1] ?? lastSeen),
-    ),
-    `every reconnect resumes from a resourceVersion at or after the last seen, none relists: ${seen}`,
-  );
-  assert.ok(
-    bookmarks > 0 || resumedFrom.every((rv) => rv === lastSeen),
-    `only a bookmark moves it on: ${seen}`,
-  );
-}
 
 test("a watch dropped after delivering events reconnects after the initial delay every time, not a growing one", async (t) => {
   const ns = await testNamespace(t);

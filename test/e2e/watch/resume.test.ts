@@ -12,8 +12,10 @@ import { eventually, testClient, testNamespace } from "../support.ts";
 import {
   appliedSteps,
   arrives,
+  assertResumesFrom,
   configMapRequests,
   proxiedClient,
+  type Recording,
   recordWatch,
   type SeenRequest,
   setStep,
@@ -25,8 +27,12 @@ const watchOf = (ns: string) => ({ verb: "watch", resource: "configmaps", namesp
 const nextWatch = (proxy: Parameters<typeof configMapRequests>[0], ns: string, seen: number) =>
   eventually(() => configMapRequests(proxy, ns, "watch")[seen], { what: "the watcher to reconnect" });
 
-const assertResumeFrom = (request: SeenRequest, resourceVersion: string) => {
-  assert.equal(request.query.get("resourceVersion"), resourceVersion, "resumes from the last RV seen");
+/**
+ * A resume from the last resourceVersion seen (`lastSeen`, or a later one a bookmark carried),
+ * asking for no initial state.
+ */
+const assertResumeFrom = (request: SeenRequest, lastSeen: string, recording: Recording) => {
+  assertResumesFrom([request], lastSeen, recording.bookmarks);
   assert.equal(request.query.get("sendInitialEvents"), null, "a resume asks for no initial state");
   assert.equal(request.query.get("resourceVersionMatch"), null);
   assert.equal(request.query.get("allowWatchBookmarks"), "true");
@@ -115,7 +121,7 @@ test("after killWatches the watch resumes from the last resourceVersion seen, wi
   const seen = configMapRequests(proxy, ns, "watch").length;
   assert.equal(proxy.killWatches(), 1);
   const resume = await nextWatch(proxy, ns, seen);
-  assertResumeFrom(resume, lastSeen);
+  assertResumeFrom(resume, lastSeen, recording);
   await setStep(ns, "a", "3");
   await setStep(ns, "b", "1");
   await (await testClient()).delete(ConfigMap, "gone", { namespace: ns });
@@ -141,7 +147,7 @@ test("events dropped before the connection is killed are delivered by the resume
   await arrives(recording, "a", "2");
 
   const drop = proxy.inject(watchOf(ns), { dropEvents: "all" });
-  await setStep(ns, "a", "3");
+  const firstDropped = await setStep(ns, "a", "3");
   await setStep(ns, "b", "1");
   const stream = () => configMapRequests(proxy, ns, "watch")[0]?.events;
   await eventually(() => (stream()?.dropped ?? 0) >= 2, { what: "the proxy to drop both changes" });
@@ -150,7 +156,9 @@ test("events dropped before the connection is killed are delivered by the resume
   drop.remove();
   assert.equal(proxy.killWatches(), 1);
   const resume = await nextWatch(proxy, ns, 1);
-  assertResumeFrom(resume, lastSeen);
+  assertResumeFrom(resume, lastSeen, recording);
+  const resumedFrom = BigInt(resume.query.get("resourceVersion") ?? "");
+  assert.ok(resumedFrom < BigInt(firstDropped), "the resume point lies before the dropped changes");
   await arrives(recording, "b", "1");
   assert.deepEqual(appliedSteps(recording, "a"), ["2", "3"]);
   assert.deepEqual(recording.relists, ["start"]);
@@ -178,7 +186,7 @@ test("a change dropped behind a later delivered event is not replayed by a resum
 
   const seen = configMapRequests(proxy, ns, "watch").length;
   proxy.killWatches();
-  assertResumeFrom(await nextWatch(proxy, ns, seen), later);
+  assertResumeFrom(await nextWatch(proxy, ns, seen), later, recording);
   await setStep(ns, "c", "1");
   await arrives(recording, "c", "1");
   // Events arrive in resourceVersion order: had the resume replayed a's change, it came before c's.

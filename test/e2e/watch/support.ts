@@ -3,6 +3,7 @@
  * goes through it, a background `watch()` of one namespace's ConfigMaps that records what it
  * yields and what its metrics hooks report, and the watch requests the proxy saw.
  */
+import assert from "node:assert/strict";
 import type { TestContext } from "node:test";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
@@ -132,4 +133,23 @@ export async function setStep(namespace: string, name: string, step: string): Pr
     { fieldManager: "watch-e2e", force: true },
   );
   return applied.metadata.resourceVersion as string;
+}
+
+/**
+ * Every reconnect resumes from the last resourceVersion the watcher saw: `lastSeen`, or a later
+ * one a bookmark carried (the apiserver sends them on its own schedule). None starts over.
+ */
+export function assertResumesFrom(requests: SeenRequest[], lastSeen: string, bookmarks: number): void {
+  const resumedFrom = requests.map((request) => request.query.get("resourceVersion") ?? "");
+  const seen = `resumed from ${resumedFrom.join(", ")}; last event at ${lastSeen}, ${bookmarks} bookmarks`;
+  assert.ok(
+    resumedFrom.every(
+      (rv, i) => /^[1-9][0-9]*$/.test(rv) && BigInt(rv) >= BigInt(resumedFrom[i - 1] ?? lastSeen),
+    ),
+    `every reconnect resumes from a resourceVersion at or after the last seen, none relists: ${seen}`,
+  );
+  assert.ok(
+    bookmarks > 0 || resumedFrom.every((rv) => rv === lastSeen),
+    `only a bookmark moves it on: ${seen}`,
+  );
 }
