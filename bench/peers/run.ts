@@ -5,16 +5,21 @@
  * its own counting proxy, on a fresh cluster per contender and repetition, with 4 workers, client
  * rate limits off and a 30 s resync. Scenarios, in order on that cluster: converge N Widgets
  * created at once; settled for 2 minutes (writes counted); spec update of every Widget; repair of
- * deleted children (p50, p99); restart with N Widgets present. Writes bench/results/compare.json
- * (raw runs and medians), bench/results/results.md and bench/results/compare-*.svg.
+ * deleted children (p50, p99); restart with N Widgets present; change during restart (50 Widgets
+ * created 0.5 s after the start, p50/p99 to converged); starvation (a steady stream of spec changes
+ * while the restarted operator walks its initial list). Node contenders run as deployed: plain
+ * `node` on JavaScript, kubeloop from its built dist/ (harness/build.ts). Writes
+ * bench/results/compare.json (raw runs and medians), bench/results/results.md and
+ * bench/results/compare-*.svg.
  *
  * Flags:
  *   --quick                 N=200, 1 repetition, 30 s settled (for development)
  *   --n 1000,5000           object counts            --reps 3          repetitions (medians)
  *   --contenders a,b        kubeloop, controller-runtime, client-node, dot-i, floor
- *   --scenarios a,b         converge, settled, update, repair, restart (converge always runs)
+ *   --scenarios a,b         converge, settled, update, repair, restart, change-during-restart,
+ *                           starvation (converge always runs)
  *   --settle-seconds 120    --settle-reps K  (settled scenario only in the first K repetitions)
- *   --workers 4   --resync-seconds 30   --repair-count 100
+ *   --workers 4   --resync-seconds 30   --repair-count 100   --change-count 50   --stream-rate 300
  *   --profile               CPU profiles of the Node contenders (--cpu-prof) next to their logs
  *   --report <compare.json> only rewrite results.md and the charts from a previous run's JSON
  */
@@ -22,6 +27,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { buildContenders } from "./harness/build.ts";
 import { type ContenderName, contenderNames } from "./harness/contenders.ts";
 import { describeMachine } from "./harness/machine.ts";
 import { resultsDir } from "./harness/paths.ts";
@@ -41,6 +47,8 @@ const { values } = parseArgs({
     workers: { type: "string", default: "4" },
     "resync-seconds": { type: "string", default: "30" },
     "repair-count": { type: "string", default: "100" },
+    "change-count": { type: "string", default: "50" },
+    "stream-rate": { type: "string", default: "300" },
     profile: { type: "boolean", default: false },
     report: { type: "string" },
   },
@@ -68,6 +76,8 @@ const settings = {
   workers: Number(values.workers),
   resyncSeconds: Number(values["resync-seconds"]),
   repairCount: Number(values["repair-count"]),
+  changeCount: Number(values["change-count"]),
+  streamRate: Number(values["stream-rate"]),
   rateLimits: "none: every contender's client-side rate limit is off",
 };
 for (const c of settings.contenders) {
@@ -76,6 +86,7 @@ for (const c of settings.contenders) {
 }
 
 ensureNodePeers(log);
+const built = await buildContenders(log);
 const goBinary = settings.contenders.includes("controller-runtime") ? ensureGoPeer(log) : "";
 const scenarios = (list(values.scenarios) ?? scenarioNames) as ScenarioName[];
 for (const s of scenarios) {
@@ -113,7 +124,10 @@ for (let rep = 1; rep <= settings.reps; rep++) {
           workers: settings.workers,
           resyncSeconds: settings.resyncSeconds,
           repairCount: settings.repairCount,
+          changeCount: settings.changeCount,
+          streamRate: settings.streamRate,
           logDir,
+          built,
           goBinary,
           cpuProfile: values.profile && contender !== "controller-runtime",
         },

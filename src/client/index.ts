@@ -43,5 +43,6 @@ export {
   compose,
   type Dispatch,
   type Interceptor,
+  type ResponseBody,
   type Verb,
 } from "./transport.ts";

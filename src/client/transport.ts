@@ -4,8 +4,12 @@
  * connection pool, one per cluster and TLS identity; retries, rate limiting, 401 refresh and
  * metrics are {@link Interceptor}s composed around it in `client.ts`.
  */
-import { Agent, type Dispatcher } from "undici";
+import type { Agent as AgentType, Dispatcher } from "undici";
 import type { AuthSnapshot, ClusterConnection } from "./config/index.ts";
+import { Agent } from "./internal/agent.ts";
+import { type ResponseBody, sendBuffered } from "./internal/buffered.ts";
+
+export type { ResponseBody };
 
 /** Kubernetes verbs, as RBAC and metrics name them. */
 export type Verb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection";
@@ -40,7 +44,7 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData["body"];
+  body: ResponseBody;
 }
 
 /** Sends a request. */
@@ -74,7 +78,7 @@ export class Transport {
   readonly #options: TransportOptions;
   readonly #origin: string;
   readonly #basePath: string;
-  readonly #pools = new Map<string, Agent>();
+  readonly #pools = new Map<string, AgentType>();
 
   constructor(connection: ClusterConnection, options: TransportOptions = {}) {
     this.#connection = connection;
@@ -89,7 +93,7 @@ export class Transport {
     const auth = await this.#connection.credentials.get(request.signal);
     const timeout = request.timeoutMs ?? this.#options.timeoutMs ?? 60_000;
     const hasBody = request.body !== undefined;
-    const res = await this.#pool(auth).request({
+    const options = {
       origin: this.#origin,
       path: this.#basePath + request.path + queryString(request.query),
       method: request.method,
@@ -105,16 +109,18 @@ export class Transport {
           ? request.body
           : JSON.stringify(request.body)
         : undefined,
-      signal: request.signal,
       headersTimeout: timeout,
       bodyTimeout: request.stream ? 0 : timeout,
-    });
-    const sent: SentResponse = { status: res.statusCode, headers: res.headers, body: res.body };
+    };
+    const pool = this.#pool(auth);
+    const sent: SentResponse = request.stream
+      ? await streamed(pool, { ...options, signal: request.signal })
+      : await sendBuffered(pool, options, request.signal);
     sent[authUsed] = auth;
     return sent;
   };
 
-  #pool(auth: AuthSnapshot): Agent {
+  #pool(auth: AuthSnapshot): AgentType {
     let pool = this.#pools.get(auth.identity);
     if (!pool) {
       const { tls } = this.#connection;
@@ -156,9 +162,18 @@ export class Transport {
 }
 
 function queryString(query: ApiRequest["query"]): string {
-  if (!query) return "";
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : "";
+  // Not URLSearchParams: building one per request cost 1 % of an operator's CPU (2026-11-25).
+  let text = "";
+  for (const key in query) {
+    const value = query[key];
+    if (value !== undefined)
+      text += `${text ? "&" : "?"}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+  }
+  return text;
+}
+
+/** Sends a request whose body is read as a stream, for as long as it flows (a watch). */
+async function streamed(pool: AgentType, options: Dispatcher.RequestOptions): Promise<ApiResponse> {
+  const res = await pool.request(options);
+  return { status: res.statusCode, headers: res.headers, body: res.body };
 }

@@ -60,14 +60,15 @@ export interface ControllerOptions {
   errorPolicy?: (error: unknown, request: Request) => Action | undefined;
   /**
    * Whether keys have priorities, as with controller-runtime's priority queue (its default since
-   * v0.23). Default true: keys from informers' initial lists (of every watched kind), from
-   * updates that change nothing (same resourceVersion, as a relist re-delivers them) and from the
-   * periodic resync are queued at {@link LOW_PRIORITY}, everything else at
-   * {@link NORMAL_PRIORITY}, so a real change made while a restarted operator walks through its
-   * unchanged objects is reconciled first. Requeues and retries keep the priority the key had.
-   * Low-priority keys never starve: past `starvationBoundMs` they go out in order of readiness
-   * (the bound is stated on {@link WorkQueue}). `false` queues everything at normal priority, in
-   * order of readiness.
+   * v0.23). Default true: keys from informers' initial lists (of every watched kind, but for
+   * objects whose status shows they await their controller: a generation and no status, or an
+   * `observedGeneration` behind it), from updates that change nothing (same resourceVersion, as
+   * a relist re-delivers them) and from the periodic resync are queued at {@link LOW_PRIORITY},
+   * everything else at {@link NORMAL_PRIORITY}, so a real change made while a restarted operator
+   * walks through its unchanged objects is reconciled first. Requeues and retries keep the
+   * priority the key had. Low-priority keys never starve: past `starvationBoundMs` they go out in
+   * order of readiness (the bound is stated on {@link WorkQueue}). `false` queues everything at
+   * normal priority, in order of readiness.
    */
   priorityQueue?: boolean;
   /**

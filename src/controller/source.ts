@@ -48,7 +48,8 @@ export function mapToOwner(owner: ResourceType): MapFn {
  * one owner to another wakes both. As controller-runtime's handlers do for its priority queue,
  * adds from the informer's initial list and updates that keep the resourceVersion (a relist
  * re-delivering an unchanged object) are queued at {@link LOW_PRIORITY}, the rest at
- * {@link NORMAL_PRIORITY}.
+ * {@link NORMAL_PRIORITY} — except that an object of the initial list whose status shows it still
+ * awaits its controller is normal too (see {@link initialPriority}).
  */
 export function informerSource<T extends KubeObject>(
   informer: Informer<T>,
@@ -65,7 +66,7 @@ export function informerSource<T extends KubeObject>(
       return informer.addHandler({
         onAdd: (obj, initial) =>
           passes(predicates, "create", obj) &&
-          push("create", [obj], initial ? LOW_PRIORITY : NORMAL_PRIORITY),
+          push("create", [obj], initial ? initialPriority(obj) : NORMAL_PRIORITY),
         onUpdate: (old, obj) =>
           passes(predicates, "update", obj, old) && push("update", [old, obj], updatePriority(old, obj)),
         onDelete: (obj) => passes(predicates, "delete", obj) && push("delete", [obj], NORMAL_PRIORITY),
@@ -78,4 +79,23 @@ export function informerSource<T extends KubeObject>(
 function updatePriority(old: KubeObject, obj: KubeObject): number {
   const version = obj.metadata.resourceVersion;
   return version !== undefined && version === old.metadata.resourceVersion ? LOW_PRIORITY : NORMAL_PRIORITY;
+}
+
+/**
+ * The priority of an object from the informer's initial list. controller-runtime queues the whole
+ * list low; kubeloop keeps normal priority for an object that visibly awaits its controller: one
+ * with a `metadata.generation` and no status yet, or a `status.observedGeneration` behind it. Those
+ * are changes made while the operator was away or starting, which a list delivers like any other
+ * object. Measured (bench/peers, "change during restart"): 50 Widgets created 0.5 s after a
+ * restart with 5,000 present land in the initial list and otherwise wait behind all 5,000.
+ * Objects without a generation (ConfigMaps, Secrets) and statuses without `observedGeneration`
+ * stay low: nothing tells whether they were seen.
+ */
+function initialPriority(obj: KubeObject): number {
+  const generation = obj.metadata.generation;
+  if (generation === undefined) return LOW_PRIORITY;
+  const status = (obj as { status?: { observedGeneration?: unknown } }).status;
+  if (status === undefined) return NORMAL_PRIORITY;
+  const observed = status.observedGeneration;
+  return typeof observed === "number" && observed < generation ? NORMAL_PRIORITY : LOW_PRIORITY;
 }

@@ -36,23 +36,27 @@ export interface LaunchOptions {
   cpuProfileDir?: string;
   /** Path of the built controller-runtime binary. */
   goBinary: string;
+  /** The compiled entry of each TypeScript contender (`buildContenders`). */
+  built: Partial<Record<ContenderName, string>>;
 }
 
-const nodeEntry: Record<Exclude<ContenderName, "controller-runtime">, string> = {
-  kubeloop: "kubeloop/operator.ts",
+/** The JavaScript peers, run as they are. */
+const javaScriptEntry: Partial<Record<ContenderName, string>> = {
   "client-node": "client-node/operator.mjs",
   "dot-i": "dot-i/operator.mjs",
-  floor: "floor/floor.ts",
 };
 
-/** The command line of a contender. Every Node contender runs the same way, through the tsx loader. */
+/**
+ * The command line of a contender: the Go binary, or plain `node` on JavaScript — the peers' own,
+ * or the TypeScript contenders compiled ahead of time with kubeloop from dist/ (harness/build.ts).
+ */
 export function commandOf(name: ContenderName, opts: LaunchOptions): { cmd: string; args: string[] } {
   if (name === "controller-runtime") return { cmd: opts.goBinary, args: [] };
   const prof = opts.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.cpuProfileDir}`] : [];
-  return {
-    cmd: process.execPath,
-    args: ["--conditions=kubeloop-source", "--import", "tsx", ...prof, join(peersDir, nodeEntry[name])],
-  };
+  const peer = javaScriptEntry[name];
+  const entry = peer ? join(peersDir, peer) : opts.built[name];
+  if (!entry) throw new Error(`${name} was not compiled: run buildContenders first`);
+  return { cmd: process.execPath, args: [...prof, entry] };
 }
 
 /** A running contender process. */

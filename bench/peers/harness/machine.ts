@@ -49,11 +49,11 @@ export function describeMachine(goBinary: string): MachineDescription {
     loadAverageAtStart: loadavg()[0] ?? 0,
     cluster: `Kubernetes ${v.kubernetes}, etcd ${v.etcd} (local control plane, no scheduler or kwok)`,
     contenders: {
-      kubeloop: `kubeloop ${packageVersion(join(repoRoot, "package.json"))} at ${git(["rev-parse", "--short", "HEAD"])}${dirty}, from src/ through tsx`,
+      kubeloop: `kubeloop ${packageVersion(join(repoRoot, "package.json"))} at ${git(["rev-parse", "--short", "HEAD"])}${dirty}, from its built dist/ (npm run build); the contender compiled ahead of time with esbuild, run by plain node`,
       "controller-runtime": `sigs.k8s.io/controller-runtime ${goModVersion("sigs.k8s.io/controller-runtime")}, k8s.io/client-go ${goModVersion("k8s.io/client-go")}`,
-      "client-node": `@kubernetes/client-node ${packageVersion(join(modules, "@kubernetes/client-node/package.json"))}, through tsx`,
-      "dot-i": `@dot-i/k8s-operator ${packageVersion(join(modules, "@dot-i/k8s-operator/package.json"))} on @kubernetes/client-node ${packageVersion(join(modules, "@dot-i/k8s-operator/node_modules/@kubernetes/client-node/package.json"))}, through tsx`,
-      floor: "raw undici requests, through tsx",
+      "client-node": `@kubernetes/client-node ${packageVersion(join(modules, "@kubernetes/client-node/package.json"))}, plain node`,
+      "dot-i": `@dot-i/k8s-operator ${packageVersion(join(modules, "@dot-i/k8s-operator/package.json"))} on @kubernetes/client-node ${packageVersion(join(modules, "@dot-i/k8s-operator/node_modules/@kubernetes/client-node/package.json"))}, plain node`,
+      floor: "raw undici requests, compiled ahead of time with esbuild, run by plain node",
     },
   };
 }

@@ -31,6 +31,11 @@ export interface Medians {
   restartPeakRssMiB: number;
   restartCpuSeconds: number;
   restartRequests: Record<string, number>;
+  changeP50Ms: number;
+  changeP99Ms: number;
+  changeAllSeconds: number;
+  starvationSeconds: number;
+  streamPerSecond: number;
   peakRssMiB: number;
 }
 
@@ -95,6 +100,11 @@ export function computeMedians(runs: RunResult[]): Record<string, Medians> {
         restartPeakRssMiB: m((r) => r.restart?.peakRssMiB),
         restartCpuSeconds: m((r) => r.restart?.cpuSeconds),
         restartRequests: perVerb(rs, (r) => r.restart?.requests.byVerb, 1),
+        changeP50Ms: m((r) => r.changeDuringRestart?.p50Ms),
+        changeP99Ms: m((r) => r.changeDuringRestart?.p99Ms),
+        changeAllSeconds: m((r) => r.changeDuringRestart?.allReconciledSeconds),
+        starvationSeconds: m((r) => r.starvation?.lastLowPrioritySeconds),
+        streamPerSecond: m((r) => r.starvation?.changesPerSecond),
         peakRssMiB: m((r) => r.peakRssMiB),
       };
     }

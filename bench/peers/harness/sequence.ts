@@ -11,13 +11,36 @@ import { startCluster } from "../../../src/cluster/index.ts";
 import { crdYaml } from "../../../src/schema/index.ts";
 import type { RequestCounts } from "../../../src/testing/index.ts";
 import { Widget } from "../kubeloop/kinds.ts";
-import { type ContenderName, ContenderProcess } from "./contenders.ts";
+import { type ContenderName, ContenderProcess, type LaunchOptions } from "./contenders.ts";
+import {
+  type ChangeDuringRestart,
+  changeDuringRestart,
+  type RestartContext,
+  type Starvation,
+  starvation,
+} from "./during-restart.ts";
 import { Kube, widgetName, widgetsPath } from "./kube.ts";
 import { startCountingProxy } from "./proxy.ts";
+import { Stopwatches } from "./stopwatches.ts";
 import { Tracker } from "./tracker.ts";
 
-export type ScenarioName = "converge" | "settled" | "update" | "repair" | "restart";
-export const scenarioNames: ScenarioName[] = ["converge", "settled", "update", "repair", "restart"];
+export type ScenarioName =
+  | "converge"
+  | "settled"
+  | "update"
+  | "repair"
+  | "restart"
+  | "change-during-restart"
+  | "starvation";
+export const scenarioNames: ScenarioName[] = [
+  "converge",
+  "settled",
+  "update",
+  "repair",
+  "restart",
+  "change-during-restart",
+  "starvation",
+];
 
 export interface SequenceOptions {
   contender: ContenderName;
@@ -29,8 +52,13 @@ export interface SequenceOptions {
   workers: number;
   resyncSeconds: number;
   repairCount: number;
+  /** Widgets created 0.5 s after the restart in the change-during-restart scenario. */
+  changeCount: number;
+  /** Spec changes per second in the starvation scenario. */
+  streamRate: number;
   logDir: string;
   goBinary: string;
+  built: LaunchOptions["built"];
   cpuProfile: boolean;
 }
 
@@ -72,6 +100,8 @@ export interface RunResult {
     cpuSeconds: number;
     requests: Requests;
   };
+  changeDuringRestart?: ChangeDuringRestart;
+  starvation?: Starvation;
   peakRssMiB?: number;
   /** 1-minute load average when the repetition started and ended (2 cores). */
   load?: [number, number];
@@ -121,11 +151,6 @@ function cpuOf(pid: number | undefined): number {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
 /** Runs every selected scenario for one contender; failures are recorded, not thrown. */
 export async function runSequence(o: SequenceOptions, log: (line: string) => void): Promise<RunResult> {
   const result: RunResult = { contender: o.contender, n: o.n };
@@ -142,6 +167,7 @@ export async function runSequence(o: SequenceOptions, log: (line: string) => voi
     const p = new ContenderProcess(o.contender, {
       kubeconfig: proxy.kubeconfig,
       goBinary: o.goBinary,
+      built: o.built,
       logFile: join(o.logDir, `${tag}.log`),
       cpuProfileDir,
       env: {
@@ -249,6 +275,23 @@ export async function runSequence(o: SequenceOptions, log: (line: string) => voi
         `  restart: first reconcile ${result.restart.firstReconcileSeconds.toFixed(2)} s, all ${result.restart.allReconciledSeconds.toFixed(2)} s`,
       );
     }
+
+    const restarts: RestartContext = {
+      kube,
+      tracker,
+      timeoutMs,
+      log,
+      quiesce: () => quiesce(proxy),
+      restart: async (expect) => {
+        await proc.stop();
+        await proxy.reset();
+        proc = launch(expect);
+        return proc;
+      },
+    };
+    if (o.scenarios.includes("change-during-restart"))
+      result.changeDuringRestart = await changeDuringRestart(restarts, o.changeCount);
+    if (o.scenarios.includes("starvation")) result.starvation = await starvation(restarts, o.streamRate);
   } catch (err) {
     result.error = (err as Error).message;
     log(`  FAILED: ${result.error}`);
@@ -276,34 +319,25 @@ async function repair(
 ): Promise<RunResult["repair"]> {
   const count = Math.min(o.repairCount, o.n);
   const step = Math.floor(o.n / count);
-  const deletedAt = new Map<string, number>();
-  const latencies: number[] = [];
-  const repaired = new Promise<void>((resolve) => {
-    tracker.onConfigMapAdded = (name, at) => {
-      const t = deletedAt.get(name);
-      if (t === undefined) return;
-      deletedAt.delete(name);
-      latencies.push(at - t);
-      if (latencies.length === count) resolve();
-    };
-  });
+  const watches = new Stopwatches(count);
+  tracker.onConfigMapAdded = watches.stop;
   await proxy.reset();
   for (let k = 0; k < count; k++) {
     const name = `${widgetName(k * step)}-config`;
-    deletedAt.set(name, performance.now());
+    watches.start(name);
     await kube.deleteConfigMap(name);
     await sleep(50);
   }
-  await Promise.race([repaired, sleep(60_000)]);
+  await Promise.race([watches.all, sleep(60_000)]);
   tracker.onConfigMapAdded = undefined;
   await tracker.waitConverged(o.n, () => true, 120_000).catch(() => {});
-  const sorted = [...latencies].sort((a, b) => a - b);
+  const { stopped, p50Ms, p99Ms, maxMs } = watches.summary();
   const r = {
     deleted: count,
-    repaired: latencies.length,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: latencies.length < count ? Number.POSITIVE_INFINITY : percentile(sorted, 99),
-    maxMs: sorted.at(-1) ?? Number.NaN,
+    repaired: stopped,
+    p50Ms,
+    p99Ms,
+    maxMs,
     requests: requests(await proxy.counts()),
   };
   log(`  repair ${r.repaired}/${r.deleted}: p50 ${r.p50Ms.toFixed(0)} ms, p99 ${r.p99Ms.toFixed(0)} ms`);

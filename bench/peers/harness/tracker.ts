@@ -40,6 +40,8 @@ export class Tracker {
   #onChange: (() => void)[] = [];
   /** Called with the ConfigMap name and the time when a ConfigMap appears (ADDED). */
   onConfigMapAdded: ((name: string, at: number) => void) | undefined;
+  /** Called with the Widget's name and the time when an existing Widget is seen converged. */
+  onWidgetConverged: ((name: string, at: number) => void) | undefined;
 
   private constructor(kube: Kube) {
     this.#kube = kube;
@@ -113,6 +115,7 @@ export class Tracker {
       !w || (this.#goal(w) && converged(w, this.configMaps.get(configMapName(widgetName)) as never));
     if (done) this.#unmet.delete(widgetName);
     else this.#unmet.add(widgetName);
+    if (done && w) this.onWidgetConverged?.(widgetName, performance.now());
   }
 
   #widgetEvent(type: string, w: WidgetLike): void {

@@ -5,9 +5,10 @@
  * set's status only when it changed. The only settings are the benchmark's: the client's rate
  * limit off (`qps: Infinity`, as for every contender), 4 workers, a 30 s resync, no HTTP endpoints.
  *
- * It imports kubeloop's public entry, src/index.ts — what `import "kubeloop"` resolves to under the
- * `kubeloop-source` condition — by path: bench/peers is a package of its own, where the bare name
- * would need a link the repository's type check (run without the peers installed) cannot see.
+ * It imports kubeloop's public entry, src/index.ts, by path: bench/peers is a package of its own,
+ * where the bare name would need a link the repository's type check (run without the peers
+ * installed) cannot see. The runner compiles it ahead of time with that import pointing at the
+ * built dist/index.js (harness/build.ts), so it runs as a deployed operator does.
  */
 import { ConfigMap, controller, ensureChild, Manager, runManager, updateStatus } from "../../../src/index.ts";
 import { ready, reconcileDone, reconcileStarted, settings } from "../shared/markers.ts";

@@ -81,7 +81,7 @@ describe("Transport.dispatch", () => {
     );
   });
 
-  it("passes the signal on and returns the status, headers, body and the credentials used", async (t) => {
+  it("returns the status, headers, body and the credentials used", async (t) => {
     stubUndici(t, () => ({ status: 418, headers: { "x-a": "b" }, body: "teapot" }));
     const credentials = new FakeCredentials(snapshot("tok"));
     const stop = new AbortController();

@@ -1,10 +1,11 @@
 /**
  * `Client` builds its transport on undici agents and offers no seam to inject a `Dispatch`, so
- * these helpers stub undici's `Dispatcher.prototype.request` (which every agent inherits) for one
- * test: requests are answered in memory and nothing touches the network.
+ * these helpers stub the two ways it sends through an agent for one test — `dispatch` with a
+ * handler (answers read whole) and `request` (watch streams) — answering in memory, so nothing
+ * touches the network.
  */
 import type { TestContext } from "node:test";
-import { Agent } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { fakeBody } from "./support.ts";
 
 /** What the transport handed to undici. */
@@ -34,14 +35,36 @@ export function stubUndici(
   answer: (request: SentRequest, index: number) => StubAnswer | Promise<StubAnswer>,
 ): SentRequest[] {
   const sent: SentRequest[] = [];
+  const answerTo = (agent: Agent, options: Omit<SentRequest, "agent">) => {
+    const request = { ...options, agent };
+    sent.push(request);
+    return Promise.resolve(answer(request, sent.length - 1));
+  };
   t.mock.method(
     Agent.prototype,
     "request",
     async function (this: Agent, options: Omit<SentRequest, "agent">) {
-      const request = { ...options, agent: this };
-      sent.push(request);
-      const { status, body = "", headers = {} } = await answer(request, sent.length - 1);
+      const { status, body = "", headers = {} } = await answerTo(this, options);
       return { statusCode: status, headers, body: fakeBody(body) };
+    },
+  );
+  t.mock.method(
+    Agent.prototype,
+    "dispatch",
+    function (this: Agent, options: Omit<SentRequest, "agent">, handler: Dispatcher.DispatchHandler) {
+      answerTo(this, options).then(
+        ({ status, body = "", headers = {} }) => {
+          handler.onConnect?.(() => {});
+          const raw = Object.entries(headers).flatMap(([name, values]) =>
+            [values].flat().flatMap((value) => [Buffer.from(name), Buffer.from(value)]),
+          );
+          handler.onHeaders?.(status, raw, () => {}, "");
+          handler.onData?.(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)));
+          handler.onComplete?.([]);
+        },
+        (error: Error) => handler.onError?.(error),
+      );
+      return true;
     },
   );
   return sent;

@@ -146,9 +146,10 @@ describe("informerSource", () => {
     informerSource(informer, self, [], "watch").start((_key, reason, priority) =>
       queued.push([reason, priority]),
     );
+    // As a real ConfigMap: no generation, so nothing says whether a controller has seen it.
     const at = (resourceVersion?: string) => ({
       ...cm("a"),
-      metadata: { ...cm("a").metadata, resourceVersion },
+      metadata: { ...cm("a").metadata, generation: undefined, resourceVersion },
     });
     state.handler?.onAdd?.(at("1"), true);
     state.handler?.onAdd?.(at("2"), false);
@@ -163,6 +164,33 @@ describe("informerSource", () => {
       ["watch:ConfigMap:update", NORMAL_PRIORITY],
       ["watch:ConfigMap:update", NORMAL_PRIORITY],
       ["watch:ConfigMap:delete", NORMAL_PRIORITY],
+    ]);
+  });
+
+  it("keeps normal priority for an object of the initial list that still awaits its controller", () => {
+    const { informer, state } = fakeInformer();
+    const queued: [string, number | undefined][] = [];
+    informerSource(informer, self, [], "watch").start((key, _reason, priority) =>
+      queued.push([key, priority]),
+    );
+    const widget = (name: string, generation?: number, status?: object): KubeObject =>
+      ({
+        apiVersion: "example.com/v1",
+        kind: "Widget",
+        metadata: { name, namespace: "ns", generation },
+        ...(status ? { status } : {}),
+      }) as KubeObject;
+    state.handler?.onAdd?.(widget("new", 1), true);
+    state.handler?.onAdd?.(widget("changed", 3, { observedGeneration: 2 }), true);
+    state.handler?.onAdd?.(widget("seen", 3, { observedGeneration: 3 }), true);
+    state.handler?.onAdd?.(widget("unsaid", 3, { phase: "Ready" }), true);
+    state.handler?.onAdd?.(widget("no-generation"), true);
+    assert.deepEqual(queued, [
+      ["ns/new", NORMAL_PRIORITY],
+      ["ns/changed", NORMAL_PRIORITY],
+      ["ns/seen", LOW_PRIORITY],
+      ["ns/unsaid", LOW_PRIORITY],
+      ["ns/no-generation", LOW_PRIORITY],
     ]);
   });
 
