@@ -162,7 +162,7 @@ export async function ensureChild<C extends KubeObject>(
 ): Promise<EnsureResult> {
   if (owner.metadata.deletionTimestamp) return "unchanged";
   setControllerReference(owner, desired, type.namespaced);
-  warnUnlessOwned(ctx.owned, type, ctx.log);
+  warnUnlessOwned(ctx.owned, type, () => ctx.log);
   const informer = childInformer(ctx.cache, ctx.owned, type, desired);
   const key = objectKey(
     type.namespaced ? desired.metadata.namespace : undefined,

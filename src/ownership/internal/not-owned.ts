@@ -11,21 +11,23 @@ import type { OwnedKind } from "../children.ts";
 const warned = new WeakMap<readonly OwnedKind[], Set<string>>();
 
 /**
- * Warns through `log`, once per `owned` list and kind, when `type` is not among the kinds `owned`
- * declares. Does nothing without `owned` (a context that does not come from a controller).
+ * Warns through the logger `log` returns, once per `owned` list and kind, when `type` is not
+ * among the kinds `owned` declares. Does nothing without `owned` (a context that does not come
+ * from a controller). `log` is called only to warn: a reconcile's logger is built on first use.
  */
 export function warnUnlessOwned(
   owned: readonly OwnedKind[] | undefined,
   type: ResourceType,
-  log: Pick<Logger, "warn"> | undefined,
+  log: () => Pick<Logger, "warn"> | undefined,
 ): void {
-  if (!owned || !log || owned.some((k) => sameKind(k.type, type))) return;
+  if (!owned || owned.some((k) => sameKind(k.type, type))) return;
   const kinds = warned.get(owned) ?? new Set<string>();
   warned.set(owned, kinds);
   const kind = `${type.apiVersion}/${type.kind}`;
-  if (kinds.has(kind)) return;
+  const logger = kinds.has(kind) ? undefined : log();
+  if (!logger) return;
   kinds.add(kind);
-  log.warn(
+  logger.warn(
     { kind: type.kind, apiVersion: type.apiVersion },
     `ensureChild of a ${type.kind} in a controller that does not own ${type.kind}: the controller never ` +
       "hears when such a child is changed or deleted, so nothing repairs it, and the RBAC `kubeloop generate` " +

@@ -13,13 +13,50 @@ export interface JsonObject {
 }
 
 /**
- * `value` as the apiserver would see it: serialised as JSON (so `undefined` members vanish and
- * values with `toJSON`, such as dates, become strings), with `null` object members dropped.
- * `undefined` when `value` does not serialise at all.
+ * `value` as the apiserver would see it: what `JSON.parse(JSON.stringify(value))` gives (so
+ * `undefined` members vanish and values with `toJSON`, such as dates, become strings), with `null`
+ * object members dropped. `undefined` when `value` does not serialise at all. One walk instead of
+ * serialising and parsing: every reconcile compares its status through this, and the round trip
+ * was 1 % of an operator's CPU (2026-11-25).
  */
 export function toJson(value: unknown): Json | undefined {
-  const text = JSON.stringify(value);
-  return text === undefined ? undefined : withoutNullMembers(JSON.parse(text) as Json);
+  return jsonOf(value, "");
+}
+
+/** {@link toJson} of `value`, found under `key` (as `toJSON` is told). */
+function jsonOf(value: unknown, key: string): Json | undefined {
+  const plain = hasToJson(value) ? value.toJSON(key) : value;
+  switch (typeof plain) {
+    case "string":
+    case "boolean":
+      return plain;
+    case "number":
+      return Number.isFinite(plain) ? plain : null;
+    case "object":
+      if (plain === null) return null;
+      return Array.isArray(plain) ? plain.map((item, i) => jsonOf(item, String(i)) ?? null) : objectOf(plain);
+    case "bigint":
+      throw new TypeError("Do not know how to serialize a BigInt");
+    default:
+      return undefined;
+  }
+}
+
+function objectOf(value: object): JsonObject {
+  const kept: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    const member = jsonOf((value as Record<string, unknown>)[key], key);
+    if (member !== undefined && member !== null) kept[key] = member;
+  }
+  return kept;
+}
+
+function hasToJson(value: unknown): value is { toJSON(key: string): unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { toJSON?: unknown }).toJSON === "function"
+  );
 }
 
 /** True when `a` and `b` are the same JSON value: objects compared by key set, arrays in order. */
@@ -64,14 +101,4 @@ function sameObject(a: JsonObject, b: JsonObject): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
-}
-
-function withoutNullMembers(value: Json): Json {
-  if (Array.isArray(value)) return value.map(withoutNullMembers);
-  if (!isObject(value)) return value;
-  const kept: JsonObject = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (member !== null) kept[key] = withoutNullMembers(member);
-  }
-  return kept;
 }

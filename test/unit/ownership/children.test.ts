@@ -350,6 +350,19 @@ describe("ensureChild", () => {
     });
   });
 
+  it("does not touch the reconcile's logger (built on first use) for a kind its controller owns", async () => {
+    const { ctx } = childContext({ owned: [{ type: ConfigMap }] });
+    let reads = 0;
+    const counted = Object.defineProperty({ ...ctx }, "log", {
+      get: () => {
+        reads++;
+        return undefined;
+      },
+    });
+    await ensureChild(counted, OWNER, ConfigMap, desired());
+    assert.equal(reads, 0);
+  });
+
   describe("an exclusive child (the default)", () => {
     const T_OURS = "2026-01-01T00:00:05Z";
     const T_THEIRS = "2026-01-01T00:00:09Z";

@@ -12,6 +12,40 @@ describe("status writer: JSON comparison", () => {
     assert.equal(toJson(undefined), undefined);
   });
 
+  it("gives what a JSON round trip gives, with null members dropped", () => {
+    const roundTrip = (value: unknown) => {
+      const drop = (v: unknown): unknown =>
+        Array.isArray(v)
+          ? v.map(drop)
+          : v && typeof v === "object"
+            ? Object.fromEntries(Object.entries(v).flatMap(([k, m]) => (m === null ? [] : [[k, drop(m)]])))
+            : v;
+      const text = JSON.stringify(value);
+      return text === undefined ? undefined : drop(JSON.parse(text));
+    };
+    const values: unknown[] = [
+      "s",
+      0,
+      -1.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      true,
+      null,
+      undefined,
+      () => 1,
+      Symbol("s"),
+      [undefined, () => 1, Symbol("s"), Number.NaN, null, [null]],
+      { a: { b: { c: [1, { d: undefined, e: null, f: "g" }] } }, h: () => 1, i: Symbol("i") },
+      { toJSON: (key: string) => ({ key, nested: new Date(0) }) },
+      { list: [{ toJSON: () => undefined }], only: { toJSON: () => undefined } },
+      Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+      { conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-11-22T04:25:53Z" }] },
+    ];
+    for (const value of values)
+      assert.deepEqual(toJson(value), roundTrip(value), String(JSON.stringify(value)));
+    assert.throws(() => toJson({ n: 1n }), TypeError);
+  });
+
   it("ignores key order but not array order", () => {
     assert.ok(sameJson(toJson({ a: 1, b: { c: 2, d: 3 } }), toJson({ b: { d: 3, c: 2 }, a: 1 })));
     assert.ok(!sameJson([1, 2], [2, 1]));
