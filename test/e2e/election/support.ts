@@ -1,7 +1,7 @@
 /** Candidates on the real apiserver, and a sampler that checks two never lead at once. */
 import type { TestContext } from "node:test";
 import { Lease, type LeaseObject } from "../../../src/api/index.ts";
-import { LeaderElector, type LeaderElectorOptions } from "../../../src/election/index.ts";
+import { LeaderElector, type LeaderElectorOptions, retryJitterFactor } from "../../../src/election/index.ts";
 import { testClient } from "../support.ts";
 
 /** The Lease name every candidate of a test campaigns for. */
@@ -80,4 +80,17 @@ export class LeadershipSampler {
 /** Milliseconds since `start` (a `performance.now()` reading). */
 export function since(start: number): number {
   return Math.round(performance.now() - start);
+}
+
+/**
+ * The longest a candidate may take to replace a leader that stopped renewing, with client-go's
+ * semantics: it sees the last renewal at its next try (up to one jittered `retryPeriod` later),
+ * counts `leaseDuration` from then, and takes the Lease at its first try after that (up to one
+ * more). Plus `slackMs` for what follows the take-over (starting to reconcile).
+ */
+export function longestFailoverMs(
+  timings: { leaseDurationMs: number; retryPeriodMs: number },
+  slackMs = 1_000,
+): number {
+  return timings.leaseDurationMs + 2 * (1 + retryJitterFactor) * timings.retryPeriodMs + slackMs;
 }
