@@ -70,13 +70,15 @@ export function observedCurrent(obj: GizmoObject): boolean {
 }
 
 /**
- * Waits until the Gizmo is Ready for its current generation, the controller is idle, and its cache
- * holds the apiserver's latest copy; returns that copy.
+ * Waits until the Gizmo is Ready for its current generation, the controller is idle, its cache
+ * holds the apiserver's latest copy and the events it recorded are written (the recorder sends
+ * them in the background, so a test counting writes from here on would otherwise count them);
+ * returns that copy.
  */
 export async function settledReady(h: GizmoHarness, namespace: string, name: string): Promise<GizmoObject> {
   const client = await testClient();
   const cache = await h.manager.cache.reader(Gizmo);
-  return eventually(
+  const settled = await eventually(
     async () => {
       const live = await client.get(Gizmo, name, { namespace });
       if (!observedCurrent(live) || !isTrue(live.status?.conditions ?? [], "Ready")) return undefined;
@@ -86,4 +88,6 @@ export async function settledReady(h: GizmoHarness, namespace: string, name: str
     },
     { what: `gizmo ${name} settled Ready`, timeoutMs: 60_000 },
   );
+  await h.manager.recorder.flush();
+  return settled;
 }
