@@ -73,7 +73,9 @@ export function computeMedians(runs: RunResult[]): Record<string, Medians> {
     for (const n of [...new Set(runs.map((r) => r.n))]) {
       const rs = runs.filter((r) => r.contender === contender && r.n === n);
       if (rs.length === 0) continue;
-      const m = (pick: (r: RunResult) => number | undefined) => median(rs.map((r) => pick(r) ?? Number.NaN));
+      // JSON keeps an infinite figure (a p99 with repairs missing, a starvation past its cap) as null.
+      const m = (pick: (r: RunResult) => number | null | undefined) =>
+        median(rs.map((r) => (pick(r) === null ? Number.POSITIVE_INFINITY : (pick(r) ?? Number.NaN))));
       const repaired = rs.map((r) => r.repair?.deleted ?? 1);
       out[`${contender}/${n}`] = {
         contender,
