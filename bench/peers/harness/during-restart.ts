@@ -11,6 +11,7 @@
  *   never runs out. Reported is when the last Widget was reconciled — the last low-priority one —
  *   or ∞ when that did not happen within the cap, and the stream's achieved rate.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ContenderProcess } from "./contenders.ts";
 import { type Kube, widgetName } from "./kube.ts";
 import { Stopwatches } from "./stopwatches.ts";
@@ -38,7 +39,7 @@ export interface ChangeDuringRestart {
 }
 
 export interface Starvation {
-  /** Spec changes the runner made while the operator walked through its initial list. */
+  /** Spec changes the runner made, from 1 s before the restart until every Widget was reconciled. */
   changes: number;
   /** Their rate, per second, as achieved (the target is `rate`). */
   changesPerSecond: number;
@@ -54,8 +55,6 @@ const STREAM_KEYS = 100;
 
 /** How long the starvation stream runs at most, after the restart. */
 const STARVATION_CAP_MS = 60_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until `ms` after the process started. */
 const untilAfterStart = (proc: ContenderProcess, ms: number) =>

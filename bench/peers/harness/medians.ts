@@ -39,6 +39,11 @@ export interface Medians {
   peakRssMiB: number;
 }
 
+/** A run's figure: null (an infinite one, as JSON keeps it) as ∞, absent as NaN. */
+function figure(x: number | null | undefined): number {
+  return x === null ? Number.POSITIVE_INFINITY : (x ?? Number.NaN);
+}
+
 function median(xs: number[]): number {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   if (s.length === 0) return Number.NaN;
@@ -73,9 +78,7 @@ export function computeMedians(runs: RunResult[]): Record<string, Medians> {
     for (const n of [...new Set(runs.map((r) => r.n))]) {
       const rs = runs.filter((r) => r.contender === contender && r.n === n);
       if (rs.length === 0) continue;
-      // JSON keeps an infinite figure (a p99 with repairs missing, a starvation past its cap) as null.
-      const m = (pick: (r: RunResult) => number | null | undefined) =>
-        median(rs.map((r) => (pick(r) === null ? Number.POSITIVE_INFINITY : (pick(r) ?? Number.NaN))));
+      const m = (pick: (r: RunResult) => number | null | undefined) => median(rs.map((r) => figure(pick(r))));
       const repaired = rs.map((r) => r.repair?.deleted ?? 1);
       out[`${contender}/${n}`] = {
         contender,

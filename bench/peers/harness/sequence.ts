@@ -4,9 +4,11 @@
  * restart the operator with N objects present. Every number is taken from outside the contender:
  * the tracker (convergence), the counting proxy (requests by verb) and /proc (CPU, memory).
  */
+
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { startCluster } from "../../../src/cluster/index.ts";
 import { crdYaml } from "../../../src/schema/index.ts";
 import type { RequestCounts } from "../../../src/testing/index.ts";
@@ -117,8 +119,6 @@ function requests(counts: RequestCounts): Requests {
   );
   return { total: counts.total, byVerb: counts.byVerb, byResource: counts.byResource, writes };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Waits until the contender has sent no request for 2 s (at most `maxMs`), so that work still

@@ -1,5 +1,6 @@
 /**
- * undici's `Agent` with its request API, without loading the whole of undici. Its main module
+ * undici's `Agent` with its request API, and its header parser, without loading the whole of
+ * undici. Its main module
  * also loads fetch, WebSocket, EventSource, caches, mocks and interceptors: 195 ms against 50 ms
  * for these modules alone (Node 20, `await import`, 2026-11-25), a quarter of an operator's
  * start-up. This is how undici's own `index.js` assembles the two (`Object.assign` of the API
@@ -14,3 +15,10 @@ Object.assign(require("undici/lib/dispatcher/dispatcher.js").prototype, require(
 
 /** undici's connection-pooling dispatcher, as `import { Agent } from "undici"` gives it. */
 export const Agent: typeof import("undici").Agent = require("undici/lib/dispatcher/agent.js");
+
+/**
+ * undici's parser of raw response headers (name/value Buffers in turn): names lower-cased,
+ * repeated headers as arrays, names such as `__proto__` kept as plain members.
+ */
+export const parseHeaders: (raw: Buffer[]) => Record<string, string | string[]> =
+  require("undici/lib/core/util.js").parseHeaders;

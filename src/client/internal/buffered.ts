@@ -8,6 +8,7 @@
  */
 import { addAbortListener } from "node:events";
 import type { Dispatcher } from "undici";
+import { parseHeaders } from "./agent.ts";
 
 /** What a response body offers: read it whole (`text`, `json`), skip it (`dump`), or iterate it. */
 export interface ResponseBody extends AsyncIterable<Buffer> {
@@ -34,35 +35,21 @@ class BufferedBody implements ResponseBody {
     this.#bytes = bytes;
   }
 
-  text(): Promise<string> {
-    return Promise.resolve(this.#bytes.toString("utf8"));
+  async text(): Promise<string> {
+    return this.#bytes.toString("utf8");
   }
 
   async json(): Promise<unknown> {
     return JSON.parse(this.#bytes.toString("utf8"));
   }
 
-  dump(): Promise<void> {
-    return Promise.resolve();
-  }
+  async dump(): Promise<void> {}
 
   destroy(): void {}
 
   async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
     yield this.#bytes;
   }
-}
-
-/** Headers from undici's raw name/value pairs: names lower-cased, repeated ones as arrays. */
-function headersOf(raw: Buffer[]): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as Buffer).toString("latin1").toLowerCase();
-    const value = (raw[i + 1] as Buffer).toString("latin1");
-    const seen = headers[name];
-    headers[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return headers;
 }
 
 /**
@@ -79,6 +66,7 @@ export function sendBuffered(
     let headers: Record<string, string | string[]> = {};
     const chunks: Buffer[] = [];
     let abort: ((reason: Error) => void) | undefined;
+    if (signal?.aborted) return reject(signal.reason);
     const listening = signal
       ? addAbortListener(signal, () => {
           reject(signal.reason);
@@ -86,7 +74,6 @@ export function sendBuffered(
         })
       : undefined;
     const settle = () => listening?.[Symbol.dispose]();
-    if (signal?.aborted) return reject(signal.reason);
     dispatcher.dispatch(options, {
       onConnect(abortRequest: (reason: Error) => void) {
         abort = abortRequest;
@@ -94,7 +81,7 @@ export function sendBuffered(
       },
       onHeaders(statusCode: number, rawHeaders: Buffer[]) {
         status = statusCode;
-        headers = headersOf(rawHeaders);
+        headers = parseHeaders(rawHeaders);
         return true;
       },
       onData(chunk: Buffer) {

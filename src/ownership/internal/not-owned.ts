@@ -24,7 +24,8 @@ export function warnUnlessOwned(
   const kinds = warned.get(owned) ?? new Set<string>();
   warned.set(owned, kinds);
   const kind = `${type.apiVersion}/${type.kind}`;
-  const logger = kinds.has(kind) ? undefined : log();
+  if (kinds.has(kind)) return;
+  const logger = log();
   if (!logger) return;
   kinds.add(kind);
   logger.warn(
