@@ -94,8 +94,8 @@ function updatePriority(old: KubeObject, obj: KubeObject): number {
 function initialPriority(obj: KubeObject): number {
   const generation = obj.metadata.generation;
   if (generation === undefined) return LOW_PRIORITY;
-  const status = (obj as { status?: { observedGeneration?: unknown } }).status;
-  if (status === undefined) return NORMAL_PRIORITY;
-  const observed = status.observedGeneration;
+  const status = (obj as { status?: unknown }).status;
+  if (status === undefined || status === null) return NORMAL_PRIORITY;
+  const observed = (status as { observedGeneration?: unknown }).observedGeneration;
   return typeof observed === "number" && observed < generation ? NORMAL_PRIORITY : LOW_PRIORITY;
 }

@@ -185,12 +185,16 @@ describe("informerSource", () => {
     state.handler?.onAdd?.(widget("seen", 3, { observedGeneration: 3 }), true);
     state.handler?.onAdd?.(widget("unsaid", 3, { phase: "Ready" }), true);
     state.handler?.onAdd?.(widget("no-generation"), true);
+    state.handler?.onAdd?.({ ...widget("null-status", 1), status: null } as KubeObject, true);
+    state.handler?.onAdd?.({ ...widget("text-status", 1), status: "odd" } as KubeObject, true);
     assert.deepEqual(queued, [
       ["ns/new", NORMAL_PRIORITY],
       ["ns/changed", NORMAL_PRIORITY],
       ["ns/seen", LOW_PRIORITY],
       ["ns/unsaid", LOW_PRIORITY],
       ["ns/no-generation", LOW_PRIORITY],
+      ["ns/null-status", NORMAL_PRIORITY],
+      ["ns/text-status", LOW_PRIORITY],
     ]);
   });
 
