@@ -8,7 +8,8 @@
  * deleted children (p50, p99); restart with N Widgets present; change during restart (50 Widgets
  * created 0.5 s after the start, p50/p99 to converged); starvation (a steady stream of spec changes
  * while the restarted operator walks its initial list). Node contenders run as deployed: plain
- * `node` on JavaScript, kubeloop from its built dist/ (harness/build.ts). Writes
+ * `node` on JavaScript, kubeloop from its built dist/ (harness/build.ts), on the Node.js LTS the
+ * generated Dockerfile runs (`--node`). Writes
  * bench/results/compare.json (raw runs and medians), bench/results/results.md and
  * bench/results/compare-*.svg.
  *
@@ -20,6 +21,8 @@
  *                           starvation (converge always runs)
  *   --settle-seconds 120    --settle-reps K  (settled scenario only in the first K repetitions)
  *   --workers 4   --resync-seconds 30   --repair-count 100   --change-count 50   --stream-rate 300
+ *   --node lts              the Node contenders' node: lts (the generated Dockerfile's Node.js LTS,
+ *                           installed into the kubeloop cache when missing) or current (the runner's)
  *   --profile               CPU profiles of the Node contenders (--cpu-prof) next to their logs
  *   --report <compare.json> only rewrite results.md and the charts from a previous run's JSON
  */
@@ -33,7 +36,7 @@ import { describeMachine } from "./harness/machine.ts";
 import { resultsDir } from "./harness/paths.ts";
 import { type Report, writeReport } from "./harness/report.ts";
 import { runSequence, type ScenarioName, scenarioNames } from "./harness/sequence.ts";
-import { ensureGoPeer, ensureNodePeers } from "./harness/setup.ts";
+import { ensureGoPeer, ensureNodePeers, nodeForContenders } from "./harness/setup.ts";
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     "repair-count": { type: "string", default: "100" },
     "change-count": { type: "string", default: "50" },
     "stream-rate": { type: "string", default: "300" },
+    node: { type: "string", default: "lts" },
     profile: { type: "boolean", default: false },
     report: { type: "string" },
   },
@@ -88,6 +92,7 @@ for (const c of settings.contenders) {
 ensureNodePeers(log);
 const built = await buildContenders(log);
 const goBinary = settings.contenders.includes("controller-runtime") ? ensureGoPeer(log) : "";
+const node = nodeForContenders(values.node, log);
 const scenarios = (list(values.scenarios) ?? scenarioNames) as ScenarioName[];
 for (const s of scenarios) {
   if (!scenarioNames.includes(s))
@@ -100,7 +105,7 @@ const started = Date.now();
 const report: Report = {
   benchmark: "compare",
   date: new Date().toISOString(),
-  machine: describeMachine(goBinary),
+  machine: describeMachine(goBinary, node),
   settings: { ...settings, scenarios },
   runs: [],
   wallSeconds: 0,
@@ -129,6 +134,7 @@ for (let rep = 1; rep <= settings.reps; rep++) {
           logDir,
           built,
           goBinary,
+          node,
           cpuProfile: values.profile && contender !== "controller-runtime",
         },
         log,

@@ -3,14 +3,14 @@
  * existing dashboards and alerts work, plus watch health. One registry per manager; the hooks
  * the client, watches, queues and controllers call are bound here.
  */
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";
 import type { InformerMetrics } from "../cache/index.ts";
 import type { ClientMetrics } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { ControllerMetrics } from "../controller/index.ts";
 import type { WorkQueue } from "../queue/index.ts";
-import { BatchedCounter, BatchedGauge } from "./internal/batched.ts";
+import { BatchedCounter, BatchedGauge, BatchedHistogram } from "./internal/batched.ts";
 
 const reconcileBuckets = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
@@ -41,12 +41,12 @@ export class ManagerMetrics {
     "Total number of terminal reconciliation errors per controller",
     ["controller"],
   );
-  readonly #reconcileTime = new Histogram({
+  readonly #reconcileTime = new BatchedHistogram({
     name: "controller_runtime_reconcile_time_seconds",
     help: "Length of time per reconciliation per controller",
     labelNames: ["controller"],
     buckets: reconcileBuckets,
-    registers: [this.registry],
+    registry: this.registry,
   });
   readonly #maxConcurrent = this.#gauge(
     "controller_runtime_max_concurrent_reconciles",
@@ -77,19 +77,19 @@ export class ManagerMetrics {
     "name",
     "controller",
   ]);
-  readonly #queueDuration = new Histogram({
+  readonly #queueDuration = new BatchedHistogram({
     name: "workqueue_queue_duration_seconds",
     help: "How long in seconds an item stays in workqueue before being requested",
     labelNames: ["name", "controller"],
     buckets: queueBuckets,
-    registers: [this.registry],
+    registry: this.registry,
   });
-  readonly #workDuration = new Histogram({
+  readonly #workDuration = new BatchedHistogram({
     name: "workqueue_work_duration_seconds",
     help: "How long in seconds processing an item from workqueue takes",
     labelNames: ["name", "controller"],
     buckets: queueBuckets,
-    registers: [this.registry],
+    registry: this.registry,
   });
   readonly #retries = this.#counter(
     "workqueue_retries_total",
@@ -106,12 +106,12 @@ export class ManagerMetrics {
     "Number of request retries, partitioned by status code, verb, and host",
     ["code", "verb", "host"],
   );
-  readonly #requestDuration = new Histogram({
+  readonly #requestDuration = new BatchedHistogram({
     name: "rest_client_request_duration_seconds",
     help: "Request latency in seconds, broken down by verb and host",
     labelNames: ["verb", "host"],
     buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
-    registers: [this.registry],
+    registry: this.registry,
   });
   readonly #watchEvents = this.#counter(
     "kubeloop_watch_events_total",

@@ -34,6 +34,8 @@ export interface LaunchOptions {
   logFile: string;
   /** Node contenders: write a CPU profile into this directory on exit. */
   cpuProfileDir?: string;
+  /** The `node` executable of the Node contenders. */
+  node: string;
   /** Path of the built controller-runtime binary. */
   goBinary: string;
   /** The compiled entry of each TypeScript contender (`buildContenders`). */
@@ -47,7 +49,7 @@ const javaScriptEntry: Partial<Record<ContenderName, string>> = {
 };
 
 /**
- * The command line of a contender: the Go binary, or plain `node` on JavaScript — the peers' own,
+ * The command line of a contender: the Go binary, or plain `node` (`opts.node`) on JavaScript — the peers' own,
  * or the TypeScript contenders compiled ahead of time with kubeloop from dist/ (harness/build.ts).
  */
 export function commandOf(name: ContenderName, opts: LaunchOptions): { cmd: string; args: string[] } {
@@ -56,7 +58,7 @@ export function commandOf(name: ContenderName, opts: LaunchOptions): { cmd: stri
   const peer = javaScriptEntry[name];
   const entry = peer ? join(peersDir, peer) : opts.built[name];
   if (!entry) throw new Error(`${name} was not compiled: run buildContenders first`);
-  return { cmd: process.execPath, args: [...prof, entry] };
+  return { cmd: opts.node, args: [...prof, entry] };
 }
 
 /** A running contender process. */

@@ -5,7 +5,7 @@ import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { versions } from "../../../src/cluster/index.ts";
 import { peersDir, repoRoot } from "./paths.ts";
-import { goVersion } from "./setup.ts";
+import { goVersion, nodeVersion } from "./setup.ts";
 
 export interface MachineDescription {
   cpu: string;
@@ -35,25 +35,26 @@ function goModVersion(module: string): string {
   return new RegExp(`${module.replace(/[./]/g, "\\$&")} (v\\S+)`).exec(mod)?.[1] ?? "?";
 }
 
-export function describeMachine(goBinary: string): MachineDescription {
+export function describeMachine(goBinary: string, node: string): MachineDescription {
   const modules = join(peersDir, "node_modules");
   const dirty = git(["status", "--porcelain", "--", "src"]) ? " + uncommitted changes in src/" : "";
   const v = versions;
+  const plainNode = `plain node ${nodeVersion(node)}`;
   return {
     cpu: cpus()[0]?.model.trim() ?? "unknown",
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     kernel: release(),
-    node: process.version,
+    node: `${nodeVersion(node)} for the Node contenders (the runner: ${process.version})`,
     go: goBinary ? goVersion() : "not used",
     loadAverageAtStart: loadavg()[0] ?? 0,
     cluster: `Kubernetes ${v.kubernetes}, etcd ${v.etcd} (local control plane, no scheduler or kwok)`,
     contenders: {
-      kubeloop: `kubeloop ${packageVersion(join(repoRoot, "package.json"))} at ${git(["rev-parse", "--short", "HEAD"])}${dirty}, from its built dist/ (npm run build); the contender compiled ahead of time with esbuild, run by plain node`,
+      kubeloop: `kubeloop ${packageVersion(join(repoRoot, "package.json"))} at ${git(["rev-parse", "--short", "HEAD"])}${dirty}, from its built dist/ (npm run build); the contender compiled ahead of time with esbuild, run by ${plainNode}`,
       "controller-runtime": `sigs.k8s.io/controller-runtime ${goModVersion("sigs.k8s.io/controller-runtime")}, k8s.io/client-go ${goModVersion("k8s.io/client-go")}`,
-      "client-node": `@kubernetes/client-node ${packageVersion(join(modules, "@kubernetes/client-node/package.json"))}, plain node`,
-      "dot-i": `@dot-i/k8s-operator ${packageVersion(join(modules, "@dot-i/k8s-operator/package.json"))} on @kubernetes/client-node ${packageVersion(join(modules, "@dot-i/k8s-operator/node_modules/@kubernetes/client-node/package.json"))}, plain node`,
-      floor: "raw undici requests, compiled ahead of time with esbuild, run by plain node",
+      "client-node": `@kubernetes/client-node ${packageVersion(join(modules, "@kubernetes/client-node/package.json"))}, ${plainNode}`,
+      "dot-i": `@dot-i/k8s-operator ${packageVersion(join(modules, "@dot-i/k8s-operator/package.json"))} on @kubernetes/client-node ${packageVersion(join(modules, "@dot-i/k8s-operator/node_modules/@kubernetes/client-node/package.json"))}, ${plainNode}`,
+      floor: `raw undici requests, compiled ahead of time with esbuild, run by ${plainNode}`,
     },
   };
 }

@@ -60,6 +60,7 @@ export interface SequenceOptions {
   streamRate: number;
   logDir: string;
   goBinary: string;
+  node: string;
   built: LaunchOptions["built"];
   cpuProfile: boolean;
 }
@@ -167,6 +168,7 @@ export async function runSequence(o: SequenceOptions, log: (line: string) => voi
     const p = new ContenderProcess(o.contender, {
       kubeconfig: proxy.kubeconfig,
       goBinary: o.goBinary,
+      node: o.node,
       built: o.built,
       logFile: join(o.logDir, `${tag}.log`),
       cpuProfileDir,

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cacheRoot } from "../../../src/cluster/index.ts";
-import { peersDir } from "./paths.ts";
+import { peersDir, repoRoot } from "./paths.ts";
 
 /** Installs the Node peers when their lock file is newer than the install. */
 export function ensureNodePeers(log: (line: string) => void): void {
@@ -20,6 +20,26 @@ export function ensureNodePeers(log: (line: string) => void): void {
     log("installing the Node peers: npm ci --prefix bench/peers");
     execFileSync("npm", ["ci", "--prefix", peersDir, "--no-audit", "--no-fund"], { stdio: "inherit" });
   }
+}
+
+/**
+ * The `node` executable the Node contenders run on: `lts`, the Node.js LTS of the generated
+ * Dockerfile's base image (node:24-slim, installed into the kubeloop cache by scripts/node-lts.sh
+ * when missing), since that is what a deployed operator runs on; `current`, the runner's own.
+ */
+export function nodeForContenders(choice: string, log: (line: string) => void): string {
+  if (choice === "current") return process.execPath;
+  if (choice !== "lts") throw new Error(`--node ${choice}: choose lts or current`);
+  log("the Node contenders run on the Node.js LTS of the generated Dockerfile (scripts/node-lts.sh)");
+  const bin = execFileSync("bash", [join(repoRoot, "scripts", "node-lts.sh")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return join(bin.toString().trim(), "node");
+}
+
+/** The version of the `node` at `path`, as `node --version` prints it. */
+export function nodeVersion(path: string): string {
+  return execFileSync(path, ["--version"]).toString().trim();
 }
 
 /** The Go toolchain's version line. */

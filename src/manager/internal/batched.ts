@@ -1,11 +1,13 @@
 /**
- * Counters and gauges for the hot paths (every enqueue counts a trigger and an add and sets the
- * queue's depth): prom-client hashes and validates the labels on every `inc` and `set`, which
- * cost a fifth of the CPU of 2,000 routes converging in bench/myproxy-routes.ts. These keep the
- * changes in a Map keyed by the label values and hand them to prom-client when it collects —
- * on every scrape and `registry.metrics()` — so what a scrape reads is the same.
+ * Counters, gauges and histograms for the hot paths (every enqueue counts a trigger and an add
+ * and sets the queue's depth; every reconcile and request observes a duration): prom-client hashes
+ * and validates the labels on every `inc`, `set` and `observe`, which cost a fifth of the CPU of
+ * 2,000 routes converging in bench/myproxy-routes.ts, and histograms still 4 % of the Widget
+ * bench's operator (2026-11-26). These keep each series in a Map keyed by its label values, and
+ * prom-client reads them when it collects — on every scrape and `registry.metrics()` — so what a
+ * scrape reads is the same.
  */
-import { Counter, Gauge, type LabelValues, type Registry } from "prom-client";
+import { Counter, Gauge, type LabelValues, type Metric, type Registry } from "prom-client";
 
 /** What a metric is: its name, help, label names and registry. */
 export interface MetricConfig<L extends string> {
@@ -15,30 +17,50 @@ export interface MetricConfig<L extends string> {
   registry: Registry;
 }
 
-/** Pending values by label values, in the label names' order. */
-class Pending<L extends string> {
+/** One state per series, keyed by its label values in the label names' order. */
+class Series<L extends string, S extends { labels: LabelValues<L> }> {
   readonly #labelNames: readonly L[];
-  readonly #entries = new Map<string, { labels: LabelValues<L>; value: number }>();
+  readonly #create: (labels: LabelValues<L>) => S;
+  readonly #entries = new Map<string, S>();
 
-  constructor(labelNames: readonly L[]) {
+  constructor(labelNames: readonly L[], create: (labels: LabelValues<L>) => S) {
     this.#labelNames = labelNames;
+    this.#create = create;
   }
 
-  /** The entry of `labels`, created with value 0. */
-  entry(labels: LabelValues<L>): { labels: LabelValues<L>; value: number } {
-    const key = this.#labelNames.map((name) => labels[name] ?? "").join("\u0000");
+  /** The state of `labels`' series, created when new. */
+  entry(labels: LabelValues<L>): S {
+    let key = "";
+    for (const name of this.#labelNames) key += `${labels[name] ?? ""}\u0000`;
     let entry = this.#entries.get(key);
     if (!entry) {
-      entry = { labels, value: 0 };
+      entry = this.#create(labels);
       this.#entries.set(key, entry);
     }
     return entry;
   }
 
+  /** Every series' state. */
+  values(): IterableIterator<S> {
+    return this.#entries.values();
+  }
+
+  /** Forgets every series. */
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+/** Values not yet handed to prom-client, by series. */
+class Pending<L extends string> extends Series<L, { labels: LabelValues<L>; value: number }> {
+  constructor(labelNames: readonly L[]) {
+    super(labelNames, (labels) => ({ labels, value: 0 }));
+  }
+
   /** Hands every entry to `apply` and forgets them. */
   drain(apply: (labels: LabelValues<L>, value: number) => void): void {
-    for (const { labels, value } of this.#entries.values()) apply(labels, value);
-    this.#entries.clear();
+    for (const { labels, value } of this.values()) apply(labels, value);
+    this.clear();
   }
 }
 
@@ -85,4 +107,92 @@ function register<L extends string, M extends Counter<L> | Gauge<L>>(
     collect: () => pending.drain((labels, value) => apply(metric, labels, value)),
   });
   return pending;
+}
+
+/** One value of a collected metric, as prom-client's registry formats it. */
+interface CollectedValue {
+  labels: Partial<Record<string, string | number>>;
+  value: number;
+  metricName: string;
+}
+
+/** What prom-client's registry reads of a metric when it collects. */
+interface CollectedMetric {
+  name: string;
+  help: string;
+  type: "histogram";
+  values: CollectedValue[];
+  aggregator: "sum";
+}
+
+/** One histogram series: how many observations fell at or under each bound (not cumulated), their sum and count. */
+interface HistogramSeries<L extends string> {
+  readonly labels: LabelValues<L>;
+  readonly counts: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * A histogram that counts each observation into its series' buckets itself and hands prom-client
+ * the cumulated buckets when it collects, in the shape and order prom-client's own `Histogram`
+ * gives (`_bucket` per bound and `+Inf`, `_sum`, `_count`), registered as a metric of `registry`.
+ */
+export class BatchedHistogram<L extends string> {
+  /** What prom-client's registry reads of a metric. */
+  readonly name: string;
+  readonly help: string;
+  readonly type = "histogram" as const;
+  readonly aggregator = "sum" as const;
+  readonly #bounds: readonly number[];
+  readonly #series: Series<L, HistogramSeries<L>>;
+
+  constructor(config: MetricConfig<L> & { buckets: readonly number[] }) {
+    this.name = config.name;
+    this.help = config.help;
+    this.#bounds = [...config.buckets].sort((a, b) => a - b);
+    this.#series = new Series(config.labelNames, (labels) => ({
+      labels,
+      counts: this.#bounds.map(() => 0),
+      sum: 0,
+      count: 0,
+    }));
+    config.registry.registerMetric(this as unknown as Metric);
+  }
+
+  /** Counts `value` into the series of `labels`. */
+  observe(labels: LabelValues<L>, value: number): void {
+    const series = this.#series.entry(labels);
+    const bucket = this.#bounds.findIndex((bound) => value <= bound);
+    if (bucket >= 0) series.counts[bucket] = (series.counts[bucket] ?? 0) + 1;
+    series.sum += value;
+    series.count += 1;
+  }
+
+  /** Every series, as prom-client's registry formats a histogram. */
+  async get(): Promise<CollectedMetric> {
+    const values: CollectedValue[] = [];
+    for (const { labels, counts, sum, count } of this.#series.values()) {
+      let cumulated = 0;
+      this.#bounds.forEach((bound, i) => {
+        cumulated += counts[i] ?? 0;
+        values.push({
+          labels: { le: bound, ...labels },
+          value: cumulated,
+          metricName: `${this.name}_bucket`,
+        });
+      });
+      values.push(
+        { labels: { le: "+Inf", ...labels }, value: count, metricName: `${this.name}_bucket` },
+        { labels: { ...labels }, value: sum, metricName: `${this.name}_sum` },
+        { labels: { ...labels }, value: count, metricName: `${this.name}_count` },
+      );
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  /** Forgets every series, as `registry.resetMetrics()` asks. */
+  reset(): void {
+    this.#series.clear();
+  }
 }
