@@ -148,7 +148,11 @@ export class Client {
       // ignores `limit`, or a large `limit`) overflows the stack with a RangeError.
       for (const item of page.items) items.push(item);
     } while (page.continue);
-    return { items, resourceVersion: page.resourceVersion };
+    return {
+      items,
+      resourceVersion: page.resourceVersion,
+      ...(page.shardInfo ? { shardInfo: page.shardInfo } : {}),
+    };
   }
 
   /**
@@ -162,7 +166,7 @@ export class Client {
     this.#onCall?.(type, "list");
     const body = await this.#send<{
       items?: T[];
-      metadata?: { resourceVersion?: string; continue?: string };
+      metadata?: { resourceVersion?: string; continue?: string; shardInfo?: { selector: string } };
     }>({
       method: "GET",
       verb: "list",
@@ -170,6 +174,7 @@ export class Client {
       query: {
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
+        shardSelector: opts.shardSelector,
         limit: opts.limit ?? 500,
         continue: opts.continue,
         resourceVersion: opts.continue ? undefined : opts.resourceVersion,
@@ -188,6 +193,7 @@ export class Client {
       items,
       resourceVersion: body.metadata?.resourceVersion ?? "",
       continue: body.metadata?.continue || undefined,
+      ...(body.metadata?.shardInfo ? { shardInfo: body.metadata.shardInfo } : {}),
     };
   }
 
@@ -277,6 +283,7 @@ export class Client {
         watch: 1,
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
+        shardSelector: opts.shardSelector,
         resourceVersion: opts.resourceVersion,
         resourceVersionMatch: opts.resourceVersionMatch,
         allowWatchBookmarks: opts.allowWatchBookmarks,

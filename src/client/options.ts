@@ -48,6 +48,12 @@ export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * Only the objects whose hash falls in these ranges (`kubeloop/sharding`'s `shardSelector`);
+   * served where the apiserver has the `ShardedListAndWatch` feature gate on, which the answer's
+   * `shardInfo` confirms. Elsewhere the server ignores it and answers every object.
+   */
+  shardSelector?: string;
   /** Page size; `list` follows `continue` until the end. Default 500. */
   limit?: number;
   /** `resourceVersion` to list at (`"0"`: any, from the watch cache). */
@@ -64,6 +70,11 @@ export interface ObjectList<T> {
   resourceVersion: string;
   /** Present when more pages remain (only from {@link Client.listPage}). */
   continue?: string;
+  /**
+   * The shard selector the apiserver applied, echoed back; absent when the list was not sharded,
+   * or the server ignored {@link ListOptions.shardSelector} (then the items are every object).
+   */
+  shardInfo?: { selector: string };
 }
 
 /** Patch formats. `strategic` works for built-in kinds only; custom resources use `merge` or `json`. */
@@ -93,6 +104,8 @@ export interface WatchRequestOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** As {@link ListOptions.shardSelector}: only events of objects in these hash ranges, where served. */
+  shardSelector?: string;
   resourceVersion?: string;
   resourceVersionMatch?: "NotOlderThan";
   allowWatchBookmarks?: boolean;

@@ -120,6 +120,9 @@ export function componentArgs(
         "--allow-privileged=true",
         "--endpoint-reconciler-type=none",
         "--profiling=false",
+        // Sharded list and watch (v1.36 alpha, KEP-5866), for sharded controllers; a later
+        // `--feature-gates=ShardedListAndWatch=false` in `apiserverArgs` turns it off again.
+        "--feature-gates=ShardedListAndWatch=true",
         ...apiserverArgs,
       ];
     case "kube-controller-manager":

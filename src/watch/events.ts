@@ -32,4 +32,10 @@ export interface WatchMetrics {
   reconnect?(reason: RestartReason): void;
   /** A failure that will be retried after `delayMs`. */
   retry?(error: unknown, delayMs: number): void;
+  /**
+   * An object outside the watch's shard arrived and was dropped: the server ignored the shard
+   * selector (feature gate off, an older apiserver, or a proxy that drops it), so the watcher
+   * filters on the client.
+   */
+  outsideShard?(): void;
 }

@@ -8,7 +8,9 @@
  * that resourceVersion with bookmarks and a randomised 5–10 min timeout, resumes from the last
  * resourceVersion after a clean close or a network error (exponential backoff with jitter, no
  * hot loop), lists again after `410 Expired` or a too-large resourceVersion, and reconnects a
- * watch that goes silent (no event or bookmark within `inactivityMs`).
+ * watch that goes silent (no event or bookmark within `inactivityMs`). A watcher may receive one
+ * shard of the kind (`shard`: hash ranges of `metadata.uid` or `metadata.namespace`), asked of the
+ * server and checked on the client.
  *
  * Not a cache: `kubeloop/cache` folds these events into a store and fans them out to handlers.
  *
@@ -25,4 +27,4 @@ export { Backoff } from "./backoff.ts";
 export { WatchClosedEarlyError, WatchInactiveError } from "./errors.ts";
 export type { RestartReason, WatchEvent, WatchMetrics } from "./events.ts";
 export { decodeLines, type RawWatchEvent } from "./lines.ts";
-export { type WatchClient, type WatcherOptions, watch } from "./watcher.ts";
+export { type WatchClient, type WatcherOptions, type WatchShard, watch } from "./watcher.ts";

@@ -17,6 +17,7 @@ import {
   type WatchRequestOptions,
 } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
+import { inShard, type ShardKey, type ShardRange, shardSelector } from "../sharding/index.ts";
 import { Backoff } from "./backoff.ts";
 import { WatchClosedEarlyError, WatchInactiveError } from "./errors.ts";
 import type { RestartReason, WatchEvent, WatchMetrics } from "./events.ts";
@@ -31,6 +32,13 @@ export interface WatchClient {
   watchStream(type: ResourceType, opts: WatchRequestOptions): Promise<ApiResponse>;
 }
 
+/** The part of the hash space a watcher receives (`kubeloop/sharding`). */
+export interface WatchShard {
+  /** The field hashed: `uid`, or `namespace` to keep a namespace's objects together. */
+  readonly key: ShardKey;
+  readonly ranges: readonly ShardRange[];
+}
+
 /** Options of {@link watch}. */
 export interface WatcherOptions {
   /** Watch one namespace; absent watches all. */
@@ -39,6 +47,13 @@ export interface WatcherOptions {
   fieldSelector?: string;
   /** Receive only metadata (`PartialObjectMetadata`), tagged with the watched kind. */
   metadataOnly?: boolean;
+  /**
+   * Only the objects whose hash falls in these ranges: asked of the server with a shard selector,
+   * and checked again on every object received, since a server without the `ShardedListAndWatch`
+   * feature gate ignores the selector (each object dropped so is reported to
+   * `metrics.outsideShard`).
+   */
+  shard?: WatchShard;
   /** Page size of initial lists. Default 500. */
   pageSize?: number;
   /**
@@ -154,6 +169,7 @@ class Session<T extends KubeObject> {
   readonly #options: WatcherOptions;
   readonly #clock: Clock;
   readonly #metrics: WatchMetrics;
+  readonly #shardSelector: string | undefined;
 
   constructor(
     client: WatchClient,
@@ -167,6 +183,8 @@ class Session<T extends KubeObject> {
     this.#options = options;
     this.#clock = clock;
     this.#metrics = metrics;
+    const { shard } = options;
+    this.#shardSelector = shard ? shardSelector(shard.key, shard.ranges) : undefined;
   }
 
   /** A complete paged list; returns the list's resourceVersion. */
@@ -180,11 +198,12 @@ class Session<T extends KubeObject> {
         labelSelector,
         fieldSelector,
         metadataOnly,
+        shardSelector: this.#shardSelector,
         limit: pageSize,
         continue: page?.continue,
         signal,
       });
-      for (const object of page.items) yield { type: "initApply", object };
+      for (const object of page.items) if (this.#inShard(object)) yield { type: "initApply", object };
     } while (page.continue);
     yield { type: "initDone" };
     return page.resourceVersion;
@@ -231,6 +250,7 @@ class Session<T extends KubeObject> {
       labelSelector,
       fieldSelector,
       metadataOnly,
+      shardSelector: this.#shardSelector,
       resourceVersion: resourceVersion ?? "",
       resourceVersionMatch: initial ? "NotOlderThan" : undefined,
       sendInitialEvents: initial ? true : undefined,
@@ -249,8 +269,17 @@ class Session<T extends KubeObject> {
     }
     if (raw.type === "BOOKMARK") return;
     const object = this.#object(raw.object as unknown as T);
+    if (!this.#inShard(object)) return;
     if (raw.type === "DELETED") yield { type: "delete", object };
     else yield { type: initializing ? "initApply" : "apply", object };
+  }
+
+  /** True without a shard, or when `object` is in it; an object outside it is reported and dropped. */
+  #inShard(object: T): boolean {
+    const { shard } = this.#options;
+    if (!shard || inShard(object, shard.key, shard.ranges)) return true;
+    this.#metrics.outsideShard?.();
+    return false;
   }
 
   /** Metadata-only objects arrive as PartialObjectMetadata; tag them with the watched kind. */

@@ -72,6 +72,7 @@ describe("Informer", () => {
       labelSelector: "app=web",
       fieldSelector: "metadata.name!=x",
       metadataOnly: true,
+      shardSelector: undefined,
       limit: 7,
       continue: undefined,
     });

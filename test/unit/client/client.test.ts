@@ -142,6 +142,33 @@ describe("Client.list", () => {
     assert.deepEqual(queryOf(sent[0] as SentRequest), { limit: "500" });
   });
 
+  it("sends a shard selector and returns the shardInfo the server echoed, on every page", async (t) => {
+    const selector = "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')";
+    const shardInfo = { selector };
+    const pages = [
+      { items: [{ metadata: { name: "a" } }], metadata: { resourceVersion: "5", continue: "t", shardInfo } },
+      { items: [{ metadata: { name: "b" } }], metadata: { resourceVersion: "6", shardInfo } },
+    ];
+    const { client, sent } = clientWith(t, (_r, i) => ({ status: 200, body: pages[i] }));
+    const list = await client.list(ConfigMap, { shardSelector: selector, limit: 1 });
+    assert.deepEqual(list.shardInfo, shardInfo);
+    assert.deepEqual(
+      sent.map((r) => queryOf(r).shardSelector),
+      [selector, selector],
+    );
+  });
+
+  it("returns no shardInfo where the server ignored the selector (the feature gate off)", async (t) => {
+    const { client } = clientWith(t, () => ({
+      status: 200,
+      body: { items: [], metadata: { resourceVersion: "1" } },
+    }));
+    const page = await client.listPage(ConfigMap, {
+      shardSelector: "shardRange(object.metadata.uid, '0x0000000000000000', '0x10000000000000000')",
+    });
+    assert.equal("shardInfo" in page, false);
+  });
+
   it("asks for PartialObjectMetadataList when listing metadata only", async (t) => {
     const { client, sent } = clientWith(t, () => ({
       status: 200,

@@ -168,6 +168,7 @@ export function recordingWatchMetrics(): { metrics: WatchMetrics; calls: string[
         calls.push(`retry ${(err as Error).name}`);
         delays.push(delayMs);
       },
+      outsideShard: () => calls.push("outside-shard"),
     },
   };
 }

@@ -50,6 +50,7 @@ describe("watch: streaming the initial state", () => {
       labelSelector: "app=web",
       fieldSelector: "metadata.name=a",
       metadataOnly: undefined,
+      shardSelector: undefined,
       resourceVersion: "",
       resourceVersionMatch: "NotOlderThan",
       sendInitialEvents: true,
@@ -164,6 +165,7 @@ describe("watch: listing the initial state", () => {
       labelSelector: "app=web",
       fieldSelector: undefined,
       metadataOnly: true,
+      shardSelector: undefined,
       limit: 500,
       continue: undefined,
     });
