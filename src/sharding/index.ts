@@ -15,3 +15,4 @@
 export { shardHash } from "./hash.ts";
 export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
 export { inShard, objectShardHash, type ShardKey, shardSelector } from "./selector.ts";
+export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";

@@ -77,7 +77,9 @@ export async function changeDuringRestart(
     return kube.createWidget(name, `hello-${present + k}`);
   });
   const all = await proc.marker("all-reconciled", ctx.timeoutMs);
-  await Promise.race([watches.all, sleep(ctx.timeoutMs)]);
+  // An unref'd deadline: once the race is decided, it must not keep the runner alive (it did for
+  // up to 10 min after an N = 5,000 run).
+  await Promise.race([watches.all, sleep(ctx.timeoutMs, undefined, { ref: false })]);
   tracker.onWidgetConverged = undefined;
   const { stopped, p50Ms, p99Ms, maxMs } = watches.summary();
   const r = {

@@ -330,7 +330,7 @@ async function repair(
     await kube.deleteConfigMap(name);
     await sleep(50);
   }
-  await Promise.race([watches.all, sleep(60_000)]);
+  await Promise.race([watches.all, sleep(60_000, undefined, { ref: false })]);
   tracker.onConfigMapAdded = undefined;
   await tracker.waitConverged(o.n, () => true, 120_000).catch(() => {});
   const { stopped, p50Ms, p99Ms, maxMs } = watches.summary();
