@@ -5,6 +5,7 @@
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
 import type { Clock } from "../clock/index.ts";
+import { shardSelector } from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
 import type { CacheSyncTimeoutError } from "./errors.ts";
 import type { InformerHealth } from "./health.ts";
@@ -53,10 +54,11 @@ const defaultSyncTimeoutMs = 2 * 60_000;
 
 /**
  * The key of an informer: kind plus scope, the same whatever the order of the scope's fields,
- * and with absent, empty and false fields left out (`{ namespace: "" }` is the cluster).
+ * and with absent, empty and false fields left out (`{ namespace: "" }` is the cluster); a shard
+ * by its selector, which names its merged ranges.
  */
-function informerKey(type: ResourceType, scope: InformerScope): string {
-  const fields = Object.entries(scope)
+function informerKey(type: ResourceType, { shard, ...scope }: InformerScope): string {
+  const fields = Object.entries({ ...scope, shard: shard && shardSelector(shard.key, shard.ranges) })
     .filter(([, value]) => value !== undefined && value !== "" && value !== false)
     .sort(([a], [b]) => a.localeCompare(b));
   return `${type.apiVersion}/${type.kind}?${JSON.stringify(fields)}`;

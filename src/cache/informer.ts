@@ -5,8 +5,17 @@
  * with backoff, and {@link Informer.health} says so.
  */
 import { type KubeObject, keyOf, type ObjectKey, type ResourceType } from "../api/index.ts";
+import type { ObjectList } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
-import { Backoff, type WatchClient, type WatcherOptions, type WatchMetrics, watch } from "../watch/index.ts";
+import { inShard, shardSelector } from "../sharding/index.ts";
+import {
+  Backoff,
+  type WatchClient,
+  type WatcherOptions,
+  type WatchMetrics,
+  type WatchShard,
+  watch,
+} from "../watch/index.ts";
 import { CacheSyncTimeoutError } from "./errors.ts";
 import { HealthTracker, type InformerHealth } from "./health.ts";
 import { internStrings } from "./intern.ts";
@@ -33,6 +42,11 @@ export interface InformerScope {
   fieldSelector?: string;
   /** Watch and store only metadata. */
   metadataOnly?: boolean;
+  /**
+   * Only the objects of these hash ranges (a sharded controller's part of the kind): asked of the
+   * server with a shard selector and checked on the client, in the watch and in relists alike.
+   */
+  shard?: WatchShard;
 }
 
 /** Callbacks for store changes. `initial` is true for objects of the first list. */
@@ -129,8 +143,8 @@ export class Informer<T extends KubeObject> {
     this.#clock = options.clock ?? systemClock;
     this.#health = new HealthTracker(`${type.apiVersion}/${type.kind}`, this.#clock);
     this.#syncWaiters = new SyncWaiters(this.#clock);
-    const { namespace, labelSelector, fieldSelector, metadataOnly } = options;
-    this.scope = { namespace, labelSelector, fieldSelector, metadataOnly };
+    const { namespace, labelSelector, fieldSelector, metadataOnly, shard } = options;
+    this.scope = { namespace, labelSelector, fieldSelector, metadataOnly, ...(shard ? { shard } : {}) };
     const store = createStore<T>(options.indexers, (err, index, key) =>
       this.#callbackFailed(
         "indexer",
@@ -299,13 +313,7 @@ export class Informer<T extends KubeObject> {
       store: this.store,
       // No resourceVersion: a quorum read, as fresh as etcd. A list from the watch cache
       // (resourceVersion "0") may be as far behind as the watch that missed the events.
-      listPage: (token: string | undefined, signal: AbortSignal) =>
-        this.client.listPage(this.type, {
-          ...this.scope,
-          limit: watch?.pageSize ?? 500,
-          continue: token,
-          signal,
-        }),
+      listPage: (token: string | undefined, signal: AbortSignal) => this.#relistPage(token, signal),
       waitForSync: (signal: AbortSignal) => this.waitForSync(signal),
       heal: (found: Divergence<T>[]) => this.#heal(found),
       failed: (err: unknown, retryInMs: number) =>
@@ -313,6 +321,22 @@ export class Informer<T extends KubeObject> {
     };
     const backoff = new Backoff(watch?.backoff?.initialMs, watch?.backoff?.maxMs);
     return new Relister(target, relist, this.#clock, backoff);
+  }
+
+  /** One page of the relist's list of the scope: a shard's objects only, as the watch delivers them. */
+  async #relistPage(token: string | undefined, signal: AbortSignal): Promise<ObjectList<T>> {
+    const { shard, ...scope } = this.scope;
+    const page = await this.client.listPage(this.type, {
+      ...scope,
+      shardSelector: shard && shardSelector(shard.key, shard.ranges),
+      limit: this.#options.watch?.pageSize ?? 500,
+      continue: token,
+      signal,
+    });
+    if (!shard) return page;
+    const items = page.items.filter((obj) => inShard(obj, shard.key, shard.ranges));
+    for (let i = items.length; i < page.items.length; i++) this.#options.metrics?.outsideShard?.();
+    return { ...page, items };
   }
 
   /** Applies what a relist found the watch missed to the store, counting each, and tells the handlers. */

@@ -1,7 +1,8 @@
 /**
  * What the manager tells people about its caches: a log line per informer failure, a log line per
- * relist that found changes the watch had missed, and — in a cluster — a Warning event on the
- * manager's own pod each time an informer dies and restarts, so `kubectl describe pod` says why.
+ * relist that found changes the watch had missed, one per kind whose shard selector the apiserver
+ * ignored, and — in a cluster — a Warning event on the manager's own pod each time an informer
+ * dies and restarts, so `kubectl describe pod` says why.
  */
 import type { Logger } from "pino";
 import type { ObjectReference, ResourceType } from "../api/index.ts";
@@ -37,6 +38,33 @@ export function withPodEvents(
       const cause = err instanceof Error ? err.message : String(err);
       const note = `the ${type.kind} informer died (${cause}); restarting in ${Math.round(delayMs)} ms`;
       recorder().warning(pod, "InformerRestarted", "Watch", note);
+    },
+  };
+}
+
+/**
+ * The informer's metrics `hooks`, plus one warning, the first time the informer of `type` drops an
+ * object from outside its shard: the apiserver ignored the shard selector, so every replica
+ * receives the whole kind and filters it itself (counted by `kubeloop_watch_outside_shard_total`).
+ */
+export function withShardFallbackWarning(
+  hooks: InformerMetrics,
+  type: ResourceType,
+  logger: Pick<Logger, "warn">,
+): InformerMetrics {
+  let warned = false;
+  return {
+    ...hooks,
+    outsideShard: () => {
+      hooks.outsideShard?.();
+      if (warned) return;
+      warned = true;
+      logger.warn(
+        { kind: type.kind },
+        `the apiserver ignored the shard selector of ${type.kind} and sent objects of other shards: ` +
+          "this replica filters them itself, receiving the whole kind; turn on the apiserver's " +
+          "ShardedListAndWatch feature gate (Kubernetes 1.36+) so that each replica receives only its shards",
+      );
     },
   };
 }

@@ -19,7 +19,13 @@ import {
 import { type ElectionTimings, LeaderElector, LeadershipLostError } from "../election/index.ts";
 import { EventRecorder } from "../events/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
-import { logDivergence, logInformerFailure, ownPod, withPodEvents } from "./cache-reports.ts";
+import {
+  logDivergence,
+  logInformerFailure,
+  ownPod,
+  withPodEvents,
+  withShardFallbackWarning,
+} from "./cache-reports.ts";
 import { DeclaredKinds } from "./declared-kinds.ts";
 import {
   type Listen,
@@ -145,7 +151,11 @@ export class Manager implements ControllerHost {
       namespace: options.namespace,
       clock: this.#clock,
       metrics: (type) =>
-        withPodEvents(metrics.informer(type), type, ownPod(process.env), () => this.recorder),
+        withShardFallbackWarning(
+          withPodEvents(metrics.informer(type), type, ownPod(process.env), () => this.recorder),
+          type,
+          logger,
+        ),
       onError: (err, context) => logInformerFailure(logger, err, context),
       onDiverged: (type, found) => logDivergence(logger, type, found),
       onLazyInformer: (type, scope) =>

@@ -128,6 +128,11 @@ export class ManagerMetrics {
     "Watch reconnects from the last resourceVersion, per kind and reason",
     ["kind", "reason"],
   );
+  readonly #outsideShard = this.#counter(
+    "kubeloop_watch_outside_shard_total",
+    "Objects a sharded watch or relist received from outside its shard and dropped (the apiserver ignored the shard selector), per kind",
+    ["kind"],
+  );
   readonly #callbackErrors = this.#counter(
     "kubeloop_informer_callback_errors_total",
     "User code an informer runs (indexer, transform, handler) that threw, per kind and callback; the informer went on",
@@ -279,6 +284,7 @@ export class ManagerMetrics {
       },
       relist: (reason) => this.#relists.inc({ kind, reason }),
       reconnect: (reason) => this.#reconnects.inc({ kind, reason }),
+      outsideShard: () => this.#outsideShard.inc({ kind }),
     };
   }
 }

@@ -1,18 +1,28 @@
 /**
+ * @module sharding
+ *
  * Sharding by hash range, as the apiserver shards lists and watches (`shardSelector`, Kubernetes
  * v1.36 alpha, feature gate `ShardedListAndWatch`): the 64-bit FNV-1a hash of an object's
- * `metadata.uid` or `metadata.namespace`, ranges of that hash space, the selector string, and the
- * same match on the client for servers that ignore the selector.
+ * `metadata.uid` or `metadata.namespace`, ranges of that hash space, the selector string, the
+ * same match on the client for servers that ignore the selector, and the virtual shards of that
+ * space held across an operator's replicas through one Lease each ({@link ShardCoordinator}).
  *
  * @example
  * ```ts
- * import { inShard, shardSelector, splitHashSpace } from "kubeloop/sharding";
- * const [mine] = splitHashSpace(2);
- * const page = await client.listPage(Widget, { shardSelector: shardSelector("uid", [mine]) });
- * // page.shardInfo absent: the server ignored the selector; keep only what inShard(obj, "uid", [mine]) says
+ * const mine = splitHashSpace(2).slice(0, 1); // the first of two halves
+ * const page = await client.listPage(ConfigMap, { shardSelector: shardSelector("uid", mine) });
+ * // Without shardInfo the server ignored the selector (feature gate off): filter on the client.
+ * const items = page.shardInfo ? page.items : page.items.filter((o) => inShard(o, "uid", mine));
  * ```
  */
+
+export {
+  type HeldShard,
+  ShardCoordinator,
+  type ShardCoordinatorOptions,
+  type ShardLeaseClient,
+} from "./coordinator.ts";
 export { shardHash } from "./hash.ts";
+export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";
 export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
 export { inShard, objectShardHash, type ShardKey, shardSelector } from "./selector.ts";
-export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";

@@ -2,11 +2,13 @@
  * The apiserver's sharded list and watch (feature gate `ShardedListAndWatch`, on in the local
  * control plane) agree with kubeloop's hash, ranges and selectors: a shard's list holds exactly the
  * objects `inShard` places in it, the shards of a split partition a namespace, a selector of
- * ranges that do not touch is one `||` expression, and a sharded watch delivers only its shard.
+ * ranges that do not touch is one `||` expression, and a sharded watch (and an informer) receives
+ * only its shard.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
+import { InformerCache } from "../../../src/cache/index.ts";
 import type { Client } from "../../../src/client/index.ts";
 import { inShard, type ShardRange, shardSelector, splitHashSpace } from "../../../src/sharding/index.ts";
 import { decodeLines } from "../../../src/watch/index.ts";
@@ -108,4 +110,22 @@ test("a sharded watch delivers the events of its shard only", async (t) => {
     namesOf(delivered.filter((o) => !o.metadata.name?.startsWith("fence"))),
     namesOf(inLow.filter((o) => !o.metadata.name?.startsWith("fence"))),
   );
+});
+
+test("an informer of one shard stores exactly that shard, filtered by the server (nothing dropped on the client)", async (t) => {
+  const ns = await testNamespace(t);
+  const client = await testClient();
+  await createMany(client, ns, "cm", 20);
+  const { items: all } = await client.list(ConfigMap, { namespace: ns });
+  const [low] = splitHashSpace(2) as [ShardRange];
+  let dropped = 0;
+  const cache = new InformerCache(client, { metrics: () => ({ outsideShard: () => dropped++ }) });
+  const informer = cache.informer(ConfigMap, { namespace: ns, shard: { key: "uid", ranges: [low] } });
+  const stop = new AbortController();
+  t.after(() => stop.abort());
+  cache.start(stop.signal);
+  await cache.waitForSync(stop.signal);
+  const stored = informer.store.list();
+  assert.deepEqual(namesOf(stored), namesOf(all.filter((o) => inShard(o, "uid", [low]))));
+  assert.equal(dropped, 0, "the apiserver sent only the shard");
 });

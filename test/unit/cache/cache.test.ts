@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject, Namespace, Secret } from "../../../src/api/index.ts";
+import { type ShardRange, splitHashSpace } from "../../../src/sharding/index.ts";
 import { flush, isSettled } from "../watch/support.ts";
 import { cm, names, newCache, withManagedFields } from "./support.ts";
 
@@ -47,6 +48,17 @@ describe("InformerCache: sharing", () => {
     const all = cache.informer(ConfigMap, {});
     assert.equal(cache.informer(ConfigMap, { namespace: undefined, metadataOnly: false }), all);
     assert.equal(cache.informers().length, 2);
+  });
+
+  it("keys a shard by the hashes it covers: the same ranges in any order share an informer, others do not", (t) => {
+    const { cache } = newCache(t);
+    const [a, b, c] = splitHashSpace(3) as [ShardRange, ShardRange, ShardRange];
+    const ab = cache.informer(ConfigMap, { shard: { key: "uid", ranges: [a, b] } });
+    assert.equal(cache.informer(ConfigMap, { shard: { key: "uid", ranges: [b, a] } }), ab);
+    assert.notEqual(cache.informer(ConfigMap, { shard: { key: "uid", ranges: [c] } }), ab);
+    assert.notEqual(cache.informer(ConfigMap, { shard: { key: "namespace", ranges: [a, b] } }), ab);
+    assert.notEqual(cache.informer(ConfigMap), ab, "the whole kind is not a shard of it");
+    assert.equal(cache.informers().length, 4);
   });
 
   it("scopes namespaced kinds to the cache's namespace, and leaves cluster-scoped kinds alone", (t) => {

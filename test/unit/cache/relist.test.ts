@@ -4,6 +4,8 @@ import { describe, it } from "node:test";
 import type { ConfigMapObject } from "../../../src/api/index.ts";
 import { ConfigMap, Secret } from "../../../src/api/index.ts";
 import { Informer, type InformerOptions, InvalidRelistOptionsError } from "../../../src/cache/index.ts";
+import { shardSelector } from "../../../src/sharding/index.ts";
+import { lowHalf, uidIn } from "../sharding/support.ts";
 import { FakeWatchClient, flush } from "../watch/support.ts";
 import { cm, newCache, recording, startInformer } from "./support.ts";
 
@@ -97,6 +99,23 @@ describe("Informer: periodic relist", () => {
     assert.equal(h.informer.store.get("ns/a")?.metadata.uid, "u2");
   });
 
+  it("relists a shard only: the selector is sent, and objects of other shards are neither added nor counted", async (t) => {
+    const mine = withUid(cm("a"), uidIn([lowHalf], true));
+    const other = withUid(cm("b", "ns", "7"), uidIn([lowHalf], false));
+    const outside: string[] = [];
+    const h = await synced(t, [mine], {
+      shard: { key: "uid", ranges: [lowHalf] },
+      metrics: { diverged: () => assert.fail("nothing diverged"), outsideShard: () => outside.push("b") },
+    });
+    await h.relistReturns([mine, other], "12");
+    await h.compare();
+    assert.deepEqual(h.log, []);
+    assert.deepEqual(h.informer.store.keys(), ["ns/a"]);
+    assert.equal(h.client.lists.at(-1)?.shardSelector, shardSelector("uid", [lowHalf]));
+    assert.equal(h.informer.scope.shard?.key, "uid");
+    assert.deepEqual(outside, ["b"], "reported as the watch reports it");
+  });
+
   it("counts nothing and tells the handlers nothing on a cache that missed nothing", async (t) => {
     const h = await synced(t, [cm("a"), cm("b", "ns", "5")]);
     for (let round = 0; round < 3; round++) {
@@ -120,6 +139,7 @@ describe("Informer: periodic relist", () => {
       labelSelector: "app=web",
       fieldSelector: undefined,
       metadataOnly: undefined,
+      shardSelector: undefined,
     };
     assert.deepEqual(relists, [
       { ...scope, limit: 500, continue: undefined },

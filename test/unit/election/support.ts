@@ -6,7 +6,9 @@ import type { Lease, LeaseObject } from "../../../src/api/index.ts";
 import {
   AlreadyExistsError,
   ConflictError,
+  type ListOptions,
   NotFoundError,
+  type ObjectList,
   type ObjectOptions,
   ServerError,
   type StatusDetails,
@@ -39,7 +41,7 @@ export class FakeLeaseStore implements LeaseClient {
   readonly #leases = new Map<string, LeaseObject>();
   #version = 0;
   /** Each call made, by verb. */
-  readonly calls: ("get" | "create" | "update")[] = [];
+  readonly calls: ("get" | "create" | "update" | "list")[] = [];
   /** How many writes were refused with a 409 (stale resourceVersion or name taken). */
   conflicts = 0;
   /** While true, every call fails with a 500. */
@@ -65,6 +67,15 @@ export class FakeLeaseStore implements LeaseClient {
   renew(now: number, name = LEASE): void {
     const lease = this.lease(name);
     this.put({ ...lease?.spec, renewTime: microTime(now) }, name);
+  }
+
+  /** Every stored Lease, as a list answer (the namespace is not checked: the store has one). */
+  async list(_type: typeof Lease, opts: ListOptions): Promise<ObjectList<LeaseObject>> {
+    await this.#call("list", opts.signal);
+    return {
+      items: [...this.#leases.values()].map((lease) => structuredClone(lease)),
+      resourceVersion: String(this.#version),
+    };
   }
 
   async get(_type: typeof Lease, name: string, opts: ObjectOptions): Promise<LeaseObject> {
@@ -103,7 +114,7 @@ export class FakeLeaseStore implements LeaseClient {
     throw apiError(Class, 409, reason, method);
   }
 
-  async #call(verb: "get" | "create" | "update", signal: AbortSignal | undefined): Promise<void> {
+  async #call(verb: "get" | "create" | "update" | "list", signal: AbortSignal | undefined): Promise<void> {
     this.calls.push(verb);
     if (this.hanging) await this.#hang(signal);
     await Promise.resolve();

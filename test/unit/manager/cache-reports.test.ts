@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
 import type { DivergedObject } from "../../../src/cache/index.ts";
-import { logDivergence, ownPod, withPodEvents } from "../../../src/manager/cache-reports.ts";
+import {
+  logDivergence,
+  ownPod,
+  withPodEvents,
+  withShardFallbackWarning,
+} from "../../../src/manager/cache-reports.ts";
 
 describe("cache reports: the manager's pod", () => {
   it("is named by the downward-API variables of the generated Deployment", () => {
@@ -66,5 +71,22 @@ describe("cache reports: divergence", () => {
       /\(deleted ns\/gone, added ns\/new-0, .*added ns\/new-8, and 2 more\)/,
     );
     assert.match(lines[0]?.message ?? "", /the cache is repaired and the objects re-queued$/);
+  });
+});
+
+describe("cache reports: a shard selector the apiserver ignored", () => {
+  it("is counted every time and warned about once per kind, naming the feature gate", () => {
+    const warnings: string[] = [];
+    let counted = 0;
+    const logger = { warn: (_fields: object, message: string) => warnings.push(message) };
+    const hooks = withShardFallbackWarning({ outsideShard: () => counted++ }, ConfigMap, logger as never);
+    hooks.outsideShard?.();
+    hooks.outsideShard?.();
+    assert.equal(counted, 2);
+    assert.equal(warnings.length, 1);
+    assert.match(
+      warnings[0] ?? "",
+      /ignored the shard selector of ConfigMap.*ShardedListAndWatch feature gate/,
+    );
   });
 });

@@ -32,7 +32,7 @@ describe("ManagerMetrics: drift repairs", () => {
 });
 
 describe("ManagerMetrics: informer hooks", () => {
-  it("counts callback errors, restarts and relist divergences per kind", async () => {
+  it("counts callback errors, restarts, relist divergences and objects from outside a shard per kind", async () => {
     const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
     const hooks = metrics.informer(ConfigMap);
     hooks.callbackError?.("handler");
@@ -43,6 +43,8 @@ describe("ManagerMetrics: informer hooks", () => {
     hooks.diverged?.("updated");
     hooks.diverged?.("updated");
     hooks.relist?.("expired");
+    hooks.outsideShard?.();
+    hooks.outsideShard?.();
     assert.deepEqual(await samples(metrics, "kubeloop_informer_callback_errors_total"), [
       '{"kind":"ConfigMap","callback":"handler"}=2',
       '{"kind":"ConfigMap","callback":"transform"}=1',
@@ -54,6 +56,9 @@ describe("ManagerMetrics: informer hooks", () => {
     ]);
     assert.deepEqual(await samples(metrics, "kubeloop_watch_relists_total"), [
       '{"kind":"ConfigMap","reason":"expired"}=1',
+    ]);
+    assert.deepEqual(await samples(metrics, "kubeloop_watch_outside_shard_total"), [
+      '{"kind":"ConfigMap"}=2',
     ]);
   });
 });

@@ -3,7 +3,11 @@ import { describe, it } from "node:test";
 import { planShards, type ShardLeaseState } from "../../../src/sharding/index.ts";
 
 /** `count` shards, shard i held by `holders[i]` (undefined: free), none expired unless listed. */
-function shards(count: number, holders: Record<number, string> = {}, expired: number[] = []): ShardLeaseState[] {
+function shards(
+  count: number,
+  holders: Record<number, string> = {},
+  expired: number[] = [],
+): ShardLeaseState[] {
   return Array.from({ length: count }, (_, index) => ({
     index,
     holder: holders[index],

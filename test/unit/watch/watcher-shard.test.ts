@@ -1,20 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../../src/api/index.ts";
-import { inShard, type ShardRange, shardSelector, splitHashSpace } from "../../../src/sharding/index.ts";
+import { shardSelector } from "../../../src/sharding/index.ts";
+import { lowHalf, uidIn } from "../sharding/support.ts";
 import { startWatch } from "./harness.ts";
 import { object } from "./support.ts";
 
-const [low] = splitHashSpace(2) as [ShardRange];
-const shard = { key: "uid", ranges: [low] } as const;
+const shard = { key: "uid", ranges: [lowHalf] } as const;
 
-/** `object(name, rv)` with the first uid `uid-<i>` that is (or is not) in the low half. */
+/** `object(name, rv)` with a uid in the low half, or outside it. */
 function objectWithUid(name: string, resourceVersion: string, inLow: boolean): KubeObject {
-  for (let i = 0; ; i++) {
-    const obj = object(name, resourceVersion);
-    obj.metadata.uid = `uid-${i}`;
-    if (inShard(obj, "uid", [low]) === inLow) return obj;
-  }
+  const obj = object(name, resourceVersion);
+  obj.metadata.uid = uidIn([lowHalf], inLow);
+  return obj;
 }
 
 describe("watch: one shard", () => {
@@ -29,7 +27,7 @@ describe("watch: one shard", () => {
       .send("DELETED", objectWithUid("other", "5", false))
       .send("MODIFIED", objectWithUid("mine", "6", true));
     assert.deepEqual(await take(4), ["init", "initApply mine@1", "initDone", "apply mine@6"]);
-    assert.equal(client.watches[0]?.shardSelector, shardSelector("uid", [low]));
+    assert.equal(client.watches[0]?.shardSelector, shardSelector("uid", [lowHalf]));
     assert.equal(calls.filter((c) => c === "outside-shard").length, 3);
   });
 
@@ -38,7 +36,7 @@ describe("watch: one shard", () => {
     client.page([objectWithUid("mine", "1", true), objectWithUid("other", "2", false)], "3");
     client.stream();
     assert.deepEqual(await take(3), ["init", "initApply mine@1", "initDone"]);
-    assert.equal(client.lists[0]?.shardSelector, shardSelector("uid", [low]));
+    assert.equal(client.lists[0]?.shardSelector, shardSelector("uid", [lowHalf]));
     assert.deepEqual(
       calls.filter((c) => c === "outside-shard"),
       ["outside-shard"],
