@@ -110,7 +110,20 @@ export class InformerCache {
     return informer;
   }
 
-  /** Every informer created so far. */
+  /**
+   * Stops the informer of `type` in `scope` and forgets it, so that its objects can be freed (a
+   * sharded controller drops the shards it released this way); resolves once it stopped. A later
+   * request for the same scope starts a new informer. Nothing happens when there is none.
+   */
+  async remove(type: ResourceType, scope: InformerScope = this.scopeFor(type)): Promise<void> {
+    const key = informerKey(type, scope);
+    const informer = this.#informers.get(key);
+    if (!informer) return;
+    this.#informers.delete(key);
+    await informer.stop();
+  }
+
+  /** Every informer created so far and not removed. */
   informers(): Informer<KubeObject>[] {
     return [...this.#informers.values()];
   }

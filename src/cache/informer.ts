@@ -129,6 +129,9 @@ export class Informer<T extends KubeObject> {
   #synced = false;
   #lastEventAt: number | undefined;
   #running: Promise<void> | undefined;
+  /** Aborts this informer's own run (see {@link stop}); set while it runs. */
+  #controller: AbortController | undefined;
+  #stopped = false;
   #retainWriters = false;
   readonly #tombstones = new Map<string, { object: T; at: number }>();
   readonly #relister: Relister<T>;
@@ -224,12 +227,24 @@ export class Informer<T extends KubeObject> {
    * controller of its own, so any number of informers may share one signal.
    */
   start(signal: AbortSignal): Promise<void> {
+    if (this.#stopped) return this.#running ?? Promise.resolve();
     this.#running ??= this.#runUntil(signal);
     return this.#running;
   }
 
+  /**
+   * Stops it for good, whatever signal it was started with, and resolves once its watch and relists
+   * ended (at once if it never started). Its store stays readable as it was.
+   */
+  stop(): Promise<void> {
+    this.#stopped = true;
+    this.#controller?.abort(new Error(`the ${this.type.kind} informer was stopped`));
+    return this.#running ?? Promise.resolve();
+  }
+
   async #runUntil(parent: AbortSignal): Promise<void> {
     const { controller, release } = childController(parent);
+    this.#controller = controller;
     this.#health.started();
     try {
       await Promise.all([this.#run(controller.signal), this.#relister.run(controller.signal)]);

@@ -108,7 +108,7 @@ export class ShardCoordinator {
   async #replan(signal: AbortSignal): Promise<void> {
     const { items } = await this.#options.client.list(Lease, { namespace: this.#options.namespace, signal });
     const plan = planShards(this.identity, this.#members(items), this.#states(items));
-    for (const index of plan.claim) if (!this.#campaigns.has(index)) this.#campaign(index, signal);
+    for (const index of plan.claim) if (!this.#campaigns.has(index)) this.#campaign(index);
     for (const index of plan.release) this.#resign(index);
     // A campaign for a shard another replica won keeps polling its Lease; stop it unless still planned.
     for (const [index, campaign] of this.#campaigns) {
@@ -149,14 +149,15 @@ export class ShardCoordinator {
     return Date.parse(renewTime) + leaseDurationSeconds * 1000 < this.#clock.now();
   }
 
-  #campaign(index: number, signal: AbortSignal): void {
+  #campaign(index: number): void {
     const range = this.#ranges[index] as ShardRange;
     const elector = this.#elector(`${this.#options.name}-shard-${index}`, (leading) =>
       this.#options.onShard({ index, range }, leading),
     );
+    // Not following `signal`: on shutdown, run() resigns every campaign itself.
     const stop = new AbortController();
     const done = elector
-      .run(AbortSignal.any([signal, stop.signal]))
+      .run(stop.signal)
       .catch((err: unknown) => this.#report(err, "acquire"))
       .finally(() => {
         if (this.#campaigns.get(index)?.elector === elector) this.#campaigns.delete(index);

@@ -112,6 +112,36 @@ describe("InformerCache: starting and syncing", () => {
     assert.equal(client.kind("Namespace").lists[0]?.namespace, undefined);
   });
 
+  it("removes an informer: stopped, its watch closed, forgotten, the others untouched", async (t) => {
+    const { cache, client, stop } = newCache(t);
+    const configMaps = cache.informer(ConfigMap);
+    const namespaces = cache.informer(Namespace);
+    client.kind("ConfigMap").page([cm("a")], "5");
+    client.kind("ConfigMap").stream();
+    client.kind("Namespace").page([], "5");
+    client.kind("Namespace").stream();
+    cache.start(stop.signal);
+    await cache.waitForSync();
+    await cache.remove(ConfigMap);
+    assert.equal(configMaps.health().state, "stopped");
+    assert.equal(client.kind("ConfigMap").watches.at(-1)?.signal?.aborted, true, "its watch was closed");
+    assert.deepEqual(cache.informers(), [namespaces]);
+    assert.equal(namespaces.health().state, "synced");
+    assert.notEqual(cache.informer(ConfigMap), configMaps, "a later request starts a new one");
+    await cache.remove(Secret); // none: nothing happens
+  });
+
+  it("never starts an informer removed before the cache started", async (t) => {
+    const { cache, client, stop } = newCache(t);
+    const removed = cache.informer(ConfigMap);
+    await cache.remove(ConfigMap);
+    cache.start(stop.signal);
+    await removed.start(stop.signal);
+    await flush();
+    assert.equal(client.kind("ConfigMap").lists.length, 0);
+    assert.deepEqual(cache.informers(), []);
+  });
+
   it("is synced once every informer is", async (t) => {
     const { cache, client, stop } = newCache(t);
     cache.informer(ConfigMap);

@@ -136,8 +136,10 @@ export class FakeWatchClient implements WatchClient {
     const answer = await this.#responses.take(opts.signal);
     if (answer instanceof Error) throw answer;
     this.streams.push(answer);
-    // As undici does, an aborted request destroys its body.
-    opts.signal?.addEventListener("abort", () => answer.body.destroy(opts.signal?.reason), { once: true });
+    // As undici does, an aborted request destroys its body (at once when the signal aborted meanwhile).
+    const destroy = () => answer.body.destroy(opts.signal?.reason);
+    if (opts.signal?.aborted) destroy();
+    else opts.signal?.addEventListener("abort", destroy, { once: true });
     return { status: 200, headers: {}, body: answer.body as unknown as ApiResponse["body"] };
   }
 }
