@@ -26,7 +26,7 @@ import {
 import { hasCode } from "../../../src/errors/index.ts";
 import type { EventRecorder } from "../../../src/events/index.ts";
 import { KindRoutedClient } from "../cache/support.ts";
-import { flush, recordingControllerMetrics } from "./support.ts";
+import { flush, recordingControllerMetrics, until } from "./support.ts";
 
 const Widget = resourceType<KubeObject>("example.com/v1", "Widget", "widgets", true);
 
@@ -129,7 +129,7 @@ describe("controller builder", () => {
       Secret: [obj("Secret", "s", { labels: { widget: "w3" } })],
     });
     void host.only.run(stop.signal);
-    await flush();
+    await until(() => seen.length === 3);
     assert.deepEqual(seen.sort(), [
       ["ns/w1", ["watch:Widget:create"]],
       ["ns/w2", ["owned:ConfigMap:create"]],
@@ -148,7 +148,7 @@ describe("controller builder", () => {
       });
     const { stop } = await startCache(t, host, { Widget: [obj("Widget", "w1", { generation: 4 })] });
     void host.only.run(stop.signal);
-    await flush();
+    await until(() => objects.length > 0);
     assert.equal(objects[0]?.metadata.generation, 4);
   });
 
@@ -163,7 +163,7 @@ describe("controller builder", () => {
       });
     const { stop, streams } = await startCache(t, host, { Widget: [obj("Widget", "w1", { generation: 1 })] });
     void host.only.run(stop.signal);
-    await flush();
+    await until(() => keys.length === 1);
     streams.Widget?.send(
       "MODIFIED",
       obj("Widget", "w1", { generation: 1, resourceVersion: "2", labels: { a: "b" } }),
@@ -171,7 +171,7 @@ describe("controller builder", () => {
     await flush();
     assert.deepEqual(keys, ["ns/w1"], "a change without a new generation is filtered out");
     streams.Widget?.send("MODIFIED", obj("Widget", "w1", { generation: 2, resourceVersion: "3" }));
-    await flush();
+    await until(() => keys.length === 2);
     assert.deepEqual(keys, ["ns/w1", "ns/w1"]);
   });
 

@@ -10,12 +10,7 @@ import { pino } from "pino";
 import { ServerError, UnreachableError } from "../../../src/client/index.ts";
 import { Action } from "../../../src/controller/index.ts";
 import { exponentialRateLimiter, type RateLimiter } from "../../../src/queue/index.ts";
-import { flush, harness, recordingControllerMetrics } from "./support.ts";
-
-/** Lets the workers run until `done` holds (or 200 event-loop turns passed). */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await flush();
-}
+import { flush, harness, recordingControllerMetrics, until } from "./support.ts";
 
 const handled = (calls: string[], source: string) => calls.filter((c) => c === `handling ${source}`).length;
 

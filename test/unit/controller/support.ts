@@ -24,6 +24,14 @@ export function flush(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Lets the workers run until `done` holds (or 200 event-loop turns passed): on a loaded machine
+ * a worker yields its turn (after 10 ms of work) before a single {@link flush} sees it finish.
+ */
+export async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await flush();
+}
+
 /** A promise with its resolvers, for reconciles the test finishes by hand. */
 export function deferred<T = void>(): {
   promise: Promise<T>;
