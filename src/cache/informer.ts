@@ -7,7 +7,7 @@
 import { type KubeObject, keyOf, type ObjectKey, type ResourceType } from "../api/index.ts";
 import type { ObjectList } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
-import { inShard, shardSelector } from "../sharding/index.ts";
+import { type ShardFilter, shardFilter } from "../sharding/index.ts";
 import {
   Backoff,
   type WatchClient,
@@ -132,6 +132,8 @@ export class Informer<T extends KubeObject> {
   /** Aborts this informer's own run (see {@link stop}); set while it runs. */
   #controller: AbortController | undefined;
   #stopped = false;
+  /** The scope's shard as the relists ask for it and check it (the watch has its own). */
+  readonly #shard: ShardFilter;
   #retainWriters = false;
   readonly #tombstones = new Map<string, { object: T; at: number }>();
   readonly #relister: Relister<T>;
@@ -148,6 +150,7 @@ export class Informer<T extends KubeObject> {
     this.#syncWaiters = new SyncWaiters(this.#clock);
     const { namespace, labelSelector, fieldSelector, metadataOnly, shard } = options;
     this.scope = { namespace, labelSelector, fieldSelector, metadataOnly, ...(shard ? { shard } : {}) };
+    this.#shard = shardFilter(shard, () => options.metrics?.outsideShard?.());
     const store = createStore<T>(options.indexers, (err, index, key) =>
       this.#callbackFailed(
         "indexer",
@@ -340,18 +343,15 @@ export class Informer<T extends KubeObject> {
 
   /** One page of the relist's list of the scope: a shard's objects only, as the watch delivers them. */
   async #relistPage(token: string | undefined, signal: AbortSignal): Promise<ObjectList<T>> {
-    const { shard, ...scope } = this.scope;
+    const { shard: _, ...scope } = this.scope;
     const page = await this.client.listPage(this.type, {
       ...scope,
-      shardSelector: shard && shardSelector(shard.key, shard.ranges),
+      shardSelector: this.#shard.selector,
       limit: this.#options.watch?.pageSize ?? 500,
       continue: token,
       signal,
     });
-    if (!shard) return page;
-    const items = page.items.filter((obj) => inShard(obj, shard.key, shard.ranges));
-    for (let i = items.length; i < page.items.length; i++) this.#options.metrics?.outsideShard?.();
-    return { ...page, items };
+    return { ...page, items: page.items.filter((obj) => this.#shard.keeps(obj)) };
   }
 
   /** Applies what a relist found the watch missed to the store, counting each, and tells the handlers. */

@@ -25,4 +25,11 @@ export {
 export { shardHash } from "./hash.ts";
 export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";
 export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
-export { inShard, objectShardHash, type ShardKey, shardSelector } from "./selector.ts";
+export {
+  inShard,
+  objectShardHash,
+  type ShardFilter,
+  type ShardKey,
+  shardFilter,
+  shardSelector,
+} from "./selector.ts";

@@ -45,3 +45,33 @@ export function objectShardHash(obj: KubeObject, key: ShardKey): bigint {
 export function inShard(obj: KubeObject, key: ShardKey, ranges: readonly ShardRange[]): boolean {
   return inRanges(objectShardHash(obj, key), ranges);
 }
+
+/** What a list or watch of one shard needs: the selector to send, and the check of what arrives. */
+export interface ShardFilter {
+  /** The shard selector; undefined without a shard. */
+  readonly selector: string | undefined;
+  /**
+   * True when `obj` belongs to the shard (always, without one). One that does not — the server
+   * ignored the selector — is reported to `onOutside` and must be dropped.
+   */
+  keeps(obj: KubeObject): boolean;
+}
+
+/**
+ * The {@link ShardFilter} of `shard` (hash ranges of a key), or a filter that keeps everything
+ * without one: what a watcher and an informer's relist both ask of the server and check again.
+ */
+export function shardFilter(
+  shard: { readonly key: ShardKey; readonly ranges: readonly ShardRange[] } | undefined,
+  onOutside: () => void = () => {},
+): ShardFilter {
+  if (!shard) return { selector: undefined, keeps: () => true };
+  return {
+    selector: shardSelector(shard.key, shard.ranges),
+    keeps: (obj) => {
+      if (inShard(obj, shard.key, shard.ranges)) return true;
+      onOutside();
+      return false;
+    },
+  };
+}

@@ -17,7 +17,7 @@ import {
   type WatchRequestOptions,
 } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
-import { inShard, type ShardKey, type ShardRange, shardSelector } from "../sharding/index.ts";
+import { type ShardFilter, type ShardKey, type ShardRange, shardFilter } from "../sharding/index.ts";
 import { Backoff } from "./backoff.ts";
 import { WatchClosedEarlyError, WatchInactiveError } from "./errors.ts";
 import type { RestartReason, WatchEvent, WatchMetrics } from "./events.ts";
@@ -169,7 +169,7 @@ class Session<T extends KubeObject> {
   readonly #options: WatcherOptions;
   readonly #clock: Clock;
   readonly #metrics: WatchMetrics;
-  readonly #shardSelector: string | undefined;
+  readonly #shard: ShardFilter;
 
   constructor(
     client: WatchClient,
@@ -183,8 +183,7 @@ class Session<T extends KubeObject> {
     this.#options = options;
     this.#clock = clock;
     this.#metrics = metrics;
-    const { shard } = options;
-    this.#shardSelector = shard ? shardSelector(shard.key, shard.ranges) : undefined;
+    this.#shard = shardFilter(options.shard, () => metrics.outsideShard?.());
   }
 
   /** A complete paged list; returns the list's resourceVersion. */
@@ -198,12 +197,12 @@ class Session<T extends KubeObject> {
         labelSelector,
         fieldSelector,
         metadataOnly,
-        shardSelector: this.#shardSelector,
+        shardSelector: this.#shard.selector,
         limit: pageSize,
         continue: page?.continue,
         signal,
       });
-      for (const object of page.items) if (this.#inShard(object)) yield { type: "initApply", object };
+      for (const object of page.items) if (this.#shard.keeps(object)) yield { type: "initApply", object };
     } while (page.continue);
     yield { type: "initDone" };
     return page.resourceVersion;
@@ -250,7 +249,7 @@ class Session<T extends KubeObject> {
       labelSelector,
       fieldSelector,
       metadataOnly,
-      shardSelector: this.#shardSelector,
+      shardSelector: this.#shard.selector,
       resourceVersion: resourceVersion ?? "",
       resourceVersionMatch: initial ? "NotOlderThan" : undefined,
       sendInitialEvents: initial ? true : undefined,
@@ -269,17 +268,9 @@ class Session<T extends KubeObject> {
     }
     if (raw.type === "BOOKMARK") return;
     const object = this.#object(raw.object as unknown as T);
-    if (!this.#inShard(object)) return;
+    if (!this.#shard.keeps(object)) return;
     if (raw.type === "DELETED") yield { type: "delete", object };
     else yield { type: initializing ? "initApply" : "apply", object };
-  }
-
-  /** True without a shard, or when `object` is in it; an object outside it is reported and dropped. */
-  #inShard(object: T): boolean {
-    const { shard } = this.#options;
-    if (!shard || inShard(object, shard.key, shard.ranges)) return true;
-    this.#metrics.outsideShard?.();
-    return false;
   }
 
   /** Metadata-only objects arrive as PartialObjectMetadata; tag them with the watched kind. */
