@@ -48,10 +48,15 @@ export interface ShardCoordinatorOptions extends Partial<ElectionTimings> {
   /**
    * Runs while this replica holds `shard`: start its work, and resolve only after `signal` aborted
    * and the work stopped (watches closed, reconciles finished); the Lease is released after that.
+   * If it throws, the failure goes to `onError` (phase `callback`) and the shard is released, to be
+   * claimed again by whichever replica's plan has room for it.
    */
   onShard: (shard: HeldShard, signal: AbortSignal) => Promise<void>;
-  /** Called with each failed API call (retried next period) and each exception a callback throws. */
-  onError?: (error: unknown, phase: ElectionPhase | "list") => void;
+  /**
+   * Called with each failed API call (retried next period) and each exception a callback throws.
+   * Required: a coordinator that cannot reach the apiserver, or whose shard work fails, must say so.
+   */
+  onError: (error: unknown, phase: ElectionPhase | "list") => void;
 }
 
 /** One election this replica runs for a shard. */
@@ -151,9 +156,15 @@ export class ShardCoordinator {
 
   #campaign(index: number): void {
     const range = this.#ranges[index] as ShardRange;
-    const elector = this.#elector(`${this.#options.name}-shard-${index}`, (leading) =>
-      this.#options.onShard({ index, range }, leading),
-    );
+    const elector = this.#elector(`${this.#options.name}-shard-${index}`, async (leading) => {
+      try {
+        await this.#options.onShard({ index, range }, leading);
+      } catch (err) {
+        // Holding a shard nobody works on would stall it silently: report, and give it up to be taken again.
+        this.#report(err, "callback");
+        this.#resign(index);
+      }
+    });
     // Not following `signal`: on shutdown, run() resigns every campaign itself.
     const stop = new AbortController();
     const done = elector
@@ -190,7 +201,7 @@ export class ShardCoordinator {
 
   #report(error: unknown, phase: ElectionPhase | "list"): void {
     try {
-      this.#options.onError?.(error, phase);
+      this.#options.onError(error, phase);
     } catch {
       // A throwing error hook must not stop the coordinator.
     }

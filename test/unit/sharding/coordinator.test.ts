@@ -40,6 +40,10 @@ class Replicas {
   readonly clock = new FakeClock(T0);
   readonly store = new FakeLeaseStore();
   readonly terms: Term[] = [];
+  /** What the replicas reported to onError, as `<replica> <phase>: <message>`. */
+  readonly errors: string[] = [];
+  /** Shards whose next onShard throws before doing anything, once each. */
+  readonly failNext = new Set<number>();
   readonly #running = new Map<
     string,
     { coordinator: ShardCoordinator; link: { cut: boolean }; stop: AbortController; done: Promise<void> }
@@ -59,7 +63,9 @@ class Replicas {
       shards: SHARDS,
       clock: this.clock,
       random: () => 0,
+      onError: (err, phase) => this.errors.push(`${identity} ${phase}: ${(err as Error).message}`),
       onShard: async ({ index }, signal) => {
+        if (this.failNext.delete(index)) throw new Error(`shard ${index} could not start`);
         const term: Term = { replica: identity, shard: index, start: this.clock.monotonicMs() };
         this.terms.push(term);
         await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
@@ -173,6 +179,19 @@ describe("ShardCoordinator", () => {
     assert.deepEqual(replicas.held("c"), [], "the cut-off replica stopped working (renew deadline)");
     const stopped = replicas.terms.filter((t) => t.replica === "c" && cutShards.includes(t.shard));
     assert.ok(stopped.every((t) => t.end !== undefined));
+    replicas.assertNoOverlap();
+  });
+
+  it("reports shard work that throws and gives the shard up, to be held and worked again", async (t) => {
+    const replicas = new Replicas(t);
+    replicas.failNext.add(0);
+    replicas.start("a");
+    await replicas.untilShares({ a: 6 });
+    assert.deepEqual(replicas.errors, ["a callback: shard 0 could not start"]);
+    assert.ok(
+      replicas.terms.some((term) => term.shard === 0 && term.end === undefined),
+      "shard 0 is worked on",
+    );
     replicas.assertNoOverlap();
   });
 });
