@@ -15,6 +15,7 @@ import {
 } from "../generate/index.ts";
 import { type EndpointFlagValues, endpointFlags, endpointOptions } from "../manager/index.ts";
 import { installOperator, loadOperator, type Operator, runOperator } from "../operator/index.ts";
+import type { ShardKey } from "../sharding/index.ts";
 import { localPackagesOf } from "./image-build.ts";
 
 const operatorOption = () =>
@@ -98,6 +99,8 @@ async function run(
       namespace?: string;
       leaderElect: boolean;
       installCrds?: boolean;
+      shards?: number;
+      shardKey?: ShardKey;
     },
 ): Promise<void> {
   const operator = await loadOperator(opts.operator);
@@ -107,8 +110,17 @@ async function run(
     config,
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(opts.leaderElect ? {} : { leaderElection: false }),
+    ...(opts.shards ? { sharding: { shards: opts.shards, key: opts.shardKey } } : {}),
     ...endpointOptions(opts),
   });
+}
+
+/** A whole number of virtual shards, at least 1. */
+function shardCount(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1)
+    throw new InvalidArgumentError("give a whole number of shards, at least 1.");
+  return count;
 }
 
 /**
@@ -179,6 +191,16 @@ export function runCommand(): Command {
       "apply the operator's CRDs and wait until they are served, then the other objects it ships, before running",
     )
     .addOption(leaderElectOption())
-    .option("--no-leader-elect", "the same as --leader-elect=false");
+    .option("--no-leader-elect", "the same as --leader-elect=false")
+    .option(
+      "--shards <n>",
+      "shard the controllers across the operator's replicas over n virtual shards (a Lease each) instead of electing one leader",
+      shardCount,
+    )
+    .addOption(
+      new Option("--shard-key <key>", "what places an object in a shard (with --shards)")
+        .choices(["namespace", "uid"])
+        .default("namespace"),
+    );
   return withEndpointFlags(withClusterFlags(command)).action(run);
 }

@@ -4,7 +4,8 @@
  * passes a host that only records declarations.
  */
 import type { KubeObject } from "../api/index.ts";
-import type { InformerCache } from "../cache/index.ts";
+import { InformerCache } from "../cache/index.ts";
+import type { WatchClient } from "../watch/index.ts";
 import { Controller, type ControllerDeps, type ControllerOptions } from "./controller.ts";
 import type { ControllerDeclaration } from "./declaration.ts";
 import type { Reconciler } from "./reconciler.ts";
@@ -59,4 +60,38 @@ export function buildController<T extends KubeObject>(
   const sources = [primary, ...owns, ...watches].map((kind) => kind.source(cache));
   const primaryInformer = cache.informer(primary.type, primary.scope);
   return new Controller(name, primaryInformer, sources, spec.reconciler, deps, spec.options, owns);
+}
+
+/** What the cache of a recording host would list and watch with: nothing, it never starts. */
+const neverStarted: WatchClient = {
+  listPage: () => Promise.reject(new Error("a recording host's cache never lists")),
+  watchStream: () => Promise.reject(new Error("a recording host's cache never watches")),
+};
+
+/** A host that runs nothing: it keeps the declarations a `setup` hands it. */
+class RecordingHost implements ControllerHost {
+  readonly cache: InformerCache;
+  readonly declarations: ControllerDeclaration[] = [];
+
+  constructor(namespace: string | undefined) {
+    this.cache = new InformerCache(neverStarted, { namespace });
+  }
+
+  addController<T extends KubeObject>(spec: ControllerSpec<T>): void {
+    this.declarations.push(spec.declaration as ControllerDeclaration);
+  }
+}
+
+/**
+ * The controllers `setup` declares, learned by running it on a host that starts nothing (the
+ * cache of `namespace`, never listed): how `kubeloop generate` derives RBAC, and how a sharded
+ * manager learns which kinds its controllers reconcile before it runs them per shard.
+ */
+export async function recordDeclarations(
+  setup: (host: ControllerHost) => void | Promise<void>,
+  namespace?: string,
+): Promise<ControllerDeclaration[]> {
+  const host = new RecordingHost(namespace);
+  await setup(host);
+  return host.declarations;
 }

@@ -46,6 +46,7 @@ export {
   type ControllerHost,
   type ControllerSpec,
   type HostedController,
+  recordDeclarations,
 } from "./host.ts";
 export {
   type ControllerMetrics,

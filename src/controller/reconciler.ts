@@ -65,6 +65,11 @@ export interface ReconcileContext<T extends KubeObject> {
    * reads children through these informers, never starting another.
    */
   readonly owned: readonly OwnedKind[];
+  /**
+   * Labels `ensureChild` puts on every child. A manager sharded by uid sets the owner's shard here,
+   * so that children are watched by the replica that reconciles their owner; otherwise absent.
+   */
+  readonly childLabels?: Readonly<Record<string, string>>;
   /** Aborts when the manager shuts down past its grace period, or leadership is lost. */
   readonly signal: AbortSignal;
 }

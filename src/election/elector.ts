@@ -59,7 +59,7 @@ export class LeaderElector {
   readonly #clock: Clock;
   readonly #metrics: ElectionMetrics;
   readonly #random: () => number;
-  readonly #observed = new ObservedRecord();
+  readonly #observed: ObservedRecord;
   /** The Lease as this candidate last wrote it: its resourceVersion makes the leader's renews cheap. */
   #lease: LeaseObject | undefined;
   /** When the last successful write was sent, in monotonic ms (the renew deadline counts from here). */
@@ -79,6 +79,7 @@ export class LeaderElector {
     this.#clock = options.clock ?? systemClock;
     this.#metrics = options.metrics ?? noopElectionMetrics;
     this.#random = options.random ?? Math.random;
+    this.#observed = options.observed ?? new ObservedRecord();
   }
 
   /** True while this candidate leads: from `onStartedLeading` until its signal aborts. */

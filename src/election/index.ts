@@ -36,6 +36,7 @@
  */
 export { LeaderElector } from "./elector.ts";
 export * from "./errors.ts";
+export { ObservedRecord } from "./internal/observed.ts";
 export { type LeaseRecord, microTime, readLeaseRecord } from "./lease.ts";
 export * from "./metrics.ts";
 export {

@@ -1,10 +1,12 @@
 /** Options of a {@link LeaderElector}: the Lease, the candidate, the timings and the callbacks. */
+
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Lease, LeaseObject } from "../api/index.ts";
 import type { ObjectOptions, WriteOptions } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { InvalidElectionConfigError } from "./errors.ts";
+import type { ObservedRecord } from "./internal/observed.ts";
 import type { ElectionMetrics } from "./metrics.ts";
 
 /**
@@ -64,6 +66,13 @@ export interface LeaderElectorOptions extends Partial<ElectionTimings> {
   random?: () => number;
   /** Instrumentation hooks. Default {@link noopElectionMetrics}. */
   metrics?: ElectionMetrics;
+  /**
+   * What this candidate already saw of the Lease, and when (monotonic ms): the holder's lease is
+   * measured from then, as if the elector had read it itself. A sharded operator's coordinator,
+   * which lists the shard Leases every retry period, passes its observation so that a replica
+   * starting a campaign for a shard whose holder died need not watch it for a full lease first.
+   */
+  observed?: ObservedRecord;
   /**
    * Called on becoming leader. `signal` aborts the moment leadership ends (lost, or shutdown);
    * stop the guarded work then. When it returns a promise, the elector waits for it to settle

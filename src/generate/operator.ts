@@ -1,48 +1,13 @@
-/**
- * What an operator's declaration implies for a cluster: the permissions its controllers need and
- * the files that deploy it (CRDs, the other objects it ships, RBAC, Deployment, kustomization,
- * Dockerfile).
- */
-import type { KubeObject } from "../api/index.ts";
-import { InformerCache } from "../cache/index.ts";
-import type {
-  ControllerDeclaration,
-  ControllerHost,
-  ControllerSpec,
-  WatchedKind,
-} from "../controller/index.ts";
+import { type ControllerDeclaration, recordDeclarations, type WatchedKind } from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
-import type { WatchClient } from "../watch/index.ts";
 import type { DockerfileOptions } from "./dockerfile.ts";
 import { operatorManifests } from "./manifests.ts";
 import { type ControllerPermissionOptions, controllerPermissions } from "./permissions.ts";
 import type { PermissionRequest } from "./rbac.ts";
 
-/** What the cache of a {@link RecordingHost} would list and watch with: nothing, it never starts. */
-const neverStarted: WatchClient = {
-  listPage: () => Promise.reject(new Error("a recording host's cache never lists")),
-  watchStream: () => Promise.reject(new Error("a recording host's cache never watches")),
-};
-
-/** A host that runs nothing: it keeps the declarations an operator's `setup` hands it. */
-class RecordingHost implements ControllerHost {
-  readonly cache: InformerCache;
-  readonly declarations: ControllerDeclaration[] = [];
-
-  constructor(namespace: string | undefined) {
-    this.cache = new InformerCache(neverStarted, { namespace });
-  }
-
-  addController<T extends KubeObject>(spec: ControllerSpec<T>): void {
-    this.declarations.push(spec.declaration);
-  }
-}
-
 /** The controllers an operator builds, as declared by its `setup`, without connecting to a cluster. */
-export async function declarationsOf(operator: Operator): Promise<ControllerDeclaration[]> {
-  const host = new RecordingHost(operator.definition.watchNamespace);
-  await operator.setup(host);
-  return host.declarations;
+export function declarationsOf(operator: Operator): Promise<ControllerDeclaration[]> {
+  return recordDeclarations(operator.setup, operator.definition.watchNamespace);
 }
 
 /**

@@ -44,3 +44,14 @@ export class MetricsCertificateError extends KubeloopError {
     );
   }
 }
+
+/**
+ * A manager's sharding options it cannot run with: a controller given to a sharded manager
+ * directly instead of through a `setup` it runs per shard, or sharding together with leader
+ * election. Code `KL_SHARDING_SETUP`.
+ */
+export class ShardingSetupError extends KubeloopError {
+  constructor(problem: string, fix: string) {
+    super("KL_SHARDING_SETUP", `${problem}; ${fix}`);
+  }
+}

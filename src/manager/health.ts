@@ -5,7 +5,7 @@
  * check throws, and the probe shows its message.
  */
 import type { KubeObject } from "../api/index.ts";
-import type { Informer, InformerCache, InformerHealth } from "../cache/index.ts";
+import type { Informer, InformerHealth } from "../cache/index.ts";
 import type { HostedController } from "../controller/index.ts";
 import type { Check } from "./server.ts";
 
@@ -18,8 +18,9 @@ export const informerCrashLoopLimitMs = 2 * 60_000;
 
 /** What the checks read of the manager. */
 export interface HealthSource {
-  readonly cache: InformerCache;
-  readonly controllers: readonly HostedController[];
+  /** Every informer the manager runs: its shared cache's, and each held shard's. */
+  informers(): Informer<KubeObject>[];
+  controllers(): readonly HostedController[];
   /** True while the manager runs its informers (an informer stopped then has died). */
   cachesRunning(): boolean;
 }
@@ -27,7 +28,7 @@ export interface HealthSource {
 /** `/readyz`: every informer has synced. */
 export function informersSynced(source: HealthSource): Check {
   return () => {
-    const pending = withHealth(source.cache).filter(({ health }) => !health.synced);
+    const pending = withHealth(source).filter(({ health }) => !health.synced);
     return pending.length === 0 || fail(`not synced: ${pending.map(describe).join("; ")}`);
   };
 }
@@ -35,7 +36,7 @@ export function informersSynced(source: HealthSource): Check {
 /** `/healthz`: no informer has died for good (stopped while running, or crash-looping past the limit). */
 export function informersAlive(source: HealthSource): Check {
   return () => {
-    const dead = withHealth(source.cache).filter(({ health }) => isDead(health, source.cachesRunning()));
+    const dead = withHealth(source).filter(({ health }) => isDead(health, source.cachesRunning()));
     return dead.length === 0 || fail(`died and cannot restart: ${dead.map(describe).join("; ")}`);
   };
 }
@@ -43,7 +44,7 @@ export function informersAlive(source: HealthSource): Check {
 /** `/healthz`: no controller lost a worker. */
 export function controllersAlive(source: HealthSource): Check {
   return () => {
-    const broken = source.controllers.filter((c) => c.health().deadWorkers > 0);
+    const broken = source.controllers().filter((c) => c.health().deadWorkers > 0);
     const detail = broken.map((c) => {
       const { deadWorkers, lastError } = c.health();
       return `${c.name} (${deadWorkers} dead: ${errorText(lastError)})`;
@@ -62,8 +63,8 @@ interface InformerWithHealth {
   health: InformerHealth;
 }
 
-function withHealth(cache: InformerCache): InformerWithHealth[] {
-  return cache.informers().map((informer) => ({ informer, health: informer.health() }));
+function withHealth(source: HealthSource): InformerWithHealth[] {
+  return source.informers().map((informer) => ({ informer, health: informer.health() }));
 }
 
 /** E.g. `e2e.kubeloop.dev/v1/Widget in namespace "team-a" (failing: 403 Forbidden ...)`. */

@@ -23,7 +23,12 @@
  */
 
 export type { Listen, MetricsOptions } from "./endpoints.ts";
-export { DuplicateControllerError, EndpointFlagError, MetricsCertificateError } from "./errors.ts";
+export {
+  DuplicateControllerError,
+  EndpointFlagError,
+  MetricsCertificateError,
+  ShardingSetupError,
+} from "./errors.ts";
 export {
   type EndpointFlag,
   type EndpointFlagValues,
@@ -39,3 +44,4 @@ export {
 } from "./manager.ts";
 export { ManagerMetrics } from "./metrics.ts";
 export { type Check, type Denial, type EndpointsOptions, type Guard, serveEndpoints } from "./server.ts";
+export { SHARD_LABEL, type ShardingOptions } from "./sharded.ts";

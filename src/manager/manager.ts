@@ -11,14 +11,17 @@ import { type Clock, systemClock } from "../clock/index.ts";
 import {
   buildController,
   type Controller,
+  type ControllerDeclaration,
   type ControllerDeps,
   type ControllerHost,
   type ControllerSpec,
   type HostedController,
+  recordDeclarations,
 } from "../controller/index.ts";
 import { type ElectionTimings, LeaderElector, LeadershipLostError } from "../election/index.ts";
 import { EventRecorder } from "../events/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
+import { type HeldShard, ShardCoordinator } from "../sharding/index.ts";
 import {
   logDivergence,
   logInformerFailure,
@@ -34,11 +37,19 @@ import {
   runningInCluster,
   startEndpoints,
 } from "./endpoints.ts";
-import { DuplicateControllerError } from "./errors.ts";
+import { DuplicateControllerError, ShardingSetupError } from "./errors.ts";
 import { controllersAlive, informersAlive, informersSynced } from "./health.ts";
 import { createLogger } from "./logger.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import type { Check } from "./server.ts";
+import {
+  runsOn,
+  SHARD_LABEL,
+  ShardCache,
+  type ShardingOptions,
+  shardAccepts,
+  shardPlacement,
+} from "./sharded.ts";
 import { handleShutdownSignals } from "./signals.ts";
 
 /** Leader election settings (client-go semantics; controller-runtime's 15/10/2 s defaults). */
@@ -92,6 +103,15 @@ export interface ManagerOptions {
    */
   leaderElection?: LeaderElectionOptions | false;
   /**
+   * Sharding of the controllers across replicas; off unless given, and not together with
+   * `leaderElection`. Each replica holds a fair share of virtual shards (a Lease each), watches
+   * only their objects, and runs the controllers once per held shard: give them with
+   * {@link Manager.setup}, which it runs per shard on that shard's cache. A shard is given up only
+   * after its reconciles finished and its watches stopped; one whose Lease could not be renewed
+   * has its writes refused and its reconciles aborted at once. See {@link ShardingOptions}.
+   */
+  sharding?: ShardingOptions | false;
+  /**
    * How long in-flight reconciles may run once shutdown begins; then their `ctx.signal` aborts
    * and the manager stops without waiting for them. The default of every controller's own
    * `gracefulShutdownMs`. Default 30 s.
@@ -103,6 +123,15 @@ export interface ManagerOptions {
    */
   logger?: Logger;
   clock?: Clock;
+}
+
+/** What builds controllers on a host: an operator's `setup`. */
+export type Setup = (host: ControllerHost) => void | Promise<void>;
+
+/** A shard this replica works on: its controllers and its cache. */
+interface RunningShard {
+  readonly controllers: HostedController[];
+  readonly cache: InformerCache;
 }
 
 /** Runs controllers. Build controllers with `controller(manager)` before calling {@link Manager.start}. */
@@ -131,6 +160,13 @@ export class Manager implements ControllerHost {
   #cachesRunning = false;
   #onLeadershipLost: (err: LeadershipLostError) => void = () => {};
   #ports: { metrics?: number; health?: number } = {};
+  /** With sharding: the setups to run on each held shard, what they declare, and the shards running. */
+  readonly #setups: Setup[] = [];
+  readonly #declarations: ControllerDeclaration[] = [];
+  readonly #shards = new Map<number, RunningShard>();
+  readonly #coordinator: ShardCoordinator | undefined;
+  /** How the shared cache, and each shard's, makes its informers. */
+  readonly #cacheOptions: InformerCacheOptions;
 
   private constructor(options: ManagerOptions, client: Client, logger: Logger, metrics: ManagerMetrics) {
     this.name = options.name;
@@ -146,7 +182,7 @@ export class Manager implements ControllerHost {
     this.#controllerClient = this.client.observed((type, verb) =>
       this.#declared.check(type, `client.${verb}`),
     );
-    this.cache = new InformerCache(this.client, {
+    this.#cacheOptions = {
       ...options.cache,
       namespace: options.namespace,
       clock: this.#clock,
@@ -165,7 +201,8 @@ export class Manager implements ControllerHost {
               "a cached read started an informer nobody declared; declare it with watches()/owns() or expect this kind to be cached",
             )
           : this.#declared.check(type, "cache.reader"),
-    });
+    };
+    this.cache = new InformerCache(this.client, this.#cacheOptions);
     this.recorder = new EventRecorder(this.client, {
       reportingController: options.name,
       reportingInstance: process.env.POD_NAME ?? undefined,
@@ -174,6 +211,7 @@ export class Manager implements ControllerHost {
     });
     // The elector writes the Lease through the unfenced client: it may still release a Lease it holds.
     this.#elector = this.#makeElector(client);
+    this.#coordinator = this.#makeCoordinator(client);
   }
 
   /** Creates a manager, loading the client configuration when no client is given. */
@@ -206,9 +244,15 @@ export class Manager implements ControllerHost {
     return this.#elector?.isLeader() ?? true;
   }
 
-  /** Controllers registered so far. */
+  /** Controllers registered so far; with sharding, those of the shards held now (one per controller and shard). */
   get controllers(): readonly HostedController[] {
-    return this.#controllers;
+    if (!this.#coordinator) return this.#controllers;
+    return [...this.#shards.values()].flatMap((shard) => shard.controllers);
+  }
+
+  /** The virtual shards this replica holds now, in index order; empty without sharding. */
+  shardsHeld(): number[] {
+    return [...this.#shards.keys()].sort((a, b) => a - b);
   }
 
   /**
@@ -216,26 +260,53 @@ export class Manager implements ControllerHost {
    * `controller(manager)...reconcile(fn)` calls this. Throws {@link DuplicateControllerError}
    * when a controller of that name is already registered.
    */
-  addController<T extends KubeObject>(spec: ControllerSpec<T>): Controller<T> {
+  addController<T extends KubeObject>(spec: ControllerSpec<T>): void {
     const { name } = spec.declaration;
+    if (this.#coordinator) {
+      throw new ShardingSetupError(
+        `controller "${name}" was given to a sharded manager directly`,
+        "a sharded manager builds its controllers once per held shard: pass the function that builds them to manager.setup(fn) (runOperator does)",
+      );
+    }
     if (this.#controllers.some((c) => c.name === name)) throw new DuplicateControllerError(name);
-    const options = { gracefulShutdownMs: this.#options.gracefulShutdownMs, ...spec.options };
-    const built = buildController({ ...spec, options }, this.#controllerDeps(name));
     this.#declared.addController(spec.declaration);
-    this.#controllers.push(built);
+    const built = this.#build(spec, { cache: this.cache, metrics: this.metrics.controller(name) });
     this.metrics.trackQueue(name, built.queue);
-    return built;
+    this.#controllers.push(built);
   }
 
-  #controllerDeps(name: string): ControllerDeps {
-    return {
-      client: this.#controllerClient,
-      cache: this.cache,
-      logger: this.logger,
-      recorder: this.recorder,
-      metrics: this.metrics.controller(name),
-      clock: this.#clock,
-    };
+  /**
+   * Builds controllers with `setup` (an operator's): on this manager at once, or, with sharding,
+   * on each shard this replica comes to hold, with that shard's cache — learning first, from a run
+   * of `setup` on a host that starts nothing, what its controllers reconcile, own and watch.
+   */
+  async setup(setup: Setup): Promise<void> {
+    if (!this.#coordinator) return setup(this);
+    for (const declaration of await recordDeclarations(setup, this.#options.namespace)) {
+      const { name } = declaration;
+      if (this.#declarations.some((d) => d.name === name)) throw new DuplicateControllerError(name);
+      this.#declared.addController(declaration);
+      this.#declarations.push(declaration);
+    }
+    this.#setups.push(setup);
+  }
+
+  /** The controller `spec` describes, on the given cache and metrics (and a shard's wiring). */
+  #build<T extends KubeObject>(
+    spec: ControllerSpec<T>,
+    deps: Pick<ControllerDeps, "cache" | "metrics"> & Partial<ControllerDeps>,
+  ): Controller<T> {
+    const options = { gracefulShutdownMs: this.#options.gracefulShutdownMs, ...spec.options };
+    return buildController(
+      { ...spec, options },
+      {
+        client: this.#controllerClient,
+        logger: this.logger,
+        recorder: this.recorder,
+        clock: this.#clock,
+        ...deps,
+      },
+    );
   }
 
   /**
@@ -260,6 +331,7 @@ export class Manager implements ControllerHost {
     try {
       this.#synced = this.#syncCaches(signal);
       if (this.#elector) await this.#campaign(this.#elector, signal);
+      else if (this.#coordinator) await this.#runShards(this.#coordinator, signal);
       else if (await this.#synced) await this.#runControllers(signal);
     } finally {
       this.#cachesRunning = false;
@@ -325,6 +397,85 @@ export class Manager implements ControllerHost {
     await Promise.all(this.#controllers.map((c) => c.run(signal)));
   }
 
+  /** With sharding: takes part in holding the shards until `signal` aborts, once the shared caches synced. */
+  async #runShards(coordinator: ShardCoordinator, signal: AbortSignal): Promise<void> {
+    if (!(await this.#synced)) return;
+    this.logger.info({ identity: coordinator.identity }, "sharding: claiming a fair share of the shards");
+    await coordinator.run(signal);
+  }
+
+  /**
+   * Works on `shard` while this replica holds it: runs the setups on the shard's cache, waits for
+   * it to sync, runs its controllers. When `signal` aborts, a shard given up drains (the
+   * controllers' graceful shutdown) and one lost is fenced and aborted at once; either way its
+   * informers stop before this resolves, and the coordinator releases the Lease after that.
+   */
+  async #runShard(shard: HeldShard, signal: AbortSignal): Promise<void> {
+    const key = (this.#options.sharding || undefined)?.key ?? "namespace";
+    const stopped = new AbortController();
+    const fence = new AbortController();
+    const place = shardPlacement(key, shard, this.#declarations);
+    const cache = new ShardCache(this.client, this.#cacheOptions, this.cache, place, stopped.signal);
+    const running: RunningShard = { controllers: [], cache };
+    const ends: (() => void)[] = [];
+    const host: ControllerHost = {
+      cache,
+      addController: (spec) => {
+        if (!runsOn(key, shard, spec.declaration)) return;
+        const { name, primary } = spec.declaration;
+        const metrics = this.metrics.controller(name);
+        const built = this.#build(spec, {
+          cache,
+          metrics,
+          client: this.#controllerClient.fenced(fence.signal),
+          accepts: shardAccepts(key, shard, cache.informer(primary.type, primary.scope)),
+          childLabels: key === "uid" ? { [SHARD_LABEL]: String(shard.index) } : undefined,
+        });
+        const untrack = this.metrics.trackQueue(name, built.queue);
+        ends.push(untrack, () => metrics.maxConcurrent(0));
+        running.controllers.push(built);
+      },
+    };
+    const lose = () => {
+      if (!(signal.reason instanceof LeadershipLostError)) return;
+      fence.abort(signal.reason);
+      for (const controller of running.controllers) controller.abort(signal.reason);
+    };
+    signal.addEventListener("abort", lose, { once: true });
+    this.#holding(shard, running);
+    try {
+      for (const setup of this.#setups) await setup(host);
+      cache.start(stopped.signal);
+      const synced = await cache.waitForSync(signal).then(
+        () => true,
+        (err: unknown) => (signal.aborted ? false : Promise.reject(err)),
+      );
+      if (synced) await Promise.all(running.controllers.map((c) => c.run(signal)));
+    } finally {
+      signal.removeEventListener("abort", lose);
+      stopped.abort();
+      await Promise.all(cache.informers().map((informer) => informer.stop()));
+      for (const end of ends) end();
+      this.#released(shard, fence.signal.aborted);
+    }
+  }
+
+  #holding(shard: HeldShard, running: RunningShard): void {
+    this.#shards.set(shard.index, running);
+    this.metrics.shardsHeld.set({}, this.#shards.size);
+    this.metrics.shardHandover("acquired", shard);
+    this.logger.info({ shard: shard.index, unownedMs: shard.unownedMs }, "shard acquired");
+  }
+
+  #released(shard: HeldShard, lost: boolean): void {
+    this.#shards.delete(shard.index);
+    this.metrics.shardsHeld.set({}, this.#shards.size);
+    this.metrics.shardHandover(lost ? "lost" : "released");
+    if (lost)
+      this.logger.error({ shard: shard.index }, "shard lost: its writes were fenced and reconciles aborted");
+    else this.logger.info({ shard: shard.index }, "shard released after its work drained");
+  }
+
   /**
    * Leadership is lost: from this moment no write goes through {@link Manager.client}, and every
    * reconcile in flight is aborted, with no grace period (controller-runtime drops it to zero).
@@ -336,19 +487,38 @@ export class Manager implements ControllerHost {
     this.logger.error({ err }, "leadership lost: writes fenced, reconciles aborted; stopping");
   }
 
+  #makeCoordinator(client: Client): ShardCoordinator | undefined {
+    const sharding = this.#options.sharding;
+    if (!sharding) return undefined;
+    if (this.#options.leaderElection) {
+      throw new ShardingSetupError(
+        "sharding and leader election were both asked for",
+        "turn leader election off (leaderElection: false; kubeloop run --shards turns it off): each shard is elected on a Lease of its own",
+      );
+    }
+    const { name, namespace, identity, key: _key, ...rest } = sharding;
+    return new ShardCoordinator({
+      ...rest,
+      client,
+      name: name ?? this.name,
+      namespace: namespace ?? client.defaultNamespace,
+      identity: identity ?? podIdentity(),
+      clock: this.#clock,
+      onShard: (shard, signal) => this.#runShard(shard, signal),
+      onError: (err, phase) =>
+        this.logger.warn({ err, phase }, "sharding: a Lease call or shard's work failed; retrying"),
+    });
+  }
+
   #makeElector(client: Client): LeaderElector | undefined {
     const election = this.#options.leaderElection;
     if (!election) return undefined;
-    const podIdentity =
-      process.env.POD_NAME && process.env.POD_UID
-        ? `${process.env.POD_NAME}_${process.env.POD_UID}`
-        : undefined;
     let leading: AbortSignal | undefined;
     return new LeaderElector({
       ...election,
       client,
       name: election.name ?? this.name,
-      identity: election.identity ?? podIdentity,
+      identity: election.identity ?? podIdentity(),
       clock: this.#clock,
       metrics: {
         masterStatus: (name, value) => this.metrics.leader.set({ name }, value),
@@ -383,8 +553,11 @@ export class Manager implements ControllerHost {
 
   #checks(): { healthz: Record<string, Check>; readyz: Record<string, Check> } {
     const source = {
-      cache: this.cache,
-      controllers: this.#controllers,
+      informers: () => [
+        ...this.cache.informers(),
+        ...[...this.#shards.values()].flatMap((shard) => shard.cache.informers()),
+      ],
+      controllers: () => this.controllers,
       cachesRunning: () => this.#cachesRunning,
     };
     return {
@@ -394,10 +567,12 @@ export class Manager implements ControllerHost {
   }
 }
 
-/**
- * Logs a failure an informer reports (it retries with backoff). A kind the server does not serve
- * is one line per attempt, its message naming the cause and the fix: its stack says nothing more.
- */
+/** `$POD_NAME_$POD_UID` when both are set (the generated Deployment sets them), else undefined. */
+function podIdentity(): string | undefined {
+  const { POD_NAME, POD_UID } = process.env;
+  return POD_NAME && POD_UID ? `${POD_NAME}_${POD_UID}` : undefined;
+}
+
 /** Resolves (with undefined) when `signal` aborts. */
 function untilAborted(signal: AbortSignal): Promise<undefined> {
   return new Promise((resolve) => {

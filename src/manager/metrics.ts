@@ -3,7 +3,7 @@
  * existing dashboards and alerts work, plus watch health. One registry per manager; the hooks
  * the client, watches, queues and controllers call are bound here.
  */
-import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, type LabelValues, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";
 import type { InformerMetrics } from "../cache/index.ts";
 import type { ClientMetrics } from "../client/index.ts";
@@ -22,7 +22,10 @@ const queueBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100,
 export class ManagerMetrics {
   /** The registry `/metrics` serves. */
   readonly registry = new Registry();
-  readonly #queues = new Map<string, WorkQueue>();
+  /** The queues of each controller: one, or one per held shard of a sharded manager. */
+  readonly #queues = new Map<string, Set<WorkQueue>>();
+  /** The sum each {@link #part} reports to, by metric and labels. */
+  readonly #gaugeTotals = new Map<BatchedGauge<string>, Map<string, number>>();
   readonly #lastEvent = new Map<string, number>();
   readonly #clock: Clock;
 
@@ -167,6 +170,24 @@ export class ManagerMetrics {
     ["kind", "manager"],
   );
 
+  /** `kubeloop_shards_held`: the virtual shards this replica holds. */
+  readonly shardsHeld = this.#gauge(
+    "kubeloop_shards_held",
+    "Virtual shards this replica holds (sharded manager)",
+    [],
+  );
+  /** Shards taken, given up and lost by this replica. */
+  readonly #handovers = this.#counter(
+    "kubeloop_shard_handovers_total",
+    "Virtual shards this replica took (acquired), gave up after draining (released) or lost (lost: its Lease could not be renewed)",
+    ["event"],
+  );
+  readonly #unowned = this.#gauge(
+    "kubeloop_shard_unowned_seconds",
+    "How long a shard went without a working owner before this replica took it: from its previous holder's last renewal (or release)",
+    ["shard"],
+  );
+
   /** Status history kept out of status: condition changes written by controllers. */
   readonly #conditionTransitions = this.#counter(
     "kubeloop_condition_transitions_total",
@@ -203,7 +224,10 @@ export class ManagerMetrics {
       labelNames: ["name", "controller"],
       registers: [this.registry],
       collect() {
-        for (const [name, q] of queues) this.set({ name, controller: name }, q.unfinishedWorkSeconds());
+        for (const [name, set] of queues) {
+          const seconds = [...set].reduce((sum, q) => sum + q.unfinishedWorkSeconds(), 0);
+          this.set({ name, controller: name }, seconds);
+        }
       },
     });
     new Gauge({
@@ -212,8 +236,10 @@ export class ManagerMetrics {
       labelNames: ["name", "controller"],
       registers: [this.registry],
       collect() {
-        for (const [name, q] of queues)
-          this.set({ name, controller: name }, q.longestRunningProcessorSeconds());
+        for (const [name, set] of queues) {
+          const seconds = Math.max(0, ...[...set].map((q) => q.longestRunningProcessorSeconds()));
+          this.set({ name, controller: name }, seconds);
+        }
       },
     });
   }
@@ -224,9 +250,22 @@ export class ManagerMetrics {
   }
 
   /** Hooks for one controller. */
+  /**
+   * Hooks for one controller. A sharded manager runs one instance of a controller per held shard,
+   * each with hooks of its own: their gauges (active workers, queue depth) add up.
+   */
   controller(name: string): ControllerMetrics {
     const labels = { controller: name };
     const queueLabels = { name, controller: name };
+    const activeWorkers = this.#part(this.#activeWorkers, labels);
+    const maxConcurrent = this.#part(this.#maxConcurrent, labels);
+    const depths = new Map<number, (n: number) => void>();
+    const depth = (n: number, priority: number) => {
+      const part =
+        depths.get(priority) ?? this.#part(this.#depth, { ...queueLabels, priority: String(priority) });
+      depths.set(priority, part);
+      part(n);
+    };
     return {
       reconciled: (result, seconds) => {
         this.#reconcileTotal.inc({ ...labels, result });
@@ -234,14 +273,14 @@ export class ManagerMetrics {
       },
       failed: (terminal) => (terminal ? this.#terminalErrors : this.#reconcileErrors).inc(labels),
       handlingFailed: (source) => this.#handlingErrors.inc({ ...labels, source }),
-      activeWorkers: (n) => this.#activeWorkers.set(labels, n),
-      maxConcurrent: (n) => this.#maxConcurrent.set(labels, n),
+      activeWorkers,
+      maxConcurrent,
       triggered: (trigger) => this.#triggers.inc({ ...labels, trigger }),
       driftRepaired: (kind, manager) => this.#driftRepaired(kind, manager),
       conditionTransitioned: (kind, condition, status) =>
         this.#conditionTransitions.inc({ kind, condition, status }),
       queue: {
-        depth: (n, priority) => this.#depth.set({ ...queueLabels, priority: String(priority) }, n),
+        depth,
         added: () => this.#adds.inc(queueLabels),
         queueDuration: (s) => this.#queueDuration.observe(queueLabels, s),
         workDuration: (s) => this.#workDuration.observe(queueLabels, s),
@@ -255,9 +294,39 @@ export class ManagerMetrics {
     this.#driftRepairsDeprecated.inc({ kind, manager });
   }
 
-  /** Makes a controller's queue visible to the unfinished-work gauges. */
-  trackQueue(name: string, queue: WorkQueue): void {
-    this.#queues.set(name, queue);
+  /**
+   * One reporter's part of a gauge that several may share: each call sets this part, and the
+   * gauge shows the sum of every part of the same labels.
+   */
+  #part<L extends string>(gauge: BatchedGauge<L>, labels: Record<L, string>): (n: number) => void {
+    const sums = this.#gaugeTotals.get(gauge) ?? new Map<string, number>();
+    this.#gaugeTotals.set(gauge, sums);
+    const key = JSON.stringify(labels);
+    let last = 0;
+    return (n) => {
+      const total = (sums.get(key) ?? 0) + n - last;
+      last = n;
+      sums.set(key, total);
+      gauge.set(labels as LabelValues<L>, total);
+    };
+  }
+
+  /** Makes a controller's queue visible to the unfinished-work gauges, until the function it returns is called. */
+  trackQueue(name: string, queue: WorkQueue): () => void {
+    const queues = this.#queues.get(name) ?? new Set<WorkQueue>();
+    this.#queues.set(name, queues);
+    queues.add(queue);
+    return () => queues.delete(queue);
+  }
+
+  /** Counts a shard this replica took, gave up or lost; for one it took, how long it had been without an owner. */
+  shardHandover(
+    event: "acquired" | "released" | "lost",
+    shard?: { index: number; unownedMs?: number },
+  ): void {
+    this.#handovers.inc({ event });
+    if (shard?.unownedMs !== undefined)
+      this.#unowned.set({ shard: String(shard.index) }, shard.unownedMs / 1000);
   }
 
   /** Hooks for the client. */

@@ -83,11 +83,12 @@ export interface RunOptions extends Partial<Omit<ManagerOptions, "name">> {
 
 /**
  * Runs an operator until SIGTERM/SIGINT: creates a manager (with leader election unless turned
- * off), builds the controllers, starts it. Exits the process with code 1 when leadership is lost.
+ * off, or sharding instead), builds the controllers, starts it. Exits the process with code 1 when
+ * leadership is lost.
  */
 export async function runOperator(operator: Operator, options: RunOptions = {}): Promise<void> {
   const manager = await Manager.create(managerOptionsOf(operator, options));
-  await operator.setup(manager);
+  await manager.setup(operator.setup);
   await runManager(manager);
 }
 
@@ -99,15 +100,22 @@ export function managerOptionsOf(
 ): ManagerOptions {
   const { definition } = operator;
   const leaseNamespace = env.POD_NAMESPACE || definition.namespace || operator.name;
+  // Sharded replicas are each elected per shard: no operator-wide leader.
   const leaderElection =
-    options.leaderElection === false
+    options.leaderElection === false || options.sharding
       ? false
       : { name: operator.name, namespace: leaseNamespace, ...options.leaderElection };
+  const sharding = options.sharding && {
+    name: operator.name,
+    namespace: leaseNamespace,
+    ...options.sharding,
+  };
   return {
     namespace: definition.watchNamespace,
     permissions: definition.permissions,
     ...options,
     leaderElection,
+    sharding,
     name: operator.name,
   };
 }

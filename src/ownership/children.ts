@@ -89,6 +89,8 @@ export interface ChildContext extends DriftReporting {
   readonly owned?: readonly OwnedKind[];
   /** Where a child of a kind missing from `owned` is warned about. */
   readonly log?: Pick<Logger, "warn">;
+  /** Labels every child gets (`ReconcileContext.childLabels`: a sharded manager's routing). */
+  readonly childLabels?: Readonly<Record<string, string>>;
 }
 
 /** True when every value set in `desired` equals the one at the same path in `actual`. */
@@ -162,6 +164,7 @@ export async function ensureChild<C extends KubeObject>(
 ): Promise<EnsureResult> {
   if (owner.metadata.deletionTimestamp) return "unchanged";
   setControllerReference(owner, desired, type.namespaced);
+  if (ctx.childLabels) desired.metadata.labels = { ...desired.metadata.labels, ...ctx.childLabels };
   warnUnlessOwned(ctx.owned, type, () => ctx.log);
   const informer = childInformer(ctx.cache, ctx.owned, type, desired);
   const key = objectKey(

@@ -14,6 +14,7 @@ import {
   type ElectionTimings,
   LeaderElector,
   type LeaseClient,
+  ObservedRecord,
   readLeaseRecord,
 } from "../election/index.ts";
 import { planShards, type ShardLeaseState } from "./plan.ts";
@@ -29,6 +30,11 @@ export interface HeldShard {
   readonly index: number;
   /** Its part of the hash space. */
   readonly range: ShardRange;
+  /**
+   * How long the shard had gone without a working owner when this replica took it: since its
+   * previous holder last renewed (or released) its Lease, as last listed. Undefined when unknown.
+   */
+  readonly unownedMs?: number;
 }
 
 /** Options of a {@link ShardCoordinator}. */
@@ -74,6 +80,10 @@ export class ShardCoordinator {
   readonly #ranges: readonly ShardRange[];
   readonly #clock: Clock;
   readonly #campaigns = new Map<number, Campaign>();
+  /** What this replica saw of each Lease, and when, by Lease name. */
+  readonly #observed = new Map<string, ObservedRecord>();
+  /** Each shard Lease's last renewal (ms) as last listed, for {@link HeldShard.unownedMs}. */
+  readonly #renewed = new Map<number, number>();
 
   /** Splits the hash space into `options.shards` virtual shards; starts nothing before {@link run}. */
   constructor(options: ShardCoordinatorOptions) {
@@ -144,21 +154,38 @@ export class ShardCoordinator {
       const lease = byName.get(`${this.#options.name}-shard-${index}`);
       const holder = lease ? readLeaseRecord(lease).holderIdentity || undefined : undefined;
       const expired = lease !== undefined && (holder === this.identity || this.#expired(lease));
+      const renewed = lease ? Date.parse(readLeaseRecord(lease).renewTime) : Number.NaN;
+      if (holder !== this.identity && Number.isFinite(renewed)) this.#renewed.set(index, renewed);
       return { index, holder, expired };
     });
   }
 
+  /**
+   * Whether `lease`'s holder let it expire, by client-go's rule on this replica's own clock: its
+   * record has not changed for a lease duration since this replica first saw it (each list is a
+   * look). The elector of a campaign starts from the same observation.
+   */
   #expired(lease: LeaseObject): boolean {
-    const { holderIdentity, renewTime, leaseDurationSeconds } = readLeaseRecord(lease);
-    if (!holderIdentity) return true;
-    return Date.parse(renewTime) + leaseDurationSeconds * 1000 < this.#clock.now();
+    const record = readLeaseRecord(lease);
+    if (!record.holderIdentity) return true;
+    const observed = this.#observation(lease.metadata.name ?? "");
+    observed.observe(record, this.#clock.monotonicMs());
+    return !observed.isValid(this.#clock.monotonicMs());
+  }
+
+  #observation(leaseName: string): ObservedRecord {
+    const observed = this.#observed.get(leaseName) ?? new ObservedRecord();
+    this.#observed.set(leaseName, observed);
+    return observed;
   }
 
   #campaign(index: number): void {
     const range = this.#ranges[index] as ShardRange;
     const elector = this.#elector(`${this.#options.name}-shard-${index}`, async (leading) => {
       try {
-        await this.#options.onShard({ index, range }, leading);
+        const renewed = this.#renewed.get(index);
+        const unownedMs = renewed === undefined ? undefined : Math.max(0, this.#clock.now() - renewed);
+        await this.#options.onShard({ index, range, unownedMs }, leading);
       } catch (err) {
         // Holding a shard nobody works on would stall it silently: report, and give it up to be taken again.
         this.#report(err, "callback");
@@ -182,6 +209,7 @@ export class ShardCoordinator {
   }
 
   #elector(name: string, lead: (signal: AbortSignal) => void | Promise<void>): LeaderElector {
+    const observed = this.#observation(name);
     const { client, namespace, clock, random, leaseDurationMs, renewDeadlineMs, retryPeriodMs, onError } =
       this.#options;
     return new LeaderElector({
@@ -195,6 +223,7 @@ export class ShardCoordinator {
       renewDeadlineMs,
       retryPeriodMs,
       onStartedLeading: lead,
+      observed,
       onError,
     });
   }

@@ -5,92 +5,33 @@
  * hands over at once because it releases the Lease.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Lease } from "../../../src/api/index.ts";
 import { microTime } from "../../../src/election/index.ts";
 import { longestFailoverMs } from "../election/support.ts";
+import {
+  assertNeverTogether,
+  type OperatorProcess,
+  reconcileIntervals,
+  startOperatorProcess,
+} from "../fixtures/process.ts";
 import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
-import { eventually, kubeconfigPath, testClient, testNamespace } from "../support.ts";
-import { onCleanup } from "../watch/support.ts";
+import { eventually, testClient, testNamespace } from "../support.ts";
 
 const script = join(fileURLToPath(import.meta.url), "../fixtures/operator.ts");
 const leaseDurationMs = 15_000;
 const retryPeriodMs = 2_000;
 const now = () => performance.timeOrigin + performance.now();
 
-/** One line the operator printed. */
-interface OperatorEvent {
-  event: string;
-  identity: string;
-  at: number;
-  key?: string;
-  leader?: string;
-  code?: number;
-}
-
-/** A running operator process and what it printed so far. */
-class Operator {
-  readonly events: OperatorEvent[] = [];
-  readonly exited: Promise<number | string>;
-  readonly #child: ChildProcess;
-
-  constructor(
-    readonly identity: string,
-    namespace: string,
-  ) {
-    this.#child = spawn(process.execPath, ["--import", "tsx", script], {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: {
-        ...process.env,
-        KUBECONFIG: kubeconfigPath(),
-        OPERATOR_NAMESPACE: namespace,
-        OPERATOR_LEASE: "widgets-ha",
-        OPERATOR_IDENTITY: identity,
-      },
-    });
-    let partial = "";
-    this.#child.stdout?.on("data", (chunk: Buffer) => {
-      const lines = (partial + chunk.toString("utf8")).split("\n");
-      partial = lines.pop() ?? "";
-      for (const line of lines.filter(Boolean)) this.events.push(JSON.parse(line) as OperatorEvent);
-    });
-    this.exited = new Promise((resolve) =>
-      this.#child.on("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
-    );
-  }
-
-  /** The first event matching `test`, once printed. */
-  waitFor(test: (e: OperatorEvent) => boolean, what: string, timeoutMs = 30_000): Promise<OperatorEvent> {
-    return eventually(() => this.events.find(test), { what: `${this.identity}: ${what}`, timeoutMs });
-  }
-
-  /** The events named `event`. */
-  all(event: string): OperatorEvent[] {
-    return this.events.filter((e) => e.event === event);
-  }
-
-  /** Sends `signal` to this process (and only it). */
-  kill(signal: NodeJS.Signals): void {
-    this.#child.kill(signal);
-  }
-
-  get running(): boolean {
-    return this.#child.exitCode === null && this.#child.signalCode === null;
-  }
-}
-
 /** Starts an operator process; it is killed, if still running, when the test ends. */
-function startOperator(t: TestContext, namespace: string, identity: string): Operator {
-  const operator = new Operator(identity, namespace);
-  onCleanup(t, async () => {
-    if (!operator.running) return;
-    operator.kill("SIGKILL");
-    await operator.exited;
+function startOperator(t: TestContext, namespace: string, identity: string): OperatorProcess {
+  return startOperatorProcess(t, script, identity, {
+    OPERATOR_NAMESPACE: namespace,
+    OPERATOR_LEASE: "widgets-ha",
+    OPERATOR_IDENTITY: identity,
   });
-  return operator;
 }
 
 /** Creates a widget every 150 ms until stopped; returns the names created. */
@@ -114,35 +55,8 @@ function createContinuously(namespace: string): { stop(): Promise<string[]> } {
   };
 }
 
-interface Interval {
-  start: number;
-  end: number;
-}
-
-/** Reconcile intervals of `operator`; one still running when it died ends at `diedAt`. */
-function reconcileIntervals(operator: Operator, diedAt = Number.POSITIVE_INFINITY): Interval[] {
-  const open = new Map<string, number>();
-  const intervals: Interval[] = [];
-  for (const e of operator.events) {
-    if (e.event === "reconcile-start") open.set(e.key as string, e.at);
-    if (e.event === "reconcile-end") {
-      intervals.push({ start: open.get(e.key as string) as number, end: e.at });
-      open.delete(e.key as string);
-    }
-  }
-  for (const start of open.values()) intervals.push({ start, end: diedAt });
-  return intervals;
-}
-
-function assertNeverTogether(a: Interval[], b: Interval[]): void {
-  for (const x of a) {
-    const clash = b.find((y) => x.start < y.end && y.start < x.end);
-    assert.equal(clash, undefined, `reconciles overlap: ${JSON.stringify({ x, clash })}`);
-  }
-}
-
 /** Every reconcile of `operator` started while it led: after `became-leader`, before `until`. */
-function assertOnlyWhileLeading(operator: Operator, until = Number.POSITIVE_INFINITY): void {
+function assertOnlyWhileLeading(operator: OperatorProcess, until = Number.POSITIVE_INFINITY): void {
   const [became, ...again] = operator.all("became-leader");
   assert.ok(became, `${operator.identity} became leader`);
   assert.deepEqual(again, [], "led once");
@@ -155,7 +69,7 @@ function assertOnlyWhileLeading(operator: Operator, until = Number.POSITIVE_INFI
 }
 
 /** Each widget key had its ConfigMap created once, by whichever process created it. */
-function assertNoDuplicateCreates(...operators: Operator[]): void {
+function assertNoDuplicateCreates(...operators: OperatorProcess[]): void {
   const keys = operators.flatMap((o) => o.all("created").map((e) => e.key));
   assert.deepEqual(
     keys.filter((k, i) => keys.indexOf(k) !== i),

@@ -4,7 +4,7 @@ import { get } from "node:http";
 import { describe, it } from "node:test";
 import { pino } from "pino";
 import { type KubeObject, resourceType } from "../../../src/api/index.ts";
-import type { Informer, InformerCache, InformerHealth, InformerScope } from "../../../src/cache/index.ts";
+import type { Informer, InformerHealth, InformerScope } from "../../../src/cache/index.ts";
 import { Client } from "../../../src/client/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import { controller, type HostedController } from "../../../src/controller/index.ts";
@@ -37,8 +37,8 @@ function informer(kind: string, scope: InformerScope, health: Partial<InformerHe
 
 function source(informers: Informer<KubeObject>[], controllers: HostedController[] = []): HealthSource {
   return {
-    cache: { informers: () => informers } as unknown as InformerCache,
-    controllers,
+    informers: () => informers,
+    controllers: () => controllers,
     cachesRunning: () => true,
   };
 }

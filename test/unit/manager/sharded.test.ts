@@ -1,0 +1,108 @@
+/**
+ * Where a sharded manager's informers go per shard (`shardPlacement`), which keys a shard's
+ * controller takes (`shardAccepts`), and the setups it refuses.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { pino } from "pino";
+import { ConfigMap, Deployment, Namespace, Secret } from "../../../src/api/index.ts";
+import { InformerCache } from "../../../src/cache/index.ts";
+import { Client } from "../../../src/client/index.ts";
+import { controller, recordDeclarations } from "../../../src/controller/index.ts";
+import { Manager, ShardingSetupError } from "../../../src/manager/index.ts";
+import { shardAccepts, shardPlacement } from "../../../src/manager/sharded.ts";
+import { type HeldShard, inRanges, shardHash } from "../../../src/sharding/index.ts";
+import { cm, startInformer } from "../cache/support.ts";
+import { fakeConnection } from "../client/support.ts";
+import { lowHalf, uidIn } from "../sharding/support.ts";
+import { FakeWatchClient } from "../watch/support.ts";
+
+const shard: HeldShard = { index: 0, range: lowHalf };
+
+/** A namespace whose hash is (or is not) in the low half. */
+function namespaceIn(inside: boolean): string {
+  for (let i = 0; ; i++) if (inRanges(shardHash(`ns-${i}`), [lowHalf]) === inside) return `ns-${i}`;
+}
+
+const declarations = recordDeclarations((host) => {
+  controller(host)
+    .for(Deployment)
+    .owns(ConfigMap)
+    .watches(Secret, () => [])
+    .reconcile(async () => {});
+  controller(host, "secrets")
+    .for(Secret)
+    .reconcile(async () => {});
+});
+
+describe("shardPlacement", () => {
+  test("by namespace: every namespaced kind narrowed to the shard, cluster-scoped kinds shared", async () => {
+    const place = shardPlacement("namespace", shard, await declarations);
+    assert.deepEqual(place(ConfigMap, { namespace: "a" }), {
+      namespace: "a",
+      shard: { key: "namespace", ranges: [lowHalf] },
+    });
+    assert.equal(place(Namespace, {}), undefined);
+  });
+
+  test("by uid: primary kinds by uid, owned kinds by the shard label (once), kinds also watched shared", async () => {
+    const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations);
+    assert.deepEqual(place(Deployment, {}), { shard: { key: "uid", ranges: [lowHalf] } });
+    const owned = place(ConfigMap, { labelSelector: "app=x" });
+    assert.deepEqual(owned, { labelSelector: "app=x,kubeloop.dev/shard=3" });
+    assert.deepEqual(place(ConfigMap, owned ?? {}), owned, "placing twice changes nothing");
+    assert.equal(place(Secret, {}), undefined, "primary of one controller, watched by another");
+    assert.equal(place(Namespace, {}), undefined, "not declared");
+  });
+});
+
+describe("shardAccepts", () => {
+  test("by namespace: the keys of the shard's namespaces", () => {
+    const informer = new InformerCache(new FakeWatchClient()).informer(ConfigMap);
+    const accepts = shardAccepts("namespace", shard, informer);
+    assert.equal(accepts(`${namespaceIn(true)}/a`), true);
+    assert.equal(accepts(`${namespaceIn(false)}/a`), false);
+  });
+
+  test("by uid: the keys of the shard's objects the informer holds, none it does not know", async (t) => {
+    const { client, informer, start } = startInformer(t);
+    const withUid = (name: string, uid: string) => {
+      const object = cm(name);
+      return { ...object, metadata: { ...object.metadata, uid } };
+    };
+    client.page([withUid("mine", uidIn([lowHalf], true)), withUid("theirs", uidIn([lowHalf], false))], "5");
+    client.stream();
+    void start();
+    await informer.waitForSync();
+    const accepts = shardAccepts("uid", shard, informer);
+    assert.deepEqual([accepts("ns/mine"), accepts("ns/theirs"), accepts("ns/unknown")], [true, false, false]);
+  });
+});
+
+describe("a sharded manager", () => {
+  const options = {
+    name: "w",
+    client: new Client(fakeConnection()),
+    logger: pino({ level: "silent" }),
+    metrics: false as const,
+    health: false as const,
+  };
+
+  test("refuses controllers given to it directly, naming manager.setup", async () => {
+    const manager = await Manager.create({ ...options, sharding: {} });
+    assert.throws(
+      () =>
+        controller(manager)
+          .for(ConfigMap)
+          .reconcile(async () => {}),
+      (err: unknown) => err instanceof ShardingSetupError && /manager\.setup/.test(err.message),
+    );
+  });
+
+  test("refuses leader election alongside", async () => {
+    await assert.rejects(
+      Manager.create({ ...options, sharding: {}, leaderElection: {} }),
+      ShardingSetupError,
+    );
+  });
+});
