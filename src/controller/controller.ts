@@ -172,6 +172,13 @@ export class Controller<T extends KubeObject> {
     });
   }
 
+  /** Queues every primary object its informer holds, with `reason`, at low priority; returns how many. */
+  enqueueAll(reason: string): number {
+    const keys = [...this.#primaryInformer.store.keys()];
+    for (const key of keys) this.enqueue(key, reason, LOW_PRIORITY);
+    return keys.length;
+  }
+
   /**
    * Runs until `signal` aborts (or {@link abort}), then stops taking work and lets in-flight
    * reconciles finish for up to `gracefulShutdownMs`; after that it aborts their `ctx.signal` and
@@ -246,7 +253,7 @@ export class Controller<T extends KubeObject> {
     if (period <= 0) return { cancel() {} };
     let timer: Timer;
     const tick = () => {
-      for (const key of this.#primaryInformer.store.keys()) this.enqueue(key, "resync", LOW_PRIORITY);
+      this.enqueueAll("resync");
       timer = this.#clock.setTimer(period * (0.9 + Math.random() * 0.2), tick);
     };
     timer = this.#clock.setTimer(period * (0.9 + Math.random() * 0.2), tick);

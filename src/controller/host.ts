@@ -42,7 +42,7 @@ export interface ControllerHost {
 /** What a host keeps of a controller it built: its name and kind, its queue, its loop and its health. */
 export type HostedController = Pick<
   Controller<KubeObject>,
-  "name" | "primary" | "queue" | "enqueue" | "run" | "abort" | "health"
+  "name" | "primary" | "queue" | "enqueue" | "enqueueAll" | "run" | "abort" | "health"
 >;
 
 /**

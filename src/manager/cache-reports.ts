@@ -43,22 +43,23 @@ export function withPodEvents(
 }
 
 /**
- * The informer's metrics `hooks`, plus one warning, the first time the informer of `type` drops an
- * object from outside its shard: the apiserver ignored the shard selector, so every replica
- * receives the whole kind and filters it itself (counted by `kubeloop_watch_outside_shard_total`).
+ * Adds to informers' metrics hooks one warning per kind, the first time an informer of that kind
+ * drops an object from outside its shard: the apiserver ignored the shard selector, so every
+ * replica receives the whole kind and filters it itself (counted by
+ * `kubeloop_watch_outside_shard_total`). One warning per kind however many informers of it (one
+ * per shard held) see it.
  */
-export function withShardFallbackWarning(
-  hooks: InformerMetrics,
-  type: ResourceType,
+export function shardFallbackWarnings(
   logger: Pick<Logger, "warn">,
-): InformerMetrics {
-  let warned = false;
-  return {
+): (hooks: InformerMetrics, type: ResourceType) => InformerMetrics {
+  const warned = new Set<string>();
+  return (hooks, type) => ({
     ...hooks,
     outsideShard: () => {
       hooks.outsideShard?.();
-      if (warned) return;
-      warned = true;
+      const kind = `${type.apiVersion}/${type.kind}`;
+      if (warned.has(kind)) return;
+      warned.add(kind);
       logger.warn(
         { kind: type.kind },
         `the apiserver ignored the shard selector of ${type.kind} and sent objects of other shards: ` +
@@ -66,7 +67,7 @@ export function withShardFallbackWarning(
           "ShardedListAndWatch feature gate (Kubernetes 1.36+) so that each replica receives only its shards",
       );
     },
-  };
+  });
 }
 
 /** One warning per relist that repaired the cache: how many changes the watch had missed, naming the first keys. */

@@ -4,7 +4,7 @@
  * election; graceful shutdown.
  */
 import type { Logger } from "pino";
-import type { KubeObject } from "../api/index.ts";
+import type { KubeObject, ResourceType } from "../api/index.ts";
 import { InformerCache, type InformerCacheOptions } from "../cache/index.ts";
 import { Client, type ClientOptions, type LoadConfigOptions } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
@@ -21,13 +21,19 @@ import {
 import { type ElectionTimings, LeaderElector, LeadershipLostError } from "../election/index.ts";
 import { EventRecorder } from "../events/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
-import { type HeldShard, ShardCoordinator } from "../sharding/index.ts";
+import {
+  type HeldShard,
+  hashSpace,
+  ShardCoordinator,
+  type ShardKey,
+  shardSelector,
+} from "../sharding/index.ts";
 import {
   logDivergence,
   logInformerFailure,
   ownPod,
+  shardFallbackWarnings,
   withPodEvents,
-  withShardFallbackWarning,
 } from "./cache-reports.ts";
 import { DeclaredKinds } from "./declared-kinds.ts";
 import {
@@ -43,10 +49,12 @@ import { createLogger } from "./logger.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import type { Check } from "./server.ts";
 import {
+  hashShardedKinds,
   runsOn,
   SHARD_LABEL,
   ShardCache,
   type ShardingOptions,
+  serverAppliesShardSelectors,
   shardAccepts,
   shardPlacement,
 } from "./sharded.ts";
@@ -165,6 +173,8 @@ export class Manager implements ControllerHost {
   readonly #declarations: ControllerDeclaration[] = [];
   readonly #shards = new Map<number, RunningShard>();
   readonly #coordinator: ShardCoordinator | undefined;
+  /** Whether the apiserver applies shard selectors, by kind (`apiVersion/kind`), as asked at start. */
+  readonly #serverShards = new Map<string, boolean>();
   /** How the shared cache, and each shard's, makes its informers. */
   readonly #cacheOptions: InformerCacheOptions;
 
@@ -182,15 +192,15 @@ export class Manager implements ControllerHost {
     this.#controllerClient = this.client.observed((type, verb) =>
       this.#declared.check(type, `client.${verb}`),
     );
+    const withFallbackWarning = shardFallbackWarnings(logger);
     this.#cacheOptions = {
       ...options.cache,
       namespace: options.namespace,
       clock: this.#clock,
       metrics: (type) =>
-        withShardFallbackWarning(
+        withFallbackWarning(
           withPodEvents(metrics.informer(type), type, ownPod(process.env), () => this.recorder),
           type,
-          logger,
         ),
       onError: (err, context) => logInformerFailure(logger, err, context),
       onDiverged: (type, found) => logDivergence(logger, type, found),
@@ -234,9 +244,12 @@ export class Manager implements ControllerHost {
     return this.#ports;
   }
 
-  /** True once the caches have synced (a follower's too: it stands by with warm caches). */
+  /**
+   * True once the caches have synced (a follower's too: it stands by with warm caches); with
+   * sharding, those of every shard held too.
+   */
   get ready(): boolean {
-    return this.#ready;
+    return this.#ready && [...this.#shards.values()].every((shard) => shard.cache.synced);
   }
 
   /** True while this manager holds the leader Lease (always true without leader election). */
@@ -400,8 +413,51 @@ export class Manager implements ControllerHost {
   /** With sharding: takes part in holding the shards until `signal` aborts, once the shared caches synced. */
   async #runShards(coordinator: ShardCoordinator, signal: AbortSignal): Promise<void> {
     if (!(await this.#synced)) return;
+    await this.#askServerShards(signal);
     this.logger.info({ identity: coordinator.identity }, "sharding: claiming a fair share of the shards");
     await coordinator.run(signal);
+  }
+
+  /**
+   * Asks the apiserver, once per kind the shards narrow by hash, whether it applies shard
+   * selectors: a list of one object, whose `shardInfo` echoes an applied selector. A kind it
+   * ignores them for (feature gate `ShardedListAndWatch` off, an older cluster) is watched once by
+   * this replica and seen by each shard through a filter of the same hash, rather than received
+   * whole by every shard's informer: said once in the log and in `kubeloop_shard_client_filtered`.
+   * A kind it cannot ask about is left to the shards' informers, which check on the client too.
+   */
+  async #askServerShards(signal: AbortSignal): Promise<void> {
+    const key = this.#shardKey();
+    for (const type of hashShardedKinds(key, this.#declarations)) {
+      try {
+        const applied = await serverAppliesShardSelectors(
+          this.client,
+          type,
+          key,
+          this.#options.namespace,
+          signal,
+        );
+        this.#serverShards.set(`${type.apiVersion}/${type.kind}`, applied);
+        this.metrics.clientFiltered(type.kind, !applied);
+        if (!applied) {
+          this.logger.warn(
+            { kind: type.kind },
+            `the apiserver ignores shard selectors for ${type.kind}: this replica watches the whole kind once and each shard filters it; ` +
+              "turn on the apiserver's ShardedListAndWatch feature gate (Kubernetes 1.36+) so that each replica receives only its shards",
+          );
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        this.logger.warn(
+          { err, kind: type.kind },
+          "sharding: could not ask whether the apiserver shards this kind; each shard's informer checks on the client",
+        );
+      }
+    }
+  }
+
+  #shardKey(): ShardKey {
+    return (this.#options.sharding || undefined)?.key ?? "namespace";
   }
 
   /**
@@ -411,10 +467,12 @@ export class Manager implements ControllerHost {
    * informers stop before this resolves, and the coordinator releases the Lease after that.
    */
   async #runShard(shard: HeldShard, signal: AbortSignal): Promise<void> {
-    const key = (this.#options.sharding || undefined)?.key ?? "namespace";
+    const key = this.#shardKey();
     const stopped = new AbortController();
     const fence = new AbortController();
-    const place = shardPlacement(key, shard, this.#declarations);
+    const serverShards = (type: ResourceType) =>
+      this.#serverShards.get(`${type.apiVersion}/${type.kind}`) ?? true;
+    const place = shardPlacement(key, shard, this.#declarations, serverShards);
     const cache = new ShardCache(this.client, this.#cacheOptions, this.cache, place, stopped.signal);
     const running: RunningShard = { controllers: [], cache };
     const ends: (() => void)[] = [];
@@ -442,9 +500,9 @@ export class Manager implements ControllerHost {
       for (const controller of running.controllers) controller.abort(signal.reason);
     };
     signal.addEventListener("abort", lose, { once: true });
-    this.#holding(shard, running);
     try {
       for (const setup of this.#setups) await setup(host);
+      this.#holding(shard, running);
       cache.start(stopped.signal);
       const synced = await cache.waitForSync(signal).then(
         () => true,
@@ -456,8 +514,14 @@ export class Manager implements ControllerHost {
       stopped.abort();
       await Promise.all(cache.informers().map((informer) => informer.stop()));
       for (const end of ends) end();
-      this.#released(shard, fence.signal.aborted);
+      if (this.#shards.get(shard.index) === running) this.#released(shard, fence.signal.aborted);
     }
+  }
+
+  /** For `/readyz?verbose`: the shards held, e.g. `held 0,3,7 of 16`. */
+  #shardsReport(coordinator: ShardCoordinator): string {
+    const held = this.shardsHeld();
+    return `held ${held.length ? held.join(",") : "none"} of ${coordinator.shards}`;
   }
 
   #holding(shard: HeldShard, running: RunningShard): void {
@@ -552,6 +616,7 @@ export class Manager implements ControllerHost {
   }
 
   #checks(): { healthz: Record<string, Check>; readyz: Record<string, Check> } {
+    const coordinator = this.#coordinator;
     const source = {
       informers: () => [
         ...this.cache.informers(),
@@ -562,7 +627,10 @@ export class Manager implements ControllerHost {
     };
     return {
       healthz: { ping: () => true, informers: informersAlive(source), controllers: controllersAlive(source) },
-      readyz: { "informers-synced": informersSynced(source) },
+      readyz: {
+        "informers-synced": informersSynced(source),
+        ...(coordinator ? { shards: () => this.#shardsReport(coordinator) } : {}),
+      },
     };
   }
 }

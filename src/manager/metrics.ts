@@ -121,6 +121,11 @@ export class ManagerMetrics {
     "Watch events received, per kind and event type",
     ["kind", "type"],
   );
+  readonly #watchBytes = this.#counter(
+    "kubeloop_watch_bytes_total",
+    "Bytes of watch responses received, per kind",
+    ["kind"],
+  );
   readonly #relists = this.#counter(
     "kubeloop_watch_relists_total",
     "Full lists made by watches, per kind and reason",
@@ -186,6 +191,12 @@ export class ManagerMetrics {
     "kubeloop_shard_unowned_seconds",
     "How long a shard went without a working owner before this replica took it: from its previous holder's last renewal (or release)",
     ["shard"],
+  );
+
+  readonly #clientFiltered = this.#gauge(
+    "kubeloop_shard_client_filtered",
+    "1 for a kind the apiserver does not shard (shard selectors ignored): the replica watches it whole and its shards filter it",
+    ["kind"],
   );
 
   /** Status history kept out of status: condition changes written by controllers. */
@@ -319,6 +330,11 @@ export class ManagerMetrics {
     return () => queues.delete(queue);
   }
 
+  /** Whether the shards of this replica filter `kind` on the client (the apiserver does not shard it). */
+  clientFiltered(kind: string, filtered: boolean): void {
+    this.#clientFiltered.set({ kind }, filtered ? 1 : 0);
+  }
+
   /** Counts a shard this replica took, gave up or lost; for one it took, how long it had been without an owner. */
   shardHandover(
     event: "acquired" | "released" | "lost",
@@ -354,6 +370,7 @@ export class ManagerMetrics {
       relist: (reason) => this.#relists.inc({ kind, reason }),
       reconnect: (reason) => this.#reconnects.inc({ kind, reason }),
       outsideShard: () => this.#outsideShard.inc({ kind }),
+      bytes: (count) => this.#watchBytes.inc({ kind }, count),
     };
   }
 }

@@ -10,8 +10,11 @@ import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import type { KeyPair } from "../tls/index.ts";
 
-/** A named check; a rejection or `false` fails the probe, and its message is shown. */
-export type Check = () => boolean | Promise<boolean>;
+/**
+ * A named check; a rejection or `false` fails the probe, and its message is shown. A string
+ * passes, and is the detail `?verbose` shows (e.g. the shards a replica holds).
+ */
+export type Check = () => boolean | string | Promise<boolean | string>;
 
 /** The answer to a request a {@link Guard} refuses: 401, 403, or 500 when it could not decide. */
 export interface Denial {
@@ -41,29 +44,37 @@ export interface EndpointsOptions {
   onError?: (err: unknown) => void;
 }
 
-async function probe(checks: Record<string, Check>, res: ServerResponse): Promise<void> {
+/**
+ * Runs `checks`: 200 `ok` when all pass, else 500 with a `[+]`/`[-]` line per check (as the
+ * apiserver's probes answer); `verbose` (`?verbose`) lists the lines when all pass too.
+ */
+async function probe(checks: Record<string, Check>, res: ServerResponse, verbose: boolean): Promise<void> {
   const results = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {
-        return [name, (await check()) ? "ok" : "failed"] as const;
+        const result = await check();
+        return {
+          name,
+          ok: result !== false,
+          outcome: typeof result === "string" ? `ok: ${result}` : result ? "ok" : "failed",
+        };
       } catch (err) {
-        return [name, `failed: ${err instanceof Error ? err.message : String(err)}`] as const;
+        return { name, ok: false, outcome: `failed: ${err instanceof Error ? err.message : String(err)}` };
       }
     }),
   );
-  const ok = results.every(([, outcome]) => outcome === "ok");
+  const ok = results.every((result) => result.ok);
   res.writeHead(ok ? 200 : 500, { "content-type": "text/plain" });
-  res.end(
-    ok
-      ? "ok"
-      : results.map(([name, outcome]) => `[${outcome === "ok" ? "+" : "-"}]${name} ${outcome}`).join("\n"),
-  );
+  const lines = results.map((result) => `[${result.ok ? "+" : "-"}]${result.name} ${result.outcome}`);
+  res.end(ok && !verbose ? "ok" : lines.join("\n"));
 }
 
 async function route(options: EndpointsOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = (req.url ?? "/").split("?")[0];
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const path = url.pathname;
   if (options.health && (path === "/healthz" || path === "/readyz")) {
-    return probe(path === "/healthz" ? options.health.healthz : options.health.readyz, res);
+    const verbose = url.searchParams.has("verbose");
+    return probe(path === "/healthz" ? options.health.healthz : options.health.readyz, res, verbose);
   }
   if (options.metrics && path === "/metrics") {
     const denial = await options.guard?.(req);

@@ -10,11 +10,22 @@ import {
   type Informer,
   InformerCache,
   type InformerCacheOptions,
+  type InformerHandler,
   type InformerScope,
+  type StoreReader,
 } from "../cache/index.ts";
+import type { Client } from "../client/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
-import { type HeldShard, inRanges, inShard, type ShardKey, shardHash } from "../sharding/index.ts";
+import {
+  type HeldShard,
+  hashSpace,
+  inRanges,
+  inShard,
+  type ShardKey,
+  shardHash,
+  shardSelector,
+} from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
 
 /** The label a manager sharded by uid puts on children: the index of their owner's shard. */
@@ -52,36 +63,66 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
 }
 
 /**
- * Where an informer of `type` in `scope` goes for one shard: the scope narrowed to the shard, or
- * undefined for a kind the shard does not narrow (the manager's shared cache serves it).
+ * Where a shard's informer of a kind comes from: its own, narrowed to the shard (`scope`); the
+ * manager's shared informer of the whole kind seen through the shard's `filter` (where the
+ * apiserver ignores the shard selector, so that the replica receives the kind once, not once per
+ * shard); or, `undefined`, the shared informer, whole.
  */
-export type Placement = (type: ResourceType, scope: InformerScope) => InformerScope | undefined;
+export type Placed =
+  | { readonly scope: InformerScope }
+  | { readonly filter: (obj: KubeObject) => boolean }
+  | undefined;
+
+/** Where each informer of one shard comes from ({@link Placed}). */
+export type Placement = (type: ResourceType, scope: InformerScope) => Placed;
 
 /**
- * The {@link Placement} of `shard` under `key`, for controllers that declared `declarations`.
- * Under the uid key a kind is narrowed only where every controller uses it alike: only as a
- * primary kind (by uid), or only as an owned kind (by the shard label); a kind also watched, or
- * read without a declaration, is cached whole, as the maps and reads over it may need any object.
+ * The {@link Placement} of `shard` under `key`, for controllers that declared `declarations`;
+ * `serverShards` tells whether the apiserver applies shard selectors to a kind. Under the uid key
+ * a kind is narrowed only where every controller uses it alike: only as a primary kind (by uid),
+ * or only as an owned kind (by the shard label, which every apiserver applies); a kind also
+ * watched, or read without a declaration, is cached whole, as the maps and reads over it may need
+ * any object.
  */
 export function shardPlacement(
   key: ShardKey,
   shard: HeldShard,
   declarations: readonly ControllerDeclaration[],
+  serverShards: (type: ResourceType) => boolean,
 ): Placement {
   const ranges = [shard.range];
-  if (key === "namespace") {
-    return (type, scope) => (type.namespaced ? { ...scope, shard: { key, ranges } } : undefined);
-  }
+  const byHash = (type: ResourceType, scope: InformerScope): Placed =>
+    serverShards(type)
+      ? { scope: { ...scope, shard: { key, ranges } } }
+      : { filter: (obj) => inShard(obj, key, ranges) };
+  if (key === "namespace") return (type, scope) => (type.namespaced ? byHash(type, scope) : undefined);
   const uses = usesOfKinds(declarations);
   const label = `${SHARD_LABEL}=${shard.index}`;
   return (type, scope) => {
     const use = uses.get(kindOf(type));
-    if (use === "primary") return { ...scope, shard: { key, ranges } };
+    if (use === "primary") return byHash(type, scope);
     if (use !== "owned") return undefined;
     const selectors = scope.labelSelector ? scope.labelSelector.split(",") : [];
-    if (selectors.includes(label)) return scope;
-    return { ...scope, labelSelector: [...selectors, label].join(",") };
+    if (selectors.includes(label)) return { scope };
+    return { scope: { ...scope, labelSelector: [...selectors, label].join(",") } };
   };
+}
+
+/**
+ * The kinds a sharded manager's controllers would shard by hash under `key`: every namespaced
+ * kind they declare (namespace key), or their primary kinds (uid key). The manager asks the
+ * apiserver, once, whether it applies shard selectors to each.
+ */
+export function hashShardedKinds(
+  key: ShardKey,
+  declarations: readonly ControllerDeclaration[],
+): ResourceType[] {
+  const kinds = new Map<string, ResourceType>();
+  for (const d of declarations) {
+    const declared = key === "uid" ? [d.primary] : [d.primary, ...d.owns, ...d.watches];
+    for (const { type } of declared) if (type.namespaced) kinds.set(kindOf(type), type);
+  }
+  return [...kinds.values()];
 }
 
 /** How the controllers use each kind: as primary only, owned only, or otherwise ("mixed"). */
@@ -100,6 +141,36 @@ function usesOfKinds(
     for (const watched of declaration.watches) use(watched.type, "mixed");
   }
   return uses;
+}
+
+/** A selector every apiserver that shards must refuse: a range whose start is not below its end. */
+const refusedSelector = "shardRange(object.metadata.uid, '0x0000000000000001', '0x0000000000000000')";
+
+/**
+ * Whether the apiserver applies shard selectors to lists and watches of `type`: a list of one
+ * object whose `shardInfo` echoes the selector says yes. Lists of custom resources are filtered
+ * without that echo (Kubernetes 1.36.3), so where it is missing the answer is a selector the
+ * server must refuse: an error naming the shard selector means it reads them (such a read is
+ * answered 500 and retried by the client, a few hundred milliseconds once per kind at start),
+ * a list means it ignores them (the feature gate is off, or the cluster is older).
+ */
+export async function serverAppliesShardSelectors(
+  client: Pick<Client, "listPage">,
+  type: ResourceType,
+  key: ShardKey,
+  namespace: string | undefined,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const everything = shardSelector(key, [{ start: 0n, end: hashSpace }]);
+  const page = await client.listPage(type, { namespace, limit: 1, shardSelector: everything, signal });
+  if (page.shardInfo) return true;
+  return client.listPage(type, { namespace, limit: 1, shardSelector: refusedSelector, signal }).then(
+    () => false,
+    (err: unknown) => {
+      if (err instanceof Error && /shard selector/i.test(err.message)) return true;
+      throw err;
+    },
+  );
 }
 
 /**
@@ -132,9 +203,10 @@ export function shardAccepts<T extends KubeObject>(
 }
 
 /**
- * The cache of one held shard: informers of the kinds the shard narrows are its own (started,
- * synced and stopped with the shard); the others are the manager's shared ones, and handlers the
- * shard adds to those are removed when `stopped` aborts.
+ * The cache of one held shard: informers of the kinds the shard narrows on the server are its own
+ * (started, synced and stopped with the shard); the others are the manager's shared ones, seen
+ * through the shard's filter where it has one, and handlers the shard adds to those are removed
+ * when `stopped` aborts.
  */
 export class ShardCache extends InformerCache {
   readonly #shared: InformerCache;
@@ -154,42 +226,74 @@ export class ShardCache extends InformerCache {
     this.#stopped = stopped;
   }
 
-  /** The scope of `type` narrowed to the shard, where the shard narrows it. */
+  /** The scope of `type`, narrowed to the shard where the shard's own informer serves it. */
   override scopeFor(type: ResourceType): InformerScope {
     const scope = super.scopeFor(type);
-    return this.#place(type, scope) ?? scope;
+    const placed = this.#place(type, scope);
+    return placed && "scope" in placed ? placed.scope : scope;
   }
 
-  /** Cached reads: of the shard's informer, or the shared cache's for a kind the shard does not narrow. */
-  override reader<T extends KubeObject>(
+  /** Cached reads: of the shard's informer, or the shared one's, filtered to the shard where the shard has a filter. */
+  override async reader<T extends KubeObject>(
     type: ResourceType<T>,
     signal?: AbortSignal,
   ): Promise<CacheReader<T>> {
-    if (!this.#place(type, super.scopeFor(type))) return this.#shared.reader(type, signal);
-    return super.reader(type, signal);
+    const placed = this.#place(type, super.scopeFor(type));
+    if (placed && "scope" in placed) return super.reader(type, signal);
+    const reader = await this.#shared.reader(type, signal);
+    if (!placed) return reader;
+    const keep = (obj: T | undefined) => (obj && placed.filter(obj) ? obj : undefined);
+    return {
+      get: (name, namespace) => keep(reader.get(name, namespace)),
+      list: (opts) => reader.list(opts).filter(placed.filter),
+      byIndex: (index, value) => reader.byIndex(index, value).filter(placed.filter),
+    };
   }
 
-  /** The informer of `type` in `scope` narrowed to the shard, or the shared one where the shard does not narrow the kind. */
+  /** The informer of `type` in `scope`: the shard's own, or the shared one seen from the shard. */
   override informer<T extends KubeObject>(
     type: ResourceType<T>,
     scope: InformerScope = this.scopeFor(type),
     indexers = {},
   ): Informer<T> {
     const placed = this.#place(type, scope);
-    if (placed) return super.informer(type, placed, indexers);
-    return handlersUntil(this.#shared.informer(type, scope, indexers), this.#stopped);
+    if (placed && "scope" in placed) return super.informer(type, placed.scope, indexers);
+    return shardView(this.#shared.informer(type, scope, indexers), this.#stopped, placed?.filter);
   }
 }
 
-/** `informer`, with every handler added through it removed when `signal` aborts. */
-function handlersUntil<T extends KubeObject>(informer: Informer<T>, signal: AbortSignal): Informer<T> {
+/**
+ * `informer` as a shard sees it: every handler added through it removed when `signal` aborts, and,
+ * with `filter`, only the objects it keeps in the handlers' events, the store and the tombstones.
+ */
+function shardView<T extends KubeObject>(
+  informer: Informer<T>,
+  signal: AbortSignal,
+  filter?: (obj: KubeObject) => boolean,
+): Informer<T> {
+  const store = filter && filteredStore(informer.store, filter);
+  const handlers = (handler: InformerHandler<T>): InformerHandler<T> =>
+    filter
+      ? {
+          onAdd: (obj, initial) => filter(obj) && handler.onAdd?.(obj, initial),
+          onUpdate: (old, obj) => filter(obj) && handler.onUpdate?.(old, obj),
+          onDelete: (obj) => filter(obj) && handler.onDelete?.(obj),
+        }
+      : handler;
   return new Proxy(informer, {
     get(target, property) {
       if (property === "addHandler") {
-        return (handler: Parameters<Informer<T>["addHandler"]>[0]) => {
-          const remove = target.addHandler(handler);
+        return (handler: InformerHandler<T>) => {
+          const remove = target.addHandler(handlers(handler));
           signal.addEventListener("abort", remove, { once: true });
           return remove;
+        };
+      }
+      if (store && property === "store") return store;
+      if (filter && property === "tombstone") {
+        return (key: string) => {
+          const object = target.tombstone(key);
+          return object && filter(object) ? object : undefined;
         };
       }
       // The informer itself as receiver: its private fields are not the proxy's.
@@ -197,6 +301,23 @@ function handlersUntil<T extends KubeObject>(informer: Informer<T>, signal: Abor
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/** `store` with only the objects `filter` keeps. */
+function filteredStore<T extends KubeObject>(
+  store: StoreReader<T>,
+  filter: (obj: KubeObject) => boolean,
+): StoreReader<T> {
+  const keep = (obj: T | undefined) => (obj && filter(obj) ? obj : undefined);
+  return {
+    get: (key) => keep(store.get(key)),
+    list: (opts) => store.list(opts).filter(filter),
+    byIndex: (index, value) => store.byIndex(index, value).filter(filter),
+    keys: () => store.keys().filter((key) => keep(store.get(key)) !== undefined),
+    get size() {
+      return this.keys().length;
+    },
+  };
 }
 
 function kindOf(type: ResourceType): string {

@@ -76,6 +76,8 @@ interface Campaign {
 export class ShardCoordinator {
   /** This replica's identity, as written to the Leases. */
   readonly identity: string;
+  /** How many virtual shards the hash space is split into. */
+  readonly shards: number;
   readonly #options: ShardCoordinatorOptions;
   readonly #ranges: readonly ShardRange[];
   readonly #clock: Clock;
@@ -90,6 +92,7 @@ export class ShardCoordinator {
     this.#options = options;
     this.identity = options.identity ?? defaultIdentity();
     this.#ranges = splitHashSpace(options.shards ?? 32);
+    this.shards = this.#ranges.length;
     this.#clock = options.clock ?? systemClock;
   }
 

@@ -26,6 +26,8 @@ export type RestartReason =
 export interface WatchMetrics {
   /** An event (including bookmarks) arrived from the server. */
   event?(type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR"): void;
+  /** Bytes of watch responses arrived from the server (counted as they arrive, per chunk). */
+  bytes?(count: number): void;
   /** A full list started. */
   relist?(reason: RestartReason): void;
   /** The watch connection was re-established from the last resourceVersion. */

@@ -12,11 +12,15 @@ export interface RawWatchEvent {
   };
 }
 
-/** Yields each JSON line of `chunks` as an object. */
-export async function* decodeLines(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<RawWatchEvent> {
+/** Yields each JSON line of `chunks` as an object; `received` is told each chunk's size in bytes. */
+export async function* decodeLines(
+  chunks: AsyncIterable<Buffer | string>,
+  received?: (bytes: number) => void,
+): AsyncGenerator<RawWatchEvent> {
   const decoder = new StringDecoder("utf8");
   let pending = "";
   for await (const chunk of chunks) {
+    received?.(chunk.length);
     pending += typeof chunk === "string" ? chunk : decoder.write(chunk);
     let newline = pending.indexOf("\n");
     while (newline >= 0) {

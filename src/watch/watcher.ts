@@ -169,6 +169,8 @@ class Session<T extends KubeObject> {
   readonly #options: WatcherOptions;
   readonly #clock: Clock;
   readonly #metrics: WatchMetrics;
+  /** Tells the metrics each chunk's size; bound once, not per response. */
+  readonly #bytes: ((count: number) => void) | undefined;
   readonly #shard: ShardFilter;
 
   constructor(
@@ -183,6 +185,7 @@ class Session<T extends KubeObject> {
     this.#options = options;
     this.#clock = clock;
     this.#metrics = metrics;
+    this.#bytes = metrics.bytes && ((count) => metrics.bytes?.(count));
     this.#shard = shardFilter(options.shard, () => metrics.outsideShard?.());
   }
 
@@ -286,7 +289,7 @@ class Session<T extends KubeObject> {
       this.#clock.setTimer(inactivityMs, () => res.body.destroy(new WatchInactiveError(inactivityMs)));
     let timer = arm();
     try {
-      for await (const raw of decodeLines(res.body)) {
+      for await (const raw of decodeLines(res.body, this.#bytes)) {
         timer.cancel();
         yield raw;
         timer = arm();

@@ -36,18 +36,12 @@ async function state(manager: Manager): Promise<RunnerState> {
   const queued = await total(manager, "workqueue_depth");
   const active = await total(manager, "controller_runtime_active_workers");
   const reconciles = await total(manager, "controller_runtime_reconcile_total");
-  return { idle: manager.ready && queued === 0 && active === 0, queued, active, reconciles };
+  const idle = manager.ready && queued === 0 && active === 0;
+  return { idle, queued, active, reconciles, shards: manager.shardsHeld() };
 }
 
 function reconcileAll(manager: Manager): number {
-  let enqueued = 0;
-  for (const controller of manager.controllers) {
-    for (const key of manager.cache.informer(controller.primary).store.keys()) {
-      controller.enqueue(key, "conformance");
-      enqueued++;
-    }
-  }
-  return enqueued;
+  return manager.controllers.reduce((sum, controller) => sum + controller.enqueueAll("conformance"), 0);
 }
 
 async function main(): Promise<void> {
@@ -58,6 +52,7 @@ async function main(): Promise<void> {
     config: { kubeconfig: config.kubeconfig },
     namespace: operator.definition.watchNamespace,
     leaderElection: config.leaderElection ?? false,
+    sharding: config.sharding ?? false,
     metrics: { host: "127.0.0.1", port: 0 },
     health: { host: "127.0.0.1", port: 0 },
     cache: {
@@ -65,7 +60,7 @@ async function main(): Promise<void> {
     },
     logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
   });
-  await operator.setup(manager);
+  await manager.setup(operator.setup);
   const stop = new AbortController();
   const running = manager.start(stop.signal);
   process.on("message", (raw) => {

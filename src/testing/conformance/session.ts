@@ -12,11 +12,13 @@ import { Client, loadKubeconfig, NotFoundError } from "../../client/index.ts";
 import { systemClock } from "../../clock/index.ts";
 import { type Cluster, startCluster } from "../../cluster/cluster.ts";
 import { installCrds } from "../../operator/install.ts";
+import type { ShardKey } from "../../sharding/index.ts";
 import { type FaultProxy, type RequestRecord, startProxy, upstreamFromKubeconfig } from "../proxy/index.ts";
 import { seededRandom } from "../proxy/match.ts";
 import { OperatorProcess } from "./internal/operator-process.ts";
 import { poll } from "./internal/poll.ts";
 import type { RunnerSettings } from "./internal/protocol.ts";
+import { OperatorReplicas, type OperatorUnderTest } from "./internal/replicas.ts";
 import { resolveSubject, type Subject } from "./internal/subject.ts";
 import type { Snapshot } from "./internal/world.ts";
 import type { ConformanceSpec } from "./spec.ts";
@@ -39,6 +41,13 @@ export interface SessionOptions {
   kubeconfig?: string;
   /** Progress lines. Default: none. */
   report?: (line: string) => void;
+  /**
+   * Check a sharded deployment instead of one process: `replicas` processes of the operator
+   * (default 3) share `shards` virtual shards (default 16) placed by `key` (default "namespace"),
+   * their Leases in a namespace of the kit's. Every check then runs against all of them (a kill
+   * kills every replica); leadership-fenced, which needs one leader, is skipped.
+   */
+  sharding?: { replicas?: number; shards?: number; key?: ShardKey };
 }
 
 /** What checks run with. */
@@ -48,8 +57,10 @@ export interface ConformanceSession {
   readonly client: Client;
   /** The proxy between the operator and the apiserver. */
   readonly proxy: FaultProxy;
-  /** The operator process. */
-  readonly operator: OperatorProcess;
+  /** The operator process, or the replicas of a sharded deployment. */
+  readonly operator: OperatorUnderTest;
+  /** Whether the operator runs sharded across replicas ({@link SessionOptions.sharding}). */
+  readonly sharded: boolean;
   /** The local cluster, when the kit can restart its apiserver and compact its etcd. */
   readonly cluster: Cluster | undefined;
   /**
@@ -127,7 +138,10 @@ export async function openSession(
     relistMs: subject.timings.relistMs,
     logLevel: spec.logLevel ?? "info",
   };
-  const operator = new OperatorProcess(settings, spec.nodeArgs);
+  const leases = options.sharding ? await leaseNamespace(client) : undefined;
+  const operator = leases
+    ? replicas(settings, spec.nodeArgs, leases, options.sharding ?? {})
+    : new OperatorProcess(settings, spec.nodeArgs);
   const namespaces = new Set<string>();
   const dropped = new Set<string>();
   const session: ConformanceSession = {
@@ -135,6 +149,7 @@ export async function openSession(
     client,
     proxy: link.proxy,
     operator,
+    sharded: leases !== undefined,
     cluster: link.cluster,
     replica: (changes, direct = false) =>
       new OperatorProcess(
@@ -177,6 +192,7 @@ export async function openSession(
       for (const name of namespaces) await session.dropNamespace(name).catch(() => {});
       if (operator.running) await session.quiesce();
       await operator.stop();
+      if (leases) await client.delete(Namespace, leases).catch(() => {});
       await link.proxy.stop();
       await client.close();
       if (link.owned) await link.cluster?.stop();
@@ -190,6 +206,32 @@ export async function openSession(
     throw err;
   }
   return session;
+}
+
+/** A namespace for the shard Leases of a sharded deployment, deleted after the replicas stopped. */
+async function leaseNamespace(client: Client): Promise<string> {
+  const name = `kl-shards-${randomBytes(3).toString("hex")}`;
+  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+  return name;
+}
+
+/** The replicas of a sharded deployment, each `kit-replica-<i>` (the same identity after a restart). */
+function replicas(
+  settings: RunnerSettings,
+  nodeArgs: readonly string[] | undefined,
+  namespace: string,
+  { replicas: count = 3, shards = 16, key = "namespace" }: NonNullable<SessionOptions["sharding"]>,
+): OperatorReplicas {
+  const timings = { leaseDurationMs: 6_000, renewDeadlineMs: 4_000, retryPeriodMs: 1_000 };
+  const processes = Array.from(
+    { length: count },
+    (_, i) =>
+      new OperatorProcess(
+        { ...settings, sharding: { key, shards, namespace, identity: `kit-replica-${i}`, ...timings } },
+        nodeArgs,
+      ),
+  );
+  return new OperatorReplicas(processes, shards);
 }
 
 /** Sleeps `ms` (a scenario's fault window, never a wait for an outcome). */

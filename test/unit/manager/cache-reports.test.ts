@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ConfigMap } from "../../../src/api/index.ts";
+import { ConfigMap, Secret } from "../../../src/api/index.ts";
 import type { DivergedObject } from "../../../src/cache/index.ts";
 import {
   logDivergence,
   ownPod,
+  shardFallbackWarnings,
   withPodEvents,
-  withShardFallbackWarning,
 } from "../../../src/manager/cache-reports.ts";
 
 describe("cache reports: the manager's pod", () => {
@@ -75,15 +75,19 @@ describe("cache reports: divergence", () => {
 });
 
 describe("cache reports: a shard selector the apiserver ignored", () => {
-  it("is counted every time and warned about once per kind, naming the feature gate", () => {
+  it("is counted every time and warned about once per kind, across its informers, naming the feature gate", () => {
     const warnings: string[] = [];
     let counted = 0;
     const logger = { warn: (_fields: object, message: string) => warnings.push(message) };
-    const hooks = withShardFallbackWarning({ outsideShard: () => counted++ }, ConfigMap, logger as never);
-    hooks.outsideShard?.();
-    hooks.outsideShard?.();
-    assert.equal(counted, 2);
-    assert.equal(warnings.length, 1);
+    const withWarning = shardFallbackWarnings(logger as never);
+    const count = { outsideShard: () => counted++ };
+    const [shard0, shard1] = [withWarning(count, ConfigMap), withWarning(count, ConfigMap)];
+    shard0.outsideShard?.();
+    shard0.outsideShard?.();
+    shard1.outsideShard?.();
+    withWarning(count, Secret).outsideShard?.();
+    assert.equal(counted, 4);
+    assert.equal(warnings.length, 2, "once for ConfigMap, once for Secret");
     assert.match(
       warnings[0] ?? "",
       /ignored the shard selector of ConfigMap.*ShardedListAndWatch feature gate/,

@@ -10,10 +10,11 @@ import { InformerCache } from "../../../src/cache/index.ts";
 import { Client } from "../../../src/client/index.ts";
 import { controller, recordDeclarations } from "../../../src/controller/index.ts";
 import { Manager, ShardingSetupError } from "../../../src/manager/index.ts";
-import { shardAccepts, shardPlacement } from "../../../src/manager/sharded.ts";
+import { type Placement, ShardCache, shardAccepts, shardPlacement } from "../../../src/manager/sharded.ts";
 import { type HeldShard, inRanges, shardHash } from "../../../src/sharding/index.ts";
-import { cm, startInformer } from "../cache/support.ts";
+import { cm, names, newCache, startInformer } from "../cache/support.ts";
 import { fakeConnection } from "../client/support.ts";
+import { until } from "../controller/support.ts";
 import { lowHalf, uidIn } from "../sharding/support.ts";
 import { FakeWatchClient } from "../watch/support.ts";
 
@@ -37,20 +38,36 @@ const declarations = recordDeclarations((host) => {
 
 describe("shardPlacement", () => {
   test("by namespace: every namespaced kind narrowed to the shard, cluster-scoped kinds shared", async () => {
-    const place = shardPlacement("namespace", shard, await declarations);
+    const place = shardPlacement("namespace", shard, await declarations, () => true);
     assert.deepEqual(place(ConfigMap, { namespace: "a" }), {
-      namespace: "a",
-      shard: { key: "namespace", ranges: [lowHalf] },
+      scope: { namespace: "a", shard: { key: "namespace", ranges: [lowHalf] } },
     });
     assert.equal(place(Namespace, {}), undefined);
   });
 
+  test("where the apiserver does not shard a kind: the shared informer, through the shard's filter", async () => {
+    const place = shardPlacement("namespace", shard, await declarations, (type) => type !== Secret);
+    const placed = place(Secret, {});
+    assert.ok(placed && "filter" in placed);
+    const secret = (namespace: string) => ({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "s", namespace },
+    });
+    assert.deepEqual(
+      [placed.filter(secret(namespaceIn(true))), placed.filter(secret(namespaceIn(false)))],
+      [true, false],
+    );
+    assert.ok(place(ConfigMap, {}) && "scope" in (place(ConfigMap, {}) ?? {}));
+  });
+
   test("by uid: primary kinds by uid, owned kinds by the shard label (once), kinds also watched shared", async () => {
-    const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations);
-    assert.deepEqual(place(Deployment, {}), { shard: { key: "uid", ranges: [lowHalf] } });
+    const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations, () => true);
+    assert.deepEqual(place(Deployment, {}), { scope: { shard: { key: "uid", ranges: [lowHalf] } } });
     const owned = place(ConfigMap, { labelSelector: "app=x" });
-    assert.deepEqual(owned, { labelSelector: "app=x,kubeloop.dev/shard=3" });
-    assert.deepEqual(place(ConfigMap, owned ?? {}), owned, "placing twice changes nothing");
+    assert.deepEqual(owned, { scope: { labelSelector: "app=x,kubeloop.dev/shard=3" } });
+    assert.ok(owned && "scope" in owned);
+    assert.deepEqual(place(ConfigMap, owned.scope), owned, "placing twice changes nothing");
     assert.equal(place(Secret, {}), undefined, "primary of one controller, watched by another");
     assert.equal(place(Namespace, {}), undefined, "not declared");
   });
@@ -104,5 +121,34 @@ describe("a sharded manager", () => {
       Manager.create({ ...options, sharding: {}, leaderElection: {} }),
       ShardingSetupError,
     );
+  });
+});
+
+describe("ShardCache", () => {
+  test("a kind the apiserver does not shard: the shared informer through the shard's filter, its handlers removed when the shard stops", async (t) => {
+    const { client, cache: shared, stop } = newCache(t);
+    const [mine, theirs] = [namespaceIn(true), namespaceIn(false)];
+    const configMaps = client.kind("ConfigMap");
+    configMaps.page([cm("a", mine), cm("b", theirs)], "5");
+    const stream = configMaps.stream();
+    shared.start(stop.signal);
+    const stopped = new AbortController();
+    const place: Placement = () => ({ filter: (obj) => obj.metadata.namespace === mine });
+    const cache = new ShardCache(client, {}, shared, place, stopped.signal);
+    const informer = cache.informer(ConfigMap);
+    const seen: string[] = [];
+    informer.addHandler({ onAdd: (obj) => seen.push(obj.metadata.name ?? "") });
+    await shared.waitForSync();
+    assert.deepEqual(names(informer.store.list()), ["a"]);
+    assert.deepEqual([informer.store.size, informer.store.get(`${theirs}/b`)], [1, undefined]);
+    assert.deepEqual(names((await cache.reader(ConfigMap)).list()), ["a"]);
+    assert.deepEqual(cache.informers(), [], "the shard has no informer of its own");
+
+    stream.send("ADDED", cm("c", theirs, "6")).send("ADDED", cm("d", mine, "7"));
+    await until(() => shared.informer(ConfigMap).store.size === 4);
+    stopped.abort();
+    stream.send("ADDED", cm("e", mine, "8"));
+    await until(() => shared.informer(ConfigMap).store.size === 5);
+    assert.deepEqual(seen, ["a", "d"], "only the shard's, and nothing after it stopped");
   });
 });

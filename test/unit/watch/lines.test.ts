@@ -26,6 +26,14 @@ describe("decodeLines", () => {
     );
   });
 
+  it("tells the size of every chunk as it arrives", async () => {
+    const sizes: number[] = [];
+    const first = Buffer.from(line("ADDED", "a").slice(0, 10));
+    const rest = Buffer.from(line("ADDED", "a").slice(10));
+    for await (const _ of decodeLines(chunks(first, rest), (n) => sizes.push(n)));
+    assert.deepEqual(sizes, [first.length, rest.length]);
+  });
+
   it("holds back a line split across chunks until its end arrives", async () => {
     const text = line("ADDED", "a") + line("DELETED", "b");
     const cuts = [3, 20, 40, text.indexOf("\n"), text.indexOf("\n") + 1, text.length - 1];

@@ -119,6 +119,12 @@ export const leadershipFenced: ConformanceCheck = {
   name: "leadership-fenced",
   title: "no write after leadership is lost",
   async run(session) {
+    if (session.sharded) {
+      return {
+        skipped: true,
+        summary: "sharded: no operator-wide leader (each shard is fenced on its own Lease)",
+      };
+    }
     const prepared = await prepare(session, "leader");
     if (prepared.snap.outputs.size === 0)
       return { skipped: true, summary: "the fixtures produce no outputs" };

@@ -148,7 +148,7 @@ export class OperatorProcess {
   async state(): Promise<RunnerState> {
     const reply = await this.#request("state");
     if ("state" in reply) return reply.state;
-    return { idle: false, queued: 0, active: 0, reconciles: 0 };
+    return { idle: false, queued: 0, active: 0, reconciles: 0, shards: [] };
   }
 
   /** The sum of a metric's series whose labels include `labels`, from the operator's `/metrics`. */

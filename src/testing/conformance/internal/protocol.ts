@@ -3,6 +3,8 @@
  * Requests carry an `id` that the reply repeats.
  */
 
+import type { ShardKey } from "../../../sharding/index.ts";
+
 /** What the operator process reports about its controllers. */
 export interface RunnerState {
   /** Every controller's queue is empty and no reconcile is running. */
@@ -13,6 +15,8 @@ export interface RunnerState {
   active: number;
   /** Reconciles finished since the process started, over every controller. */
   reconciles: number;
+  /** The virtual shards the process holds (with sharding; empty otherwise). */
+  shards: number[];
 }
 
 /** Kit → operator process. `stop` shuts the manager down gracefully; the process then exits. */
@@ -42,6 +46,19 @@ export interface RunnerSettings {
   logLevel: string;
   /** Leader election, off unless given: the Lease, this replica's identity and the timings. */
   leaderElection?: RunnerElection;
+  /** Sharding across the kit's replicas, off unless given: Leases of the kit's, this replica's identity. */
+  sharding?: RunnerSharding;
+}
+
+/** The sharding of an operator process: what places objects, the shards, and where the Leases live. */
+export interface RunnerSharding {
+  key: ShardKey;
+  shards: number;
+  namespace: string;
+  identity: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
 }
 
 /** The leader election of an operator process: a Lease of the kit's, short timings. */
