@@ -93,7 +93,13 @@ export {
   TerminalError,
 } from "./controller/index.ts";
 export { KubeloopError } from "./errors/index.ts";
-export { Manager, type ManagerOptions, parseEndpointFlags, runManager } from "./manager/index.ts";
+export {
+  Manager,
+  type ManagerOptions,
+  parseEndpointFlags,
+  parseOperatorFlags,
+  runManager,
+} from "./manager/index.ts";
 export { defineOperator, type Operator, runOperator } from "./operator/index.ts";
 export {
   AlreadyOwnedError,

@@ -13,9 +13,14 @@ import {
   manifestsOf,
   operatorImage,
 } from "../generate/index.ts";
-import { type EndpointFlagValues, endpointFlags, endpointOptions } from "../manager/index.ts";
+import {
+  type EndpointFlagValues,
+  endpointFlags,
+  endpointOptions,
+  shardingFlags,
+  shardingOptions,
+} from "../manager/index.ts";
 import { installOperator, loadOperator, type Operator, runOperator } from "../operator/index.ts";
-import type { ShardKey } from "../sharding/index.ts";
 import { localPackagesOf } from "./image-build.ts";
 
 const operatorOption = () =>
@@ -28,13 +33,19 @@ async function generate(opts: {
   out: string;
   image?: string;
   namespace?: string;
+  replicas?: string;
+  shards?: string;
+  shardKey?: string;
 }): Promise<void> {
   const operator = await loadOperator(opts.operator);
   const packages = localPackagesOf(process.cwd());
+  const sharding = shardingOptions(opts);
   const files = await manifestsOf(operator, {
     image: opts.image,
     namespace: opts.namespace,
     dockerfile: { localPackages: packages.inside },
+    replicas: replicaCount(opts.replicas),
+    ...(sharding ? { sharding: { shards: sharding.shards ?? 32, key: sharding.key } } : {}),
   });
   const warnings = [...(await declarationWarnings(operator)), ...packages.unreachable];
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
@@ -42,6 +53,15 @@ async function generate(opts: {
   for (const [name, text] of files) writeFileSync(join(opts.out, name), text);
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
   process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image), [...files.keys()]));
+}
+
+/** The Deployment's replicas from `--replicas`: a whole number from 1. */
+function replicaCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1)
+    throw new InvalidArgumentError("--replicas: give a whole number from 1.");
+  return count;
 }
 
 /** How to install the CRDs (and extras), build the image and deploy, once `files` are written. */
@@ -99,8 +119,8 @@ async function run(
       namespace?: string;
       leaderElect: boolean;
       installCrds?: boolean;
-      shards?: number;
-      shardKey?: ShardKey;
+      shards?: string;
+      shardKey?: string;
     },
 ): Promise<void> {
   const operator = await loadOperator(opts.operator);
@@ -110,7 +130,7 @@ async function run(
     config,
     ...(opts.namespace ? { namespace: opts.namespace } : {}),
     ...(opts.leaderElect ? {} : { leaderElection: false }),
-    ...(opts.shards ? { sharding: { shards: opts.shards, key: opts.shardKey } } : {}),
+    sharding: shardingOptions(opts) ?? false,
     ...endpointOptions(opts),
   });
 }
@@ -146,9 +166,9 @@ function withClusterFlags(command: Command): Command {
     .option("--context <name>", "kubeconfig context");
 }
 
-/** Declares the manager's endpoint flags (kubebuilder's names) on `command`. */
+/** Declares the manager's endpoint flags (kubebuilder's names) and sharding flags on `command`. */
 function withEndpointFlags(command: Command): Command {
-  for (const flag of endpointFlags) {
+  for (const flag of [...endpointFlags, ...shardingFlags]) {
     command.option(flag.value ? `--${flag.name} ${flag.value}` : `--${flag.name}`, flag.description);
     if (!flag.value) command.option(`--no-${flag.name}`, `the opposite of --${flag.name}`);
   }
@@ -165,6 +185,18 @@ export function generateCommand(): Command {
     .option("--out <dir>", "output directory", "config")
     .option("--image <image>", "operator image for the Deployment")
     .option("--namespace <ns>", "namespace the operator is deployed to")
+    .option(
+      "--replicas <n>",
+      "replicas of the Deployment (default 1; more with leader election, or with --shards)",
+    )
+    .option(
+      "--shards <n>",
+      "shard the controllers across the replicas over n virtual shards (the container's --shards, Lease list permission)",
+    )
+    .option(
+      "--shard-key <namespace|uid>",
+      "what places an object in a shard, with --shards (default namespace)",
+    )
     .action(generate);
 }
 
@@ -191,16 +223,6 @@ export function runCommand(): Command {
       "apply the operator's CRDs and wait until they are served, then the other objects it ships, before running",
     )
     .addOption(leaderElectOption())
-    .option("--no-leader-elect", "the same as --leader-elect=false")
-    .option(
-      "--shards <n>",
-      "shard the controllers across the operator's replicas over n virtual shards (a Lease each) instead of electing one leader",
-      shardCount,
-    )
-    .addOption(
-      new Option("--shard-key <key>", "what places an object in a shard (with --shards)")
-        .choices(["namespace", "uid"])
-        .default("namespace"),
-    );
+    .option("--no-leader-elect", "the same as --leader-elect=false");
   return withEndpointFlags(withClusterFlags(command)).action(run);
 }

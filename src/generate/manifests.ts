@@ -13,6 +13,7 @@ import {
   type ServiceAccountObject,
 } from "../api/index.ts";
 import { type AnyKind, crdYaml, toYaml } from "../schema/index.ts";
+import type { ShardKey } from "../sharding/index.ts";
 import { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 import {
   metricsAuthRbac,
@@ -20,7 +21,7 @@ import {
   metricsServiceManifest,
   SECURE_METRICS_PORT,
 } from "./metrics.ts";
-import { eventPermissions, leaderElectionPermissions } from "./permissions.ts";
+import { eventPermissions, leaderElectionPermissions, shardingPermissions } from "./permissions.ts";
 import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
 import { userRoles } from "./user-roles.ts";
 
@@ -44,8 +45,10 @@ export interface DeploymentOptions {
   readonly namespace: string;
   readonly image: string;
   readonly serviceAccountName?: string;
-  /** Default 1; run 2 or more only with leader election. */
+  /** Default 1; run 2 or more only with leader election or `sharding`. */
   readonly replicas?: number;
+  /** Shard the controllers across the replicas: the container gets `--shards` and `--shard-key`. */
+  readonly sharding?: { readonly shards: number; readonly key?: ShardKey };
   /** Port of `/healthz` and `/readyz` (plain HTTP); default 8081. */
   readonly healthPort?: number;
   /** Port of `/metrics`, served over HTTPS to authorized callers only; default 8443. */
@@ -116,6 +119,9 @@ function operatorContainer(
       `--metrics-bind-address=:${metricsPort}`,
       "--metrics-secure",
       `--health-probe-bind-address=:${healthPort}`,
+      ...(options.sharding
+        ? [`--shards=${options.sharding.shards}`, `--shard-key=${options.sharding.key ?? "namespace"}`]
+        : []),
       ...(options.args ?? []),
     ],
     env: [
@@ -164,6 +170,12 @@ export function isLocalImage(image: string): boolean {
   return !image.includes("/");
 }
 
+/** The Lease permissions in the operator's namespace: the shards', leader election's, or none. */
+function leasePermissions(options: OperatorManifestOptions): PermissionRequest[] {
+  if (options.sharding) return shardingPermissions(options.namespace);
+  return options.leaderElection === false ? [] : leaderElectionPermissions(options.namespace);
+}
+
 /** Options of {@link operatorManifests}. */
 export interface OperatorManifestOptions extends DeploymentOptions {
   /** Kinds whose CRDs ship with the operator (`crds.yaml`). */
@@ -177,7 +189,7 @@ export interface OperatorManifestOptions extends DeploymentOptions {
   readonly permissions: readonly PermissionRequest[];
   /** Confine RBAC to this namespace (Role instead of ClusterRole). */
   readonly watchNamespace?: string;
-  /** Add lease permissions in the operator's namespace; default true. */
+  /** Add lease permissions in the operator's namespace (with `sharding`, those of the shards); default true. */
   readonly leaderElection?: boolean;
   readonly dockerfile?: DockerfileOptions;
 }
@@ -202,7 +214,7 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
   const serviceAccount = { name: options.serviceAccountName ?? options.name, namespace: options.namespace };
   const permissions = [
     ...options.permissions,
-    ...(options.leaderElection === false ? [] : leaderElectionPermissions(options.namespace)),
+    ...leasePermissions(options),
     // The manager's own pod, in the operator's namespace, gets events when an informer restarts.
     ...eventPermissions(options.namespace),
   ];

@@ -1,7 +1,7 @@
 import { type ControllerDeclaration, recordDeclarations, type WatchedKind } from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
 import type { DockerfileOptions } from "./dockerfile.ts";
-import { operatorManifests } from "./manifests.ts";
+import { type OperatorManifestOptions, operatorManifests } from "./manifests.ts";
 import { type ControllerPermissionOptions, controllerPermissions } from "./permissions.ts";
 import type { PermissionRequest } from "./rbac.ts";
 
@@ -45,7 +45,13 @@ export async function permissionsOf(operator: Operator): Promise<PermissionReque
  */
 export async function manifestsOf(
   operator: Operator,
-  overrides: { image?: string; namespace?: string; dockerfile?: DockerfileOptions } = {},
+  overrides: {
+    image?: string;
+    namespace?: string;
+    dockerfile?: DockerfileOptions;
+    replicas?: number;
+    sharding?: OperatorManifestOptions["sharding"];
+  } = {},
 ): Promise<Map<string, string>> {
   const { definition } = operator;
   return operatorManifests({
@@ -58,6 +64,8 @@ export async function manifestsOf(
     watchNamespace: definition.watchNamespace,
     leaderElection: true,
     ...(overrides.dockerfile ? { dockerfile: overrides.dockerfile } : {}),
+    ...(overrides.replicas === undefined ? {} : { replicas: overrides.replicas }),
+    ...(overrides.sharding ? { sharding: overrides.sharding } : {}),
   });
 }
 

@@ -12,6 +12,7 @@
  * | `writeStatus` | merge patch or apply of `/status`; GET of `/status` after a conflict and of the object after a 404 | `patch`, `get` on `<primary>/status`; `get` on the primary |
  * | `EventRecorder` | create an events.k8s.io/v1 Event, patch its series | `create`, `patch` on `events` |
  * | `LeaderElector` | read, create and update the Lease | `get`, `create`, `update` on `leases` |
+ * | `ShardCoordinator` | list the Leases, and elect each shard's | `get`, `list`, `create`, `update` on `leases` |
  *
  * No helper sends `update` or `delete` on a child or the primary: children go with their owner by
  * garbage collection, and every change to an existing object is a patch. (kubebuilder's scaffolded
@@ -62,6 +63,20 @@ export function eventPermissions(namespace?: string): PermissionRequest[] {
 export function leaderElectionPermissions(namespace?: string): PermissionRequest[] {
   return [
     { type: Lease, verbs: ["get", "create", "update"], ...(namespace === undefined ? {} : { namespace }) },
+  ];
+}
+
+/**
+ * Sharding across replicas with coordination.k8s.io leases in the given namespace: leader
+ * election's verbs, and `list` (each replica reads every shard's Lease to plan its share).
+ */
+export function shardingPermissions(namespace?: string): PermissionRequest[] {
+  return [
+    {
+      type: Lease,
+      verbs: ["get", "list", "create", "update"],
+      ...(namespace === undefined ? {} : { namespace }),
+    },
   ];
 }
 

@@ -1,12 +1,15 @@
 /**
  * The command-line flags of a manager's endpoints, with kubebuilder's names and meanings
  * (`--metrics-bind-address`, `--metrics-secure`, `--metrics-cert-path`, `--metrics-cert-name`,
- * `--metrics-cert-key`, `--health-probe-bind-address`), shared by `kubeloop run` and an
- * operator's container entry point so that the generated Deployment's args mean the same to both.
+ * `--metrics-cert-key`, `--health-probe-bind-address`), and of its sharding (`--shards`,
+ * `--shard-key`), shared by `kubeloop run` and an operator's container entry point so that the
+ * generated Deployment's args mean the same to both.
  */
 import { parseArgs } from "node:util";
+import type { ShardKey } from "../sharding/index.ts";
 import type { EndpointOptions, Listen } from "./endpoints.ts";
 import { EndpointFlagError } from "./errors.ts";
+import type { ShardingOptions } from "./sharded.ts";
 
 /** One flag of {@link endpointFlags}. */
 export interface EndpointFlag {
@@ -52,6 +55,44 @@ export const endpointFlags: readonly EndpointFlag[] = [
       "where /healthz and /readyz listen, plain HTTP (default :8081 in a cluster, 127.0.0.1:8081 outside)",
   },
 ];
+
+/** The sharding flags, for a command line to declare (`kubeloop run` adds them too). */
+export const shardingFlags: readonly EndpointFlag[] = [
+  {
+    name: "shards",
+    value: "<n>",
+    description:
+      "shard the controllers across the operator's replicas over n virtual shards (a Lease each) instead of electing one leader",
+  },
+  {
+    name: "shard-key",
+    value: "<namespace|uid>",
+    description: "what places an object in a shard, with --shards (default namespace)",
+  },
+];
+
+/**
+ * The sharding the flag values ask for: none without `--shards`; throws {@link EndpointFlagError}
+ * on a count that is not a whole number from 1, or a key other than `namespace` and `uid`.
+ */
+export function shardingOptions(values: { shards?: string; shardKey?: string }): ShardingOptions | undefined {
+  if (values.shards === undefined) return undefined;
+  const shards = Number(values.shards);
+  if (!Number.isInteger(shards) || shards < 1) {
+    throw new EndpointFlagError(
+      `--shards "${values.shards}" is not a number of shards`,
+      "give a whole number from 1, e.g. --shards=32",
+    );
+  }
+  const key = values.shardKey ?? "namespace";
+  if (key !== "namespace" && key !== "uid") {
+    throw new EndpointFlagError(
+      `--shard-key "${key}" is not a shard key`,
+      "give --shard-key=namespace or --shard-key=uid",
+    );
+  }
+  return { shards, key: key as ShardKey };
+}
 
 /** The values of {@link endpointFlags} by camel-cased name, as commander gives them. */
 export interface EndpointFlagValues {
@@ -102,11 +143,16 @@ export function endpointOptions(values: EndpointFlagValues): EndpointOptions {
  * ```
  */
 export function parseEndpointFlags(args: readonly string[]): EndpointOptions {
+  return endpointOptions(parseFlags(args, endpointFlags) as EndpointFlagValues);
+}
+
+/** The values of `flags` in `args`, by camel-cased name; throws {@link EndpointFlagError} on any other argument. */
+function parseFlags(
+  args: readonly string[],
+  flags: readonly EndpointFlag[],
+): Record<string, string | boolean> {
   const spec = Object.fromEntries(
-    endpointFlags.map((flag) => [
-      flag.name,
-      { type: flag.value ? ("string" as const) : ("boolean" as const) },
-    ]),
+    flags.map((flag) => [flag.name, { type: flag.value ? ("string" as const) : ("boolean" as const) }]),
   );
   try {
     const { values } = parseArgs({ args: [...args], options: spec, strict: true, allowNegative: true });
@@ -114,14 +160,34 @@ export function parseEndpointFlags(args: readonly string[]): EndpointOptions {
       name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
       value,
     ]);
-    return endpointOptions(Object.fromEntries(camel) as EndpointFlagValues);
+    return Object.fromEntries(camel) as Record<string, string | boolean>;
   } catch (err) {
-    if (err instanceof EndpointFlagError) throw err;
     throw new EndpointFlagError(
       (err as Error).message.split(".")[0] ?? String(err),
-      `the flags are ${endpointFlags.map((f) => (f.value ? `--${f.name}=${f.value}` : `--[no-]${f.name}`)).join(", ")}`,
+      `the flags are ${flags.map((f) => (f.value ? `--${f.name}=${f.value}` : `--[no-]${f.name}`)).join(", ")}`,
     );
   }
+}
+
+/**
+ * Parses an operator container's command line: the endpoint flags and the sharding flags, e.g.
+ * `node dist/main.js --metrics-bind-address=:8443 --metrics-secure --shards=32`. Throws
+ * {@link EndpointFlagError} on any other argument.
+ *
+ * @example
+ * ```ts
+ * await runOperator(operator, parseOperatorFlags(process.argv.slice(2)));
+ * ```
+ */
+export function parseOperatorFlags(
+  args: readonly string[],
+): EndpointOptions & { sharding?: ShardingOptions } {
+  const values = parseFlags(args, [...endpointFlags, ...shardingFlags]) as EndpointFlagValues & {
+    shards?: string;
+    shardKey?: string;
+  };
+  const sharding = shardingOptions(values);
+  return { ...endpointOptions(values), ...(sharding ? { sharding } : {}) };
 }
 
 /** `host:port` (`:port` for every interface, `[v6]:port`), or `0` for off, as controller-runtime reads it. */

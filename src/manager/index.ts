@@ -35,6 +35,9 @@ export {
   endpointFlags,
   endpointOptions,
   parseEndpointFlags,
+  parseOperatorFlags,
+  shardingFlags,
+  shardingOptions,
 } from "./flags.ts";
 export {
   type LeaderElectionOptions,

@@ -18,7 +18,12 @@ import {
   type HostedController,
   recordDeclarations,
 } from "../controller/index.ts";
-import { type ElectionTimings, LeaderElector, LeadershipLostError } from "../election/index.ts";
+import {
+  defaultElectionTimings,
+  type ElectionTimings,
+  LeaderElector,
+  LeadershipLostError,
+} from "../election/index.ts";
 import { EventRecorder } from "../events/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
 import {
@@ -219,8 +224,10 @@ export class Manager implements ControllerHost {
       logger,
       clock: this.#clock,
     });
-    // The elector writes the Lease through the unfenced client: it may still release a Lease it holds.
-    this.#elector = this.#makeElector(client);
+    // Leases are written through the unfenced client (a Lease held may still be released), with a
+    // rate limit of their own, as controller-runtime gives leader election a client of its own:
+    // a renewal queued behind thousands of a controller's writes would lose the Lease.
+    this.#elector = this.#makeElector(client.limited(10, 10));
     this.#coordinator = this.#makeCoordinator(client);
   }
 
@@ -561,9 +568,13 @@ export class Manager implements ControllerHost {
       );
     }
     const { name, namespace, identity, key: _key, ...rest } = sharding;
+    // Each retry period: a renewal per shard held or a read per shard campaigned for, the
+    // membership, a list; twice that rate leaves room for retries.
+    const calls = (sharding.shards ?? 32) + 2;
+    const periodS = (sharding.retryPeriodMs ?? defaultElectionTimings.retryPeriodMs) / 1000;
     return new ShardCoordinator({
       ...rest,
-      client,
+      client: client.limited(Math.max(10, (2 * calls) / periodS), calls),
       name: name ?? this.name,
       namespace: namespace ?? client.defaultNamespace,
       identity: identity ?? podIdentity(),

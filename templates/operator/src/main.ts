@@ -1,9 +1,10 @@
 /**
  * The operator's entry point in a container (`node dist/main.js`, see config/Dockerfile): runs it
  * until SIGTERM with in-cluster credentials, its endpoints as the Deployment's args say
- * (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`, as kubebuilder's).
+ * (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`, as kubebuilder's;
+ * `--shards` and `--shard-key` to shard the controllers across replicas).
  */
-import { parseEndpointFlags, runOperator } from "kubeloop";
+import { parseOperatorFlags, runOperator } from "kubeloop";
 import operator from "./operator.ts";
 
-await runOperator(operator, parseEndpointFlags(process.argv.slice(2)));
+await runOperator(operator, parseOperatorFlags(process.argv.slice(2)));

@@ -84,3 +84,25 @@ describe("Client.fenced", () => {
     assert.equal(sent.length, 2);
   });
 });
+
+describe("Client.limited", () => {
+  it("has a rate limit of its own: its calls never wait for the client's tokens, nor the client's for its", async (t) => {
+    const { client, view, fence, sent, clock } = fencedClient(t, { qps: 1, burst: 1 });
+    const leases = view.limited(1, 1);
+    await client.get(ConfigMap, "a", { namespace: "ns" });
+    const waiting = client.get(ConfigMap, "a", { namespace: "ns" });
+    await leases.get(ConfigMap, "a", { namespace: "ns" });
+    await flush();
+    assert.equal(sent.length, 2, "the limited view went ahead of the client's waiting call");
+    assert.equal(leases.discovery, client.discovery);
+    fence.abort(lost);
+    const refused = assert.rejects(
+      leases.create(ConfigMap, cm),
+      WriteFencedError,
+      "it keeps the view's fence",
+    );
+    clock.advance(1_000);
+    await Promise.all([waiting, refused]);
+    assert.equal(sent.length, 3);
+  });
+});

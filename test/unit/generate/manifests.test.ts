@@ -153,6 +153,24 @@ describe("operatorManifests", () => {
     assert.ok(!single.get("rbac.yaml")?.includes("leases"));
   });
 
+  it("shards across replicas when asked: the container's --shards and --shard-key, and the Leases listed too", () => {
+    const sharded = operatorManifests({ ...options, replicas: 3, sharding: { shards: 16, key: "uid" } });
+    const deployment = parseAllDocuments(sharded.get("deployment.yaml") ?? "")[0]?.toJS();
+    assert.equal(deployment.spec.replicas, 3);
+    assert.deepEqual(deployment.spec.template.spec.containers[0].args.slice(-2), [
+      "--shards=16",
+      "--shard-key=uid",
+    ]);
+    const role = parseAllDocuments(sharded.get("rbac.yaml") ?? "")
+      .map((doc) => doc.toJS())
+      .find((doc) => doc.kind === "Role");
+    assert.deepEqual(role.rules[0], {
+      apiGroups: ["coordination.k8s.io"],
+      resources: ["leases"],
+      verbs: ["create", "get", "list", "update"],
+    });
+  });
+
   it("scopes RBAC to the watched namespace when there is one, but for the cluster-scoped reviews of metrics", () => {
     const scoped = operatorManifests({ ...options, watchNamespace: "widgets-system" });
     const names = parseAllDocuments(scoped.get("rbac.yaml") ?? "").map((doc) => {

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { EndpointFlagError, endpointOptions, parseEndpointFlags } from "../../../src/manager/index.ts";
+import {
+  EndpointFlagError,
+  endpointOptions,
+  parseEndpointFlags,
+  parseOperatorFlags,
+} from "../../../src/manager/index.ts";
 
 describe("parseEndpointFlags", () => {
   it("reads kubebuilder's flags: bind addresses, secure metrics and the certificate directory", () => {
@@ -65,5 +70,35 @@ describe("parseEndpointFlags", () => {
         new RegExp(`--health-probe-bind-address "${bad}" is not an address to listen on; give host:port`),
       );
     }
+  });
+});
+
+describe("parseOperatorFlags", () => {
+  it("reads the endpoint flags and the sharding flags of an operator's container", () => {
+    const options = parseOperatorFlags([
+      "--health-probe-bind-address=:8081",
+      "--shards=16",
+      "--shard-key=uid",
+    ]);
+    assert.deepEqual(options.sharding, { shards: 16, key: "uid" });
+    assert.deepEqual(options.health, { host: "0.0.0.0", port: 8081 });
+    assert.equal(parseOperatorFlags([]).sharding, undefined);
+    assert.deepEqual(parseOperatorFlags(["--shards=4"]).sharding, { shards: 4, key: "namespace" });
+  });
+
+  it("rejects a count that is no whole number from 1 and an unknown key, naming the fix", () => {
+    assert.throws(
+      () => parseOperatorFlags(["--shards=0"]),
+      /--shards "0" is not a number of shards; give a whole number from 1/,
+    );
+    assert.throws(
+      () => parseOperatorFlags(["--shards=2", "--shard-key=name"]),
+      /--shard-key "name" is not a shard key/,
+    );
+    assert.throws(
+      () => parseEndpointFlags(["--shards=2"]),
+      EndpointFlagError,
+      "the endpoint flags alone do not shard",
+    );
   });
 });
