@@ -43,14 +43,21 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
-/** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`. */
+/**
+ * Files that run for minutes (each conformance-kit run starts a control plane of its own and runs
+ * every check): they start first, so that the run does not end waiting on one started last.
+ */
+const long = /conformance|verify-cli|init\.test|sharding\/(replicas|fallback)/;
+
+/** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`, the long ones first. */
 function tierFiles(): string[] {
   const operators = join(root, "..", "operators");
   const operatorTests = readdirSync(operators)
     .map((name) => join(operators, name, "test", tier))
     .filter((dir) => existsSync(dir))
     .flatMap(testFiles);
-  return [...testFiles(join(root, tier)), ...operatorTests];
+  const files = [...testFiles(join(root, tier)), ...operatorTests];
+  return [...files.filter((f) => long.test(f)), ...files.filter((f) => !long.test(f))];
 }
 
 async function main(): Promise<number> {

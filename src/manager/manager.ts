@@ -5,7 +5,7 @@
  */
 import type { Logger } from "pino";
 import type { KubeObject, ResourceType } from "../api/index.ts";
-import { InformerCache, type InformerCacheOptions } from "../cache/index.ts";
+import { type Informer, InformerCache, type InformerCacheOptions } from "../cache/index.ts";
 import { Client, type ClientOptions, type LoadConfigOptions } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
 import {
@@ -218,6 +218,7 @@ export class Manager implements ControllerHost {
           : this.#declared.check(type, "cache.reader"),
     };
     this.cache = new InformerCache(this.client, this.#cacheOptions);
+    metrics.trackCachedObjects(() => this.#informers());
     this.recorder = new EventRecorder(this.client, {
       reportingController: options.name,
       reportingInstance: process.env.POD_NAME ?? undefined,
@@ -525,6 +526,14 @@ export class Manager implements ControllerHost {
     }
   }
 
+  /** Every informer this manager runs: the shared cache's and the held shards'. */
+  #informers(): Informer<KubeObject>[] {
+    return [
+      ...this.cache.informers(),
+      ...[...this.#shards.values()].flatMap((shard) => shard.cache.informers()),
+    ];
+  }
+
   /** For `/readyz?verbose`: the shards held, e.g. `held 0,3,7 of 16`. */
   #shardsReport(coordinator: ShardCoordinator): string {
     const held = this.shardsHeld();
@@ -629,10 +638,7 @@ export class Manager implements ControllerHost {
   #checks(): { healthz: Record<string, Check>; readyz: Record<string, Check> } {
     const coordinator = this.#coordinator;
     const source = {
-      informers: () => [
-        ...this.cache.informers(),
-        ...[...this.#shards.values()].flatMap((shard) => shard.cache.informers()),
-      ],
+      informers: () => this.#informers(),
       controllers: () => this.controllers,
       cachesRunning: () => this.#cachesRunning,
     };

@@ -322,6 +322,27 @@ export class ManagerMetrics {
     };
   }
 
+  /**
+   * `kubeloop_cache_objects{kind}`: the objects `informers()` hold when scraped, per kind — the
+   * manager's shared informers and, with sharding, those of the shards it holds (what a replica
+   * caches). Call once.
+   */
+  trackCachedObjects(informers: () => readonly { type: ResourceType; store: { size: number } }[]): void {
+    new Gauge({
+      name: "kubeloop_cache_objects",
+      help: "Objects held in the informer caches, per kind (with sharding: of the shards this replica holds, and the kinds it caches whole)",
+      labelNames: ["kind"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const counts = new Map<string, number>();
+        for (const { type, store } of informers())
+          counts.set(type.kind, (counts.get(type.kind) ?? 0) + store.size);
+        for (const [kind, count] of counts) this.set({ kind }, count);
+      },
+    });
+  }
+
   /** Makes a controller's queue visible to the unfinished-work gauges, until the function it returns is called. */
   trackQueue(name: string, queue: WorkQueue): () => void {
     const queues = this.#queues.get(name) ?? new Set<WorkQueue>();

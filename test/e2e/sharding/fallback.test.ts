@@ -28,7 +28,7 @@ test("with the gate off, sharded replicas filter on the client: each receives ev
   t.after(() => client.close());
   const namespace = "sharded-fallback";
   await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
-  const { events, outside, clientFiltered, takeoverMs } = await shareWidgets(t, {
+  const { events, outside, clientFiltered, cached, takeoverMs } = await shareWidgets(t, {
     kubeconfig,
     client,
     namespace,
@@ -40,6 +40,11 @@ test("with the gate off, sharded replicas filter on the client: each receives ev
     );
   }
   assert.deepEqual(clientFiltered, [1, 1, 1]);
+  assert.deepEqual(
+    cached,
+    [widgetCount, widgetCount, widgetCount],
+    "each replica caches the kind whole, once",
+  );
   assert.deepEqual(outside, [0, 0, 0], "no sharded watch was asked for, so none dropped anything");
   t.diagnostic(
     `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; widget events per replica: ${events.join(", ")}`,

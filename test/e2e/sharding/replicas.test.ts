@@ -15,12 +15,17 @@ test("three sharded replicas share 1,000 widgets, survive a SIGKILL within the L
     client: await testClient(),
     namespace: await testNamespace(t),
   };
-  const { events, outside, clientFiltered, takeoverMs } = await shareWidgets(t, where);
+  const { events, outside, clientFiltered, cached, takeoverMs } = await shareWidgets(t, where);
   for (const [i, received] of events.entries()) {
     assert.ok(received < 0.6 * widgetCount, `replica ${i + 1} received ${received} widget events`);
   }
   assert.deepEqual(outside, [0, 0, 0], "the server sent each replica only its shards");
   assert.deepEqual(clientFiltered, [0, 0, 0]);
+  assert.equal(
+    cached.reduce((sum, n) => sum + n, 0),
+    widgetCount,
+    `each widget cached by one replica: ${cached.join(", ")}`,
+  );
   t.diagnostic(
     `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; widget events per replica: ${events.join(", ")}`,
   );

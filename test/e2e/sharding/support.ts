@@ -39,6 +39,8 @@ export interface ShareOutcome {
   outside: number[];
   /** `kubeloop_shard_client_filtered` for Widget on each replica: 1 where the apiserver does not shard. */
   clientFiltered: number[];
+  /** Widgets each replica caches (`kubeloop_cache_objects`). */
+  cached: number[];
   /** From the SIGKILL to the last of the killed replica's widgets reconciled again by another. */
   takeoverMs: number;
 }
@@ -50,6 +52,9 @@ function startReplica(t: TestContext, where: ReplicaCluster, identity: string): 
     OPERATOR_IDENTITY: identity,
     OPERATOR_SHARDS: String(shards),
     OPERATOR_LEASE_MS: String(leaseDurationMs),
+    // A takeover waits for the Lease to expire, then for the next list of the Leases (every retry
+    // period, jittered up to twice that): 0.5 s keeps it well inside the Lease duration + 5 s.
+    OPERATOR_RETRY_MS: "500",
   });
 }
 
@@ -125,6 +130,7 @@ export async function shareWidgets(t: TestContext, where: ReplicaCluster): Promi
   const clientFiltered = await Promise.all(
     replicas.map((r) => widgetMetric(r, "kubeloop_shard_client_filtered")),
   );
+  const cached = await Promise.all(replicas.map((r) => widgetMetric(r, "kubeloop_cache_objects")));
   for (const replica of replicas) {
     const share = reconciled(replica).size / widgets;
     assert.ok(share > 0.15 && share < 0.55, `${replica.identity} reconciled ${share} of the widgets`);
@@ -161,7 +167,7 @@ export async function shareWidgets(t: TestContext, where: ReplicaCluster): Promi
   assert.ok(reconciled(fourth).size > 0.1 * widgets, "the fourth replica reconciles its share");
 
   assertNoKeyTogether([reconcileIntervals(victim, killedAt), ...live.map((r) => reconcileIntervals(r))]);
-  return { events, outside, clientFiltered, takeoverMs };
+  return { events, outside, clientFiltered, cached, takeoverMs };
 }
 
 /** The number of widgets of the scenario. */

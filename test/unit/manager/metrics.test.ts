@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ConfigMap } from "../../../src/api/index.ts";
+import { ConfigMap, Secret } from "../../../src/api/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import { ManagerMetrics } from "../../../src/manager/index.ts";
 import { LOW_PRIORITY, WorkQueue } from "../../../src/queue/index.ts";
@@ -96,5 +96,47 @@ describe("ManagerMetrics: work queue hooks", () => {
     const text = await metrics.registry.metrics();
     assert.match(text, /^workqueue_depth\{name="widgets",controller="widgets",priority="0"\} 1$/m);
     assert.match(text, /^workqueue_depth\{name="widgets",controller="widgets",priority="-100"\} 1$/m);
+  });
+});
+
+describe("ManagerMetrics: what a replica caches and shares", () => {
+  it("counts cached objects per kind over every informer, as they are when scraped", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    let informers = [
+      { type: ConfigMap, store: { size: 3 } },
+      { type: ConfigMap, store: { size: 2 } },
+      { type: Secret, store: { size: 1 } },
+    ];
+    metrics.trackCachedObjects(() => informers);
+    assert.deepEqual(await samples(metrics, "kubeloop_cache_objects"), [
+      '{"kind":"ConfigMap"}=5',
+      '{"kind":"Secret"}=1',
+    ]);
+    informers = [{ type: ConfigMap, store: { size: 2 } }];
+    assert.deepEqual(
+      await samples(metrics, "kubeloop_cache_objects"),
+      ['{"kind":"ConfigMap"}=2'],
+      "a shard given up is gone",
+    );
+  });
+
+  it("adds up the gauges of a controller's instances (one per shard held), each to zero when it stops", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    const [shard0, shard1] = [metrics.controller("widgets"), metrics.controller("widgets")];
+    shard0.activeWorkers(2);
+    shard1.activeWorkers(3);
+    shard0.queue.depth(4, 0);
+    shard1.queue.depth(1, 0);
+    assert.deepEqual(await samples(metrics, "controller_runtime_active_workers"), [
+      '{"controller":"widgets"}=5',
+    ]);
+    shard1.activeWorkers(0);
+    shard1.queue.depth(0, 0);
+    assert.deepEqual(await samples(metrics, "controller_runtime_active_workers"), [
+      '{"controller":"widgets"}=2',
+    ]);
+    assert.deepEqual(await samples(metrics, "workqueue_depth"), [
+      '{"name":"widgets","controller":"widgets","priority":"0"}=4',
+    ]);
   });
 });
