@@ -53,6 +53,8 @@ test("a create answered 503 is retried in the background until the Event lands",
   assert.equal(event?.note, "after two 503s");
   assert.equal(eventCreates(proxy, ns), 3);
   assert.deepEqual(warnings, []);
+  // The apiserver stores the Event before the recorder has read the answer to its create.
+  await eventually(() => recorder.stats.created === 1 || undefined, { what: "the create counted" });
   assert.deepEqual(recorder.stats, {
     recorded: 1,
     created: 1,
