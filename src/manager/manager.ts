@@ -490,7 +490,7 @@ export class Manager implements ControllerHost {
         if (!runsOn(key, shard, spec.declaration)) return;
         const { name, primary } = spec.declaration;
         const metrics = this.metrics.controller(name);
-        const built = this.#build(spec, {
+        const built = this.#build(this.#drainWithinLease(spec), {
           cache,
           metrics,
           client: this.#controllerClient.fenced(fence.signal),
@@ -519,11 +519,30 @@ export class Manager implements ControllerHost {
       if (synced) await Promise.all(running.controllers.map((c) => c.run(signal)));
     } finally {
       signal.removeEventListener("abort", lose);
+      const lost = fence.signal.aborted;
+      // A reconcile that outlived the drain (it ignores its aborted signal) writes nothing more:
+      // the Lease is released next, and another replica may take the shard.
+      fence.abort(new Error(`shard ${shard.index} released`));
       stopped.abort();
       await Promise.all(cache.informers().map((informer) => informer.stop()));
       for (const end of ends) end();
-      if (this.#shards.get(shard.index) === running) this.#released(shard, fence.signal.aborted);
+      if (this.#shards.get(shard.index) === running) this.#released(shard, lost);
     }
+  }
+
+  /**
+   * `spec` with a shutdown grace no longer than the shards' renew deadline. A shard given up stops
+   * renewing its Lease while its reconciles drain, and another replica may take it a Lease
+   * duration after the last renewal (at most a retry period before the shard is given up); the
+   * renew deadline ends the drain before that whenever it is below the Lease duration minus a retry
+   * period (the defaults: 10 < 15 − 2 s), after which the reconciles' signals abort and the shard's
+   * writes are refused.
+   */
+  #drainWithinLease<T extends KubeObject>(spec: ControllerSpec<T>): ControllerSpec<T> {
+    const renewDeadlineMs =
+      (this.#options.sharding || undefined)?.renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs;
+    const graceMs = spec.options.gracefulShutdownMs ?? this.#options.gracefulShutdownMs ?? 30_000;
+    return { ...spec, options: { ...spec.options, gracefulShutdownMs: Math.min(graceMs, renewDeadlineMs) } };
   }
 
   /** Every informer this manager runs: the shared cache's and the held shards'. */
