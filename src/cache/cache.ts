@@ -12,7 +12,7 @@ import type { InformerHealth } from "./health.ts";
 import { Informer, type InformerMetrics, type InformerOptions, type InformerScope } from "./informer.ts";
 import type { LabelSelectorMatcher } from "./labels.ts";
 import type { DivergedObject, RelistOptions } from "./relist.ts";
-import type { Indexer } from "./store.ts";
+import type { Indexer, StoreReader } from "./store.ts";
 
 /** How the cache scopes and tunes the informers it creates. */
 export interface InformerCacheOptions {
@@ -140,7 +140,7 @@ export class InformerCache {
    * found late) when one has not synced within `syncTimeoutMs`.
    */
   async waitForSync(signal?: AbortSignal): Promise<void> {
-    await Promise.all(this.informers().map((i) => i.waitForSync(signal, this.#syncTimeoutMs)));
+    await Promise.all(this.informers().map((i) => i.waitForSync(signal, this.syncTimeoutMs)));
   }
 
   /** True when every informer has synced. */
@@ -156,7 +156,8 @@ export class InformerCache {
     return this.informers().map((i) => i.health());
   }
 
-  get #syncTimeoutMs(): number {
+  /** How long a read waits for an informer to sync ({@link InformerCacheOptions.syncTimeoutMs}). */
+  get syncTimeoutMs(): number {
     return this.#options.syncTimeoutMs ?? defaultSyncTimeoutMs;
   }
 
@@ -171,12 +172,16 @@ export class InformerCache {
     const exists = this.#informers.has(informerKey(type, scope));
     const informer = this.informer(type, scope);
     if (!exists) this.#options.onLazyInformer?.(type, scope);
-    await informer.waitForSync(signal, this.#syncTimeoutMs);
-    const store = informer.store;
-    return {
-      get: (name, namespace) => store.get(type.namespaced && namespace ? `${namespace}/${name}` : name),
-      list: (opts) => store.list(opts),
-      byIndex: (index, value) => store.byIndex(index, value),
-    };
+    await informer.waitForSync(signal, this.syncTimeoutMs);
+    return readerOf(type, informer.store);
   }
+}
+
+/** Cached reads of `type` from `store`, by name and namespace. */
+export function readerOf<T extends KubeObject>(type: ResourceType<T>, store: StoreReader<T>): CacheReader<T> {
+  return {
+    get: (name, namespace) => store.get(type.namespaced && namespace ? `${namespace}/${name}` : name),
+    list: (opts) => store.list(opts),
+    byIndex: (index, value) => store.byIndex(index, value),
+  };
 }

@@ -38,7 +38,7 @@
  * console.log(pods.store.list().length);
  * ```
  */
-export { type CacheReader, InformerCache, type InformerCacheOptions } from "./cache.ts";
+export { type CacheReader, InformerCache, type InformerCacheOptions, readerOf } from "./cache.ts";
 export { CacheSyncTimeoutError, InvalidRelistOptionsError } from "./errors.ts";
 export type { InformerHealth, InformerState } from "./health.ts";
 export {

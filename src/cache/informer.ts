@@ -195,12 +195,13 @@ export class Informer<T extends KubeObject> {
 
   /**
    * Registers a handler. When the informer has already synced, the handler first receives an
-   * `onAdd(obj, true)` for every stored object, so late subscribers see the full state.
+   * `onAdd(obj, true)` for every stored object, so late subscribers see the full state — unless
+   * `replay` is false, for a handler moved from another informer that already told it that state.
    * Returns a function that unregisters it.
    */
-  addHandler(handler: InformerHandler<T>): () => void {
+  addHandler(handler: InformerHandler<T>, { replay = true }: { replay?: boolean } = {}): () => void {
     this.#handlers.add(handler);
-    if (this.#synced)
+    if (this.#synced && replay)
       for (const obj of this.store.list()) this.#call(handler, { type: "add", object: obj, initial: true });
     return () => this.#handlers.delete(handler);
   }

@@ -135,14 +135,6 @@ async function run(
   });
 }
 
-/** A whole number of virtual shards, at least 1. */
-function shardCount(value: string): number {
-  const count = Number(value);
-  if (!Number.isInteger(count) || count < 1)
-    throw new InvalidArgumentError("give a whole number of shards, at least 1.");
-  return count;
-}
-
 /**
  * `--leader-elect[=true|false]`, as the Go boolean flag of kubebuilder's `main.go` reads. On by
  * default in a cluster (`KUBERNETES_SERVICE_HOST` set), off outside one: kubebuilder's flag defaults

@@ -59,6 +59,14 @@ function sleepWith(setTimer: Clock["setTimer"], ms: number, signal?: AbortSignal
   });
 }
 
+/** Resolves (with undefined) when `signal` aborts: at once when it already has. */
+export function untilAborted(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
+}
+
 /**
  * The real clock: `Date.now` and `performance.now`. Its timers chain Node timers for delays past
  * 2^31 - 1 ms, which Node would otherwise run after 1 ms. Its timers (not its sleeps) do not keep

@@ -15,7 +15,7 @@ import type { Logger } from "pino";
 import { type KubeObject, parseKey, type ResourceType } from "../api/index.ts";
 import type { Informer, InformerCache } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
-import { type Clock, systemClock, type Timer } from "../clock/index.ts";
+import { type Clock, systemClock, type Timer, untilAborted } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
 import type { OwnedKind } from "../ownership/index.ts";
 import {
@@ -445,14 +445,6 @@ export class Controller<T extends KubeObject> {
       this.#metrics.handlingFailed("logger");
     }
   }
-}
-
-/** Resolves when `signal` aborts. */
-function untilAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
 }
 
 /** The part of `metrics` a reconciler may call, and nothing else of it. */

@@ -55,3 +55,16 @@ export class ShardingSetupError extends KubeloopError {
     super("KL_SHARDING_SETUP", `${problem}; ${fix}`);
   }
 }
+
+/**
+ * A second runnable with a name the manager already runs: names label its logs and metrics.
+ * Code `KL_DUPLICATE_RUNNABLE`.
+ */
+export class DuplicateRunnableError extends KubeloopError {
+  constructor(name: string) {
+    super(
+      "KL_DUPLICATE_RUNNABLE",
+      `a runnable named "${name}" was already added; give each runnable a name of its own`,
+    );
+  }
+}

@@ -25,6 +25,7 @@
 export type { Listen, MetricsOptions } from "./endpoints.ts";
 export {
   DuplicateControllerError,
+  DuplicateRunnableError,
   EndpointFlagError,
   MetricsCertificateError,
   ShardingSetupError,
@@ -46,5 +47,6 @@ export {
   runManager,
 } from "./manager.ts";
 export { ManagerMetrics } from "./metrics.ts";
+export type { Runnable, RunnableContext } from "./runnable.ts";
 export { type Check, type Denial, type EndpointsOptions, type Guard, serveEndpoints } from "./server.ts";
 export { SHARD_LABEL, type ShardingOptions } from "./sharded.ts";

@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import type { KubeObject, ResourceType } from "../api/index.ts";
 import { type Informer, InformerCache, type InformerCacheOptions } from "../cache/index.ts";
 import { Client, type ClientOptions, type LoadConfigOptions } from "../client/index.ts";
-import { type Clock, systemClock } from "../clock/index.ts";
+import { type Clock, systemClock, untilAborted } from "../clock/index.ts";
 import {
   buildController,
   type Controller,
@@ -26,13 +26,7 @@ import {
 } from "../election/index.ts";
 import { EventRecorder } from "../events/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
-import {
-  type HeldShard,
-  hashSpace,
-  ShardCoordinator,
-  type ShardKey,
-  shardSelector,
-} from "../sharding/index.ts";
+import { type HeldShard, ShardCoordinator, type ShardKey } from "../sharding/index.ts";
 import {
   logDivergence,
   logInformerFailure,
@@ -48,10 +42,12 @@ import {
   runningInCluster,
   startEndpoints,
 } from "./endpoints.ts";
-import { DuplicateControllerError, ShardingSetupError } from "./errors.ts";
+import { DuplicateControllerError, DuplicateRunnableError, ShardingSetupError } from "./errors.ts";
 import { controllersAlive, informersAlive, informersSynced } from "./health.ts";
 import { createLogger } from "./logger.ts";
+import { WatchMerger } from "./merged.ts";
 import { ManagerMetrics } from "./metrics.ts";
+import { drained, keepRunning, type Runnable } from "./runnable.ts";
 import type { Check } from "./server.ts";
 import {
   hashShardedKinds,
@@ -162,6 +158,7 @@ export class Manager implements ControllerHost {
   readonly #options: ManagerOptions;
   readonly #clock: Clock;
   readonly #controllers: HostedController[] = [];
+  readonly #runnables: Runnable[] = [];
   readonly #declared: DeclaredKinds;
   /** The client reconciles get: {@link Manager.client}, checking each call's kind was declared. */
   readonly #controllerClient: Client;
@@ -180,6 +177,8 @@ export class Manager implements ControllerHost {
   readonly #coordinator: ShardCoordinator | undefined;
   /** Whether the apiserver applies shard selectors, by kind (`apiVersion/kind`), as asked at start. */
   readonly #serverShards = new Map<string, boolean>();
+  /** With sharding: merges the watches of the shards held, once the replica started holding shards. */
+  #merger: WatchMerger | undefined;
   /** How the shared cache, and each shard's, makes its informers. */
   readonly #cacheOptions: InformerCacheOptions;
 
@@ -260,8 +259,12 @@ export class Manager implements ControllerHost {
     return this.#ready && [...this.#shards.values()].every((shard) => shard.cache.synced);
   }
 
-  /** True while this manager holds the leader Lease (always true without leader election). */
+  /**
+   * True while this manager holds the leader Lease; with sharding, while it holds shard 0 (where
+   * leader-only runnables run); always true with neither.
+   */
   isLeader(): boolean {
+    if (this.#coordinator) return this.#shards.has(0);
     return this.#elector?.isLeader() ?? true;
   }
 
@@ -294,6 +297,18 @@ export class Manager implements ControllerHost {
     const built = this.#build(spec, { cache: this.cache, metrics: this.metrics.controller(name) });
     this.metrics.trackQueue(name, built.queue);
     this.#controllers.push(built);
+  }
+
+  /**
+   * Adds work to run besides the controllers, before {@link Manager.start}: on the replica that
+   * leads (with sharding, the holder of shard 0) unless `runnable.leaderOnly` is false, then on
+   * every replica once the caches synced. Throws {@link DuplicateRunnableError} for a name
+   * already added.
+   */
+  add(runnable: Runnable): void {
+    if (this.#runnables.some((r) => r.name === runnable.name))
+      throw new DuplicateRunnableError(runnable.name);
+    this.#runnables.push(runnable);
   }
 
   /**
@@ -349,14 +364,20 @@ export class Manager implements ControllerHost {
     // a follower that takes over reconciles at once instead of listing everything first.
     this.cache.start(caches.signal);
     this.#cachesRunning = true;
+    this.#synced = this.#syncCaches(signal);
+    const everywhere = this.#synced.then(
+      (synced) =>
+        synced ? this.#runRunnables(false, caches.signal, this.client, this.#graceMs()) : undefined,
+      () => {},
+    );
     try {
-      this.#synced = this.#syncCaches(signal);
       if (this.#elector) await this.#campaign(this.#elector, signal);
       else if (this.#coordinator) await this.#runShards(this.#coordinator, signal);
-      else if (await this.#synced) await this.#runControllers(signal);
+      else if (await this.#synced) await this.#runLeading(signal);
     } finally {
       this.#cachesRunning = false;
       caches.abort();
+      await everywhere;
       await this.recorder.close(AbortSignal.timeout(5000)).catch(() => {});
       for (const server of servers) server.close();
       this.logger.info("manager stopped");
@@ -410,18 +431,60 @@ export class Manager implements ControllerHost {
   async #lead(leading: AbortSignal): Promise<void> {
     this.logger.info("became leader");
     const synced = await Promise.race([this.#synced.catch(() => false), untilAborted(leading)]);
-    if (synced === true && !leading.aborted) await this.#runControllers(leading);
+    if (synced === true && !leading.aborted) await this.#runLeading(leading);
   }
 
-  async #runControllers(signal: AbortSignal): Promise<void> {
+  /** The controllers and the leader-only runnables, until `signal` aborts and they drained. */
+  async #runLeading(signal: AbortSignal): Promise<void> {
     this.logger.info("controllers running");
-    await Promise.all(this.#controllers.map((c) => c.run(signal)));
+    await Promise.all([
+      ...this.#controllers.map((c) => c.run(signal)),
+      this.#runRunnables(true, signal, this.client, this.#graceMs()),
+    ]);
+  }
+
+  /**
+   * Runs the runnables that are `leaderOnly` (or not) with `client` until `signal` aborts; resolves
+   * once they returned, or `graceMs` after the abort for one that ignores it.
+   */
+  async #runRunnables(
+    leaderOnly: boolean,
+    signal: AbortSignal,
+    client: Client,
+    graceMs: number,
+  ): Promise<void> {
+    const chosen = this.#runnables.filter((r) => (r.leaderOnly ?? true) === leaderOnly);
+    await Promise.all(
+      chosen.map((runnable) => {
+        const logger = this.logger.child({ runnable: runnable.name });
+        const deps = { clock: this.#clock, metrics: this.metrics.runnables };
+        const work = keepRunning(runnable, { signal, client, logger }, deps);
+        return drained(work, signal, graceMs, this.#clock, () =>
+          logger.warn({ graceMs }, "runnable still running after the shutdown grace; no longer waited for"),
+        );
+      }),
+    );
+  }
+
+  /** How long in-flight work may run once it is told to stop. */
+  #graceMs(): number {
+    return this.#options.gracefulShutdownMs ?? 30_000;
   }
 
   /** With sharding: takes part in holding the shards until `signal` aborts, once the shared caches synced. */
   async #runShards(coordinator: ShardCoordinator, signal: AbortSignal): Promise<void> {
     if (!(await this.#synced)) return;
     await this.#askServerShards(signal);
+    this.#merger = new WatchMerger({
+      cache: this.cache,
+      // Shards change hands for a retry period or two while replicas come and go; merge after that.
+      settleMs:
+        2 * ((this.#options.sharding || undefined)?.retryPeriodMs ?? defaultElectionTimings.retryPeriodMs),
+      clock: this.#clock,
+      logger: this.logger,
+      signal,
+      syncTimeoutMs: this.cache.syncTimeoutMs,
+    });
     this.logger.info({ identity: coordinator.identity }, "sharding: claiming a fair share of the shards");
     await coordinator.run(signal);
   }
@@ -481,7 +544,17 @@ export class Manager implements ControllerHost {
     const serverShards = (type: ResourceType) =>
       this.#serverShards.get(`${type.apiVersion}/${type.kind}`) ?? true;
     const place = shardPlacement(key, shard, this.#declarations, serverShards);
-    const cache = new ShardCache(this.client, this.#cacheOptions, this.cache, place, stopped.signal);
+    const merging = this.#merger && {
+      merger: this.#merger,
+      shard,
+      key,
+      onError: (err: unknown) =>
+        this.logger.error(
+          { err, shard: shard.index },
+          "sharding: a handler threw while a shard's watch moved",
+        ),
+    };
+    const cache = new ShardCache(this.client, this.#cacheOptions, this.cache, place, stopped.signal, merging);
     const running: RunningShard = { controllers: [], cache };
     const ends: (() => void)[] = [];
     const host: ControllerHost = {
@@ -516,7 +589,15 @@ export class Manager implements ControllerHost {
         () => true,
         (err: unknown) => (signal.aborted ? false : Promise.reject(err)),
       );
-      if (synced) await Promise.all(running.controllers.map((c) => c.run(signal)));
+      if (synced) {
+        // Shard 0's holder is the replica elected for what runs once per operator.
+        const drainMs = Math.min(this.#graceMs(), this.#renewDeadlineMs());
+        const leading =
+          shard.index === 0
+            ? [this.#runRunnables(true, signal, this.client.fenced(fence.signal), drainMs)]
+            : [];
+        await Promise.all([...running.controllers.map((c) => c.run(signal)), ...leading]);
+      }
     } finally {
       signal.removeEventListener("abort", lose);
       const lost = fence.signal.aborted;
@@ -539,10 +620,13 @@ export class Manager implements ControllerHost {
    * writes are refused.
    */
   #drainWithinLease<T extends KubeObject>(spec: ControllerSpec<T>): ControllerSpec<T> {
-    const renewDeadlineMs =
-      (this.#options.sharding || undefined)?.renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs;
-    const graceMs = spec.options.gracefulShutdownMs ?? this.#options.gracefulShutdownMs ?? 30_000;
-    return { ...spec, options: { ...spec.options, gracefulShutdownMs: Math.min(graceMs, renewDeadlineMs) } };
+    const graceMs = Math.min(spec.options.gracefulShutdownMs ?? this.#graceMs(), this.#renewDeadlineMs());
+    return { ...spec, options: { ...spec.options, gracefulShutdownMs: graceMs } };
+  }
+
+  /** The shards' renew deadline: the longest a shard given up may drain. */
+  #renewDeadlineMs(): number {
+    return (this.#options.sharding || undefined)?.renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs;
   }
 
   /** Every informer this manager runs: the shared cache's and the held shards'. */
@@ -675,14 +759,6 @@ export class Manager implements ControllerHost {
 function podIdentity(): string | undefined {
   const { POD_NAME, POD_UID } = process.env;
   return POD_NAME && POD_UID ? `${POD_NAME}_${POD_UID}` : undefined;
-}
-
-/** Resolves (with undefined) when `signal` aborts. */
-function untilAborted(signal: AbortSignal): Promise<undefined> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(undefined);
-    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
-  });
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Clock } from "../clock/index.ts";
 import type { ControllerMetrics } from "../controller/index.ts";
 import type { WorkQueue } from "../queue/index.ts";
 import { BatchedCounter, BatchedGauge, BatchedHistogram } from "./internal/batched.ts";
+import type { RunnableMetrics } from "./runnable.ts";
 
 const reconcileBuckets = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
@@ -200,6 +201,21 @@ export class ManagerMetrics {
   );
 
   /** Status history kept out of status: condition changes written by controllers. */
+  readonly #runnableRunning = this.#gauge(
+    "kubeloop_runnable_running",
+    "1 while a runnable's work runs on this replica, per runnable",
+    ["runnable"],
+  );
+  readonly #runnableFailures = this.#counter(
+    "kubeloop_runnable_failures_total",
+    "Runs of a runnable that threw (each started again after a backoff), per runnable",
+    ["runnable"],
+  );
+  /** Hooks for the runnables' runs. */
+  readonly runnables: RunnableMetrics = {
+    running: (runnable, running) => this.#runnableRunning.set({ runnable }, running ? 1 : 0),
+    failed: (runnable) => this.#runnableFailures.inc({ runnable }),
+  };
   readonly #conditionTransitions = this.#counter(
     "kubeloop_condition_transitions_total",
     "Condition status changes written by controllers, per kind, condition and new status",

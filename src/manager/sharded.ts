@@ -7,11 +7,13 @@
 import { type KubeObject, parseKey, type ResourceType } from "../api/index.ts";
 import {
   type CacheReader,
+  type Indexer,
   type Informer,
   InformerCache,
   type InformerCacheOptions,
   type InformerHandler,
   type InformerScope,
+  readerOf,
   type StoreReader,
 } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
@@ -27,6 +29,7 @@ import {
   shardSelector,
 } from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
+import { MovableView, type WatchMerger } from "./merged.ts";
 
 /** The label a manager sharded by uid puts on children: the index of their owner's shard. */
 export const SHARD_LABEL = "kubeloop.dev/shard";
@@ -202,16 +205,29 @@ export function shardAccepts<T extends KubeObject>(
   return (k) => inRanges(shardHash(parseKey(k).namespace ?? ""), ranges);
 }
 
+/** How a shard's cache joins the replica's merged watches ({@link WatchMerger}). */
+export interface ShardMerging {
+  readonly merger: WatchMerger;
+  readonly shard: HeldShard;
+  readonly key: ShardKey;
+  /** Told of a handler that threw while a view moved. */
+  readonly onError: (err: unknown) => void;
+}
+
 /**
  * The cache of one held shard: informers of the kinds the shard narrows on the server are its own
- * (started, synced and stopped with the shard); the others are the manager's shared ones, seen
- * through the shard's filter where it has one, and handlers the shard adds to those are removed
- * when `stopped` aborts.
+ * (started, synced and stopped with the shard), until the replica merges them into one watch of
+ * all its shards (`merging`); the others are the manager's shared ones, seen through the shard's
+ * filter where it has one. Handlers the shard adds to informers it does not own are removed when
+ * `stopped` aborts.
  */
 export class ShardCache extends InformerCache {
   readonly #shared: InformerCache;
   readonly #place: Placement;
   readonly #stopped: AbortSignal;
+  readonly #merging: ShardMerging | undefined;
+  /** The shard's views of kinds narrowed by hash, by kind and scope. */
+  readonly #views = new Map<string, MovableView<KubeObject>>();
 
   constructor(
     client: WatchClient,
@@ -219,11 +235,13 @@ export class ShardCache extends InformerCache {
     shared: InformerCache,
     place: Placement,
     stopped: AbortSignal,
+    merging?: ShardMerging,
   ) {
     super(client, options);
     this.#shared = shared;
     this.#place = place;
     this.#stopped = stopped;
+    this.#merging = merging;
   }
 
   /** The scope of `type`, narrowed to the shard where the shard's own informer serves it. */
@@ -239,7 +257,11 @@ export class ShardCache extends InformerCache {
     signal?: AbortSignal,
   ): Promise<CacheReader<T>> {
     const placed = this.#place(type, super.scopeFor(type));
-    if (placed && "scope" in placed) return super.reader(type, signal);
+    if (placed && "scope" in placed) {
+      const informer = this.informer(type, placed.scope);
+      await informer.waitForSync(signal, this.syncTimeoutMs);
+      return readerOf(type, informer.store);
+    }
     const reader = await this.#shared.reader(type, signal);
     if (!placed) return reader;
     const keep = (obj: T | undefined) => (obj && placed.filter(obj) ? obj : undefined);
@@ -257,8 +279,34 @@ export class ShardCache extends InformerCache {
     indexers = {},
   ): Informer<T> {
     const placed = this.#place(type, scope);
-    if (placed && "scope" in placed) return super.informer(type, placed.scope, indexers);
-    return shardView(this.#shared.informer(type, scope, indexers), this.#stopped, placed?.filter);
+    if (!placed || !("scope" in placed)) {
+      return shardView(this.#shared.informer(type, scope, indexers), this.#stopped, placed?.filter);
+    }
+    if (!placed.scope.shard || !this.#merging) return super.informer(type, placed.scope, indexers);
+    return this.#view(type, placed.scope, indexers).informer as unknown as Informer<T>;
+  }
+
+  /** The shard's view of `type` at `own` (its own, hash-narrowed scope), made and attached to the merger once. */
+  #view<T extends KubeObject>(
+    type: ResourceType<T>,
+    own: InformerScope,
+    indexers: Record<string, Indexer<T>>,
+  ): MovableView<KubeObject> {
+    const { merger, shard, key, onError } = this.#merging as ShardMerging;
+    const { shard: _, ...scope } = own;
+    const id = `${kindOf(type)}?${JSON.stringify(scope)}`;
+    const existing = this.#views.get(id);
+    if (existing) {
+      for (const [name, indexer] of Object.entries(indexers))
+        existing.informer.addIndexer(name, indexer as Indexer<KubeObject>);
+      return existing;
+    }
+    const source = super.informer(type, own, indexers) as unknown as Informer<KubeObject>;
+    const view = new MovableView(source, this.#stopped, onError);
+    this.#views.set(id, view);
+    const detach = merger.attach(type, scope, key, { shard, view, own: { cache: this, scope: own } });
+    this.#stopped.addEventListener("abort", detach, { once: true });
+    return view;
   }
 }
 

@@ -8,7 +8,13 @@ import type { KubeObject } from "../api/index.ts";
 import type { LoadConfigOptions } from "../client/index.ts";
 import type { ControllerHost } from "../controller/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
-import { type LeaderElectionOptions, Manager, type ManagerOptions, runManager } from "../manager/index.ts";
+import {
+  type LeaderElectionOptions,
+  Manager,
+  type ManagerOptions,
+  type Runnable,
+  runManager,
+} from "../manager/index.ts";
 import type { AnyKind } from "../schema/index.ts";
 
 /** What an operator is. */
@@ -24,6 +30,12 @@ export interface OperatorDefinition {
    * does nothing else (no requests, no timers).
    */
   setup(host: ControllerHost): void | Promise<void>;
+  /**
+   * Work the operator runs besides its controllers, e.g. a periodic report: each on the replica
+   * that leads (with sharding, the holder of shard 0) unless it says `leaderOnly: false`. Not run
+   * by `kubeloop generate`; declare what they read and write in `permissions`.
+   */
+  runnables?: readonly Runnable[];
   /** Namespace the operator is deployed to. Default: its name. */
   namespace?: string;
   /** Watch and be permitted in only this namespace (Role instead of ClusterRole). */
@@ -83,12 +95,13 @@ export interface RunOptions extends Partial<Omit<ManagerOptions, "name">> {
 
 /**
  * Runs an operator until SIGTERM/SIGINT: creates a manager (with leader election unless turned
- * off, or sharding instead), builds the controllers, starts it. Exits the process with code 1 when
+ * off, or sharding instead), builds the controllers, adds the runnables, starts it. Exits the process with code 1 when
  * leadership is lost.
  */
 export async function runOperator(operator: Operator, options: RunOptions = {}): Promise<void> {
   const manager = await Manager.create(managerOptionsOf(operator, options));
   await manager.setup(operator.setup);
+  for (const runnable of operator.definition.runnables ?? []) manager.add(runnable);
   await runManager(manager);
 }
 

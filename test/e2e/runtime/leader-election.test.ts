@@ -16,6 +16,7 @@ import {
   assertNeverTogether,
   type OperatorProcess,
   reconcileIntervals,
+  runnableIntervals,
   startOperatorProcess,
 } from "../fixtures/process.ts";
 import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
@@ -56,15 +57,15 @@ function createContinuously(namespace: string): { stop(): Promise<string[]> } {
   };
 }
 
-/** Every reconcile of `operator` started while it led: after `became-leader`, before `until`. */
+/** Every reconcile and leader-only run of `operator` started while it led: after `became-leader`, before `until`. */
 function assertOnlyWhileLeading(operator: OperatorProcess, until = Number.POSITIVE_INFINITY): void {
   const [became, ...again] = operator.all("became-leader");
   assert.ok(became, `${operator.identity} became leader`);
   assert.deepEqual(again, [], "led once");
-  for (const e of operator.all("reconcile-start")) {
+  for (const e of [...operator.all("reconcile-start"), ...operator.all("runnable-start")]) {
     assert.ok(
       e.at >= became.at && e.at <= until,
-      `${operator.identity} reconciled ${e.key} while not leading`,
+      `${operator.identity} ran ${e.event} ${e.key ?? ""} while not leading`,
     );
   }
 }
@@ -89,6 +90,8 @@ async function leaderAndFollower(t: TestContext) {
   const creator = createContinuously(ns);
   await eventually(() => a.all("reconcile-end").length >= 10, { what: "a to reconcile" });
   assert.deepEqual(b.all("reconcile-start"), [], "the follower does not reconcile");
+  assert.deepEqual(b.all("runnable-start"), [], "nor run the leader-only runnable");
+  assert.equal(a.all("runnable-start").length, 1, "the leader runs it");
   return { ns, a, b, creator };
 }
 
@@ -126,6 +129,8 @@ test("a SIGKILLed leader is replaced once its lease expired, within two jittered
   );
   assert.ok(failoverMs > leaseDurationMs - retryPeriodMs - 1_000, `b took over after only ${failoverMs} ms`);
   assertNeverTogether(reconcileIntervals(a, killedAt), reconcileIntervals(b));
+  await b.waitFor((e) => e.event === "runnable-start", "run the leader-only runnable", 10_000);
+  assertNeverTogether(runnableIntervals(a, killedAt), runnableIntervals(b));
   assertOnlyWhileLeading(a, killedAt);
   assertOnlyWhileLeading(b);
   assert.ok((b.all("became-leader")[0]?.at ?? 0) > killedAt, "b led only after a died");
@@ -150,6 +155,9 @@ test("a leader stopped with SIGTERM releases the Lease: the follower takes over 
   const stopped = a.all("stopped-leading")[0];
   assert.ok(stopped, "a reported that it stopped leading");
   assertNeverTogether(reconcileIntervals(a), reconcileIntervals(b));
+  await b.waitFor((e) => e.event === "runnable-start", "run the leader-only runnable", 10_000);
+  assert.equal(a.all("runnable-end").length, 1, "a's runnable returned before it exited");
+  assertNeverTogether(runnableIntervals(a), runnableIntervals(b));
   assertOnlyWhileLeading(a, stopped.at);
   assertOnlyWhileLeading(b);
   assert.equal(a.all("exited")[0]?.code, 0);

@@ -32,6 +32,7 @@ test("with the gate off, sharded replicas filter on the client: each receives ev
     kubeconfig,
     client,
     namespace,
+    serverShards: false,
   });
   for (const [i, received] of events.entries()) {
     assert.ok(

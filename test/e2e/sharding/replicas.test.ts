@@ -14,6 +14,7 @@ test("three sharded replicas share 1,000 widgets, survive a SIGKILL within the L
     kubeconfig: process.env.KUBECONFIG ?? "",
     client: await testClient(),
     namespace: await testNamespace(t),
+    serverShards: true,
   };
   const { events, outside, clientFiltered, cached, takeoverMs } = await shareWidgets(t, where);
   for (const [i, received] of events.entries()) {

@@ -10,9 +10,11 @@ import { fileURLToPath } from "node:url";
 import type { Client } from "../../../src/client/index.ts";
 import { scrapeMetric } from "../../../src/testing/index.ts";
 import {
+  assertNeverTogether,
   assertNoKeyTogether,
   type OperatorProcess,
   reconcileIntervals,
+  runnableIntervals,
   startOperatorProcess,
 } from "../fixtures/process.ts";
 import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
@@ -29,6 +31,8 @@ export interface ReplicaCluster {
   kubeconfig: string;
   client: Client;
   namespace: string;
+  /** Whether its apiserver shards lists and watches (else each replica watches the kind whole, once). */
+  serverShards: boolean;
 }
 
 /** What the scenario measured. */
@@ -102,6 +106,36 @@ async function converged(
   );
 }
 
+/**
+ * Waits until each of `replicas` watches Widgets once for all the shards it holds: its last merge
+ * of the shards' watches covers as many shards as it holds.
+ */
+async function watchesMerged(replicas: readonly OperatorProcess[]): Promise<void> {
+  const merged = (r: OperatorProcess) =>
+    r
+      .all("watches-merged")
+      .filter((e) => e.kind === "Widget")
+      .at(-1)?.shards === held(r).size;
+  await eventually(() => replicas.every(merged), {
+    what: "each replica's shards watched through one Widget watch",
+    timeoutMs: 30_000,
+  });
+}
+
+/** Whether `replica` runs its leader-only runnable now (started and not ended). */
+const runsRunnable = (replica: OperatorProcess) =>
+  replica.all("runnable-start").length > replica.all("runnable-end").length;
+
+/** Waits until exactly one of `replicas` runs the leader-only runnable (the holder of shard 0). */
+async function oneRunsRunnable(replicas: readonly OperatorProcess[]): Promise<void> {
+  await eventually(() => replicas.filter(runsRunnable).length === 1 && replicas.some((r) => held(r).has(0)), {
+    what: "one replica, shard 0's holder, running the leader-only runnable",
+    timeoutMs: 30_000,
+  });
+  const runner = replicas.find(runsRunnable);
+  assert.ok(runner && held(runner).has(0), `${runner?.identity} runs the runnable without holding shard 0`);
+}
+
 /** The keys `replica` reconciled. */
 const reconciled = (replica: OperatorProcess) =>
   new Set(replica.all("reconcile-start").map((e) => e.key as string));
@@ -119,6 +153,9 @@ export async function shareWidgets(t: TestContext, where: ReplicaCluster): Promi
     what: "three replicas sharing the shards",
     timeoutMs: 90_000,
   });
+
+  await oneRunsRunnable(replicas);
+  if (where.serverShards) await watchesMerged(replicas);
 
   const names = Array.from({ length: widgets }, (_, i) => `w${i}`);
   await forEach(names, (n) => client.create(Widget, widget(ns, n, `hello ${n}`)));
@@ -165,6 +202,9 @@ export async function shareWidgets(t: TestContext, where: ReplicaCluster): Promi
   );
   await converged(client, ns, names, (n) => `again ${n}`);
   assert.ok(reconciled(fourth).size > 0.1 * widgets, "the fourth replica reconciles its share");
+  await oneRunsRunnable(live);
+  const ran = [runnableIntervals(victim, killedAt), ...live.map((r) => runnableIntervals(r))];
+  for (const [i, a] of ran.entries()) for (const b of ran.slice(i + 1)) assertNeverTogether(a, b);
 
   assertNoKeyTogether([reconcileIntervals(victim, killedAt), ...live.map((r) => reconcileIntervals(r))]);
   return { events, outside, clientFiltered, cached, takeoverMs };

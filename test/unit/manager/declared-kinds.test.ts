@@ -8,13 +8,12 @@ import { get } from "node:http";
 import { describe, it, type TestContext } from "node:test";
 import { pino } from "pino";
 import { ConfigMap, type KubeObject, resourceType, Secret } from "../../../src/api/index.ts";
-import { Client } from "../../../src/client/index.ts";
-import { FakeClock } from "../../../src/clock/index.ts";
 import { controller, type ReconcileContext } from "../../../src/controller/index.ts";
 import { DeclaredKinds } from "../../../src/manager/declared-kinds.ts";
-import { Manager, type ManagerOptions } from "../../../src/manager/index.ts";
-import { fakeConnection, flush } from "../client/support.ts";
+import type { ManagerOptions } from "../../../src/manager/index.ts";
+import { flush } from "../client/support.ts";
 import { type SentRequest, type StubAnswer, stubUndici } from "../client/undici-stub.ts";
+import { fakeManager } from "./support.ts";
 
 const Widget = resourceType<KubeObject>("example.com/v1", "Widget", "widgets", true);
 
@@ -74,16 +73,7 @@ async function startWidgets(
 ) {
   stubUndici(t, answer);
   const { logger, lines } = capturingLogger();
-  const clock = new FakeClock();
-  const manager = await Manager.create({
-    name: "widgets",
-    client: new Client(fakeConnection(), { clock }),
-    logger,
-    metrics: false,
-    health: false,
-    clock,
-    ...options,
-  });
+  const { manager } = await fakeManager({ logger, ...options });
   const counter = { reconciled: 0 };
   controller(manager)
     .for(Widget)

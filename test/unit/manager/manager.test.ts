@@ -1,30 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { pino } from "pino";
 import { type KubeObject, resourceType } from "../../../src/api/index.ts";
-import { Client } from "../../../src/client/index.ts";
-import { FakeClock } from "../../../src/clock/index.ts";
 import { type ControllerOptions, controller, type ReconcileContext } from "../../../src/controller/index.ts";
 import { hasCode } from "../../../src/errors/index.ts";
-import { DuplicateControllerError, Manager, type ManagerOptions } from "../../../src/manager/index.ts";
-import { fakeConnection, flush } from "../client/support.ts";
+import { DuplicateControllerError, type Manager } from "../../../src/manager/index.ts";
+import { flush } from "../client/support.ts";
+import { fakeManager } from "./support.ts";
 
 const Widget = resourceType<KubeObject>("example.com/v1", "Widget", "widgets", true);
-
-/** A manager on a fake connection (nothing is sent) and a FakeClock; no endpoints. */
-async function fakeManager(options: Partial<ManagerOptions> = {}) {
-  const clock = new FakeClock();
-  const manager = await Manager.create({
-    name: "widgets",
-    client: new Client(fakeConnection(), { clock }),
-    logger: pino({ level: "silent" }),
-    metrics: false,
-    health: false,
-    clock,
-    ...options,
-  });
-  return { manager, clock };
-}
 
 describe("Manager as a controller host", () => {
   it("builds and keeps the controllers handed to it", async () => {

@@ -1,0 +1,301 @@
+/**
+ * One watch per kind for all the shards a replica holds. A shard taken first watches its own range,
+ * so that it is reconciled at once; once the shards held have stayed the same for a while, one
+ * informer whose shard selector joins all their ranges (`shardRange(...) || ...`) replaces the
+ * shards' own, and each shard sees it through a filter of its range. The apiserver then keeps one
+ * watch per kind and replica instead of one per shard, and a replica one connection and one store.
+ *
+ * A shard's controllers hold a {@link MovableView} of the informer, never the informer itself: when
+ * the view moves, its handlers move with it and are told what differs between the two stores, so
+ * that no change is lost and nothing already known is queued again.
+ */
+import type { Logger } from "pino";
+import { type KubeObject, keyOf, type ResourceType } from "../api/index.ts";
+import type {
+  Indexer,
+  Informer,
+  InformerCache,
+  InformerHandler,
+  InformerScope,
+  StoreReader,
+} from "../cache/index.ts";
+import type { Clock, Timer } from "../clock/index.ts";
+import { type HeldShard, inShard, mergeRanges, type ShardKey, shardSelector } from "../sharding/index.ts";
+
+/** Whether an object belongs to the view: its shard's range of a merged informer. */
+type Keep = (obj: KubeObject) => boolean;
+
+/**
+ * An informer as one shard sees it, whose source can move from the shard's own informer to the
+ * replica's merged one: reads go to the current source (through the shard's filter), handlers are
+ * moved with it, and indexes and kept writers are asked of each source it moves to. Handlers added
+ * through it are removed when `stopped` aborts.
+ */
+export class MovableView<T extends KubeObject> {
+  /** The informer to hand to a shard's controllers. */
+  readonly informer: Informer<T>;
+  /** The source's store, filtered to the shard, whatever the source is now. */
+  readonly store: StoreReader<T>;
+  readonly indexers = new Map<string, Indexer<T>>();
+  retainsWriters = false;
+  #source: Informer<T>;
+  #keep: Keep | undefined;
+  /** The source before the last move: its tombstones still tell deletions the new one never saw. */
+  #previous: Informer<T> | undefined;
+  readonly #handlers = new Map<InformerHandler<T>, () => void>();
+  readonly #onError: (err: unknown) => void;
+
+  constructor(source: Informer<T>, stopped: AbortSignal, onError: (err: unknown) => void) {
+    this.#source = source;
+    this.#onError = onError;
+    this.store = this.#filteredStore();
+    this.informer = this.#proxy();
+    stopped.addEventListener("abort", () => this.#removeHandlers(), { once: true });
+  }
+
+  /** The informer this view reads now. */
+  get source(): Informer<T> {
+    return this.#source;
+  }
+
+  /**
+   * Reads `next` from now on, keeping what `keep` lets through. Its handlers are moved to `next`,
+   * after being told, as watch events would, what `next` holds that the old source did not
+   * (adds, updates by resourceVersion) and what it no longer holds (deletes).
+   */
+  moveTo(next: Informer<T>, keep: Keep): void {
+    const before = new Map(this.store.keys().map((key) => [key, this.store.get(key) as T]));
+    this.#previous = this.#source;
+    this.#source = next;
+    this.#keep = keep;
+    for (const [handler, remove] of this.#handlers) {
+      remove();
+      this.#handlers.set(handler, next.addHandler(this.#filtered(handler), { replay: false }));
+    }
+    for (const object of this.store.list()) {
+      const key = keyOf(object);
+      const old = before.get(key);
+      before.delete(key);
+      if (!old) this.#tell((h) => h.onAdd?.(object, false));
+      else if (old.metadata.resourceVersion !== object.metadata.resourceVersion)
+        this.#tell((h) => h.onUpdate?.(old, object));
+    }
+    for (const old of before.values()) this.#tell((h) => h.onDelete?.(old));
+  }
+
+  /** Calls every handler; one that throws is reported and does not stop the others. */
+  #tell(call: (handler: InformerHandler<T>) => void): void {
+    for (const handler of this.#handlers.keys()) {
+      try {
+        call(handler);
+      } catch (err) {
+        this.#onError(err);
+      }
+    }
+  }
+
+  #kept(obj: T | undefined): T | undefined {
+    return obj && (!this.#keep || this.#keep(obj)) ? obj : undefined;
+  }
+
+  #filtered(handler: InformerHandler<T>): InformerHandler<T> {
+    return {
+      onAdd: (obj, initial) => this.#kept(obj) && handler.onAdd?.(obj, initial),
+      onUpdate: (old, obj) => this.#kept(obj) && handler.onUpdate?.(old, obj),
+      onDelete: (obj) => this.#kept(obj) && handler.onDelete?.(obj),
+    };
+  }
+
+  #removeHandlers(): void {
+    for (const remove of this.#handlers.values()) remove();
+    this.#handlers.clear();
+  }
+
+  #filteredStore(): StoreReader<T> {
+    const source = () => this.#source.store;
+    const keep = (objects: T[]) => (this.#keep ? objects.filter(this.#keep) : objects);
+    return {
+      get: (key) => this.#kept(source().get(key)),
+      list: (opts) => keep(source().list(opts)),
+      byIndex: (index, value) => keep(source().byIndex(index, value)),
+      keys: () =>
+        this.#keep
+          ? source()
+              .keys()
+              .filter((key) => this.#kept(source().get(key)))
+          : source().keys(),
+      get size() {
+        return this.keys().length;
+      },
+    };
+  }
+
+  #proxy(): Informer<T> {
+    const members: Partial<Record<keyof Informer<T>, unknown>> = {
+      store: this.store,
+      addHandler: (handler: InformerHandler<T>) => {
+        const remove = this.#source.addHandler(this.#filtered(handler));
+        this.#handlers.set(handler, remove);
+        return () => {
+          this.#handlers.get(handler)?.();
+          this.#handlers.delete(handler);
+        };
+      },
+      tombstone: (key: string) => this.#kept(this.#source.tombstone(key) ?? this.#previous?.tombstone(key)),
+      addIndexer: (name: string, indexer: Indexer<T>) => {
+        this.indexers.set(name, indexer);
+        this.#source.addIndexer(name, indexer);
+      },
+      retainWriters: () => {
+        this.retainsWriters = true;
+        this.#source.retainWriters();
+      },
+    };
+    const view = this;
+    return new Proxy({} as Informer<T>, {
+      get(_, property) {
+        if (property in members) return members[property as keyof Informer<T>];
+        // The source itself as receiver: its private fields are not the proxy's.
+        const value: unknown = Reflect.get(view.#source, property, view.#source);
+        return typeof value === "function" ? value.bind(view.#source) : value;
+      },
+    });
+  }
+}
+
+/** A shard's view of one kind, and the informer of its own it reads until merged. */
+interface Attached {
+  readonly shard: HeldShard;
+  readonly view: MovableView<KubeObject>;
+  /** The shard's own informer: in the shard's cache, at this scope; gone once the view moved. */
+  own?: { readonly cache: InformerCache; readonly scope: InformerScope };
+}
+
+/** The views of one kind and scope across the shards held, and the merged informer they read. */
+interface Group {
+  readonly type: ResourceType;
+  readonly scope: InformerScope;
+  readonly key: ShardKey;
+  readonly views: Set<Attached>;
+  merged?: {
+    readonly selector: string;
+    readonly scope: InformerScope;
+    readonly informer: Informer<KubeObject>;
+  };
+}
+
+/** Options of a {@link WatchMerger}. */
+export interface WatchMergerOptions {
+  /** Where merged informers are made (the manager's shared cache, started). */
+  readonly cache: InformerCache;
+  /** How long the shards held must stay the same before their watches are merged. */
+  readonly settleMs: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Aborts when the replica stops: no merge starts after that. */
+  readonly signal: AbortSignal;
+  /** How long a merged informer may take to sync before the merge is given up. */
+  readonly syncTimeoutMs: number;
+}
+
+/**
+ * Merges the watches of a replica's shards, per kind and scope: {@link WatchMerger.attach} a
+ * shard's view when the shard starts; a while after the last shard came or went, one informer
+ * over all the shards' ranges is started, and once it synced every view moves onto it and the
+ * informers it replaces are stopped, their memory freed. A released shard's range stays in the
+ * merged watch until the next merge.
+ */
+export class WatchMerger {
+  readonly #options: WatchMergerOptions;
+  readonly #groups = new Map<string, Group>();
+  #timer: Timer | undefined;
+  #merging: Promise<void> = Promise.resolve();
+
+  constructor(options: WatchMergerOptions) {
+    this.#options = options;
+    options.signal.addEventListener("abort", () => this.#timer?.cancel(), { once: true });
+  }
+
+  /**
+   * Counts `view` (of `shard`, reading its own informer in `own.cache` at `own.scope`) among the
+   * views of `type` in `scope` merged by `key`; returns what takes it out, when the shard stops.
+   */
+  attach(
+    type: ResourceType,
+    scope: InformerScope,
+    key: ShardKey,
+    attached: Omit<Attached, "view"> & { view: MovableView<KubeObject> },
+  ): () => void {
+    const id = `${type.apiVersion}/${type.kind}?${JSON.stringify(scope)}`;
+    const group = this.#groups.get(id) ?? { type, scope, key, views: new Set<Attached>() };
+    this.#groups.set(id, group);
+    const entry: Attached = { ...attached };
+    group.views.add(entry);
+    this.#schedule();
+    return () => {
+      group.views.delete(entry);
+      this.#schedule();
+    };
+  }
+
+  #schedule(): void {
+    this.#timer?.cancel();
+    if (this.#options.signal.aborted) return;
+    this.#timer = this.#options.clock.setTimer(this.#options.settleMs, () => {
+      this.#merging = this.#merging.then(() => this.#mergeAll());
+    });
+  }
+
+  async #mergeAll(): Promise<void> {
+    for (const group of this.#groups.values()) {
+      if (this.#options.signal.aborted) return;
+      try {
+        await this.#merge(group);
+      } catch (err) {
+        this.#options.logger.warn(
+          { err, kind: group.type.kind },
+          "sharding: could not merge the shards' watches; each shard keeps its own",
+        );
+      }
+    }
+  }
+
+  async #merge(group: Group): Promise<void> {
+    const { cache, signal } = this.#options;
+    const attached = [...group.views];
+    const ranges = mergeRanges(attached.map((a) => a.shard.range));
+    const selector = ranges.length ? shardSelector(group.key, ranges) : "";
+    const current = group.merged;
+    if (current?.selector === selector && attached.every((a) => a.view.source === current.informer)) return;
+    if (ranges.length === 0) {
+      group.merged = undefined;
+      if (current) await cache.remove(group.type, current.scope);
+      return;
+    }
+    const scope: InformerScope = { ...group.scope, shard: { key: group.key, ranges } };
+    const indexers = Object.fromEntries(attached.flatMap((a) => [...a.view.indexers]));
+    const informer = cache.informer(group.type, scope, indexers);
+    if (attached.some((a) => a.view.retainsWriters)) informer.retainWriters();
+    try {
+      await informer.waitForSync(signal, this.#options.syncTimeoutMs);
+    } catch (err) {
+      if (current?.informer !== informer) await cache.remove(group.type, scope);
+      throw err;
+    }
+    group.merged = { selector, scope, informer };
+    // Shards may have come or gone while it synced: move those it covers; the others wait for the next merge.
+    const covers = ({ start, end }: { start: bigint; end: bigint }) =>
+      ranges.some((r) => r.start <= start && end <= r.end);
+    for (const a of group.views) {
+      if (a.view.source === informer || !covers(a.shard.range)) continue;
+      a.view.moveTo(informer, (obj) => inShard(obj, group.key, [a.shard.range]));
+      if (a.own) await a.own.cache.remove(group.type, a.own.scope);
+      a.own = undefined;
+    }
+    if (current && current.selector !== selector) await cache.remove(group.type, current.scope);
+    this.#options.logger.info(
+      { kind: group.type.kind, shards: group.views.size, ranges: ranges.length },
+      "sharding: the shards' watches merged into one",
+    );
+  }
+}

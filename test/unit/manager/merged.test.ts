@@ -1,0 +1,128 @@
+/**
+ * One watch per kind for the shards a replica holds: a shard's view of an informer moving onto
+ * the merged one without losing or repeating a change (`MovableView`), and the merger replacing the
+ * shards' own informers once their holdings settled (`WatchMerger` with `ShardCache`).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { pino } from "pino";
+import { ConfigMap, type ConfigMapObject, type KubeObject } from "../../../src/api/index.ts";
+import { MovableView, WatchMerger } from "../../../src/manager/merged.ts";
+import { ShardCache } from "../../../src/manager/sharded.ts";
+import { type HeldShard, inShard, shardSelector, splitHashSpace } from "../../../src/sharding/index.ts";
+import { cm, names, newCache, recording, startInformer } from "../cache/support.ts";
+import { until } from "../controller/support.ts";
+import { uidIn } from "../sharding/support.ts";
+
+const [low, high] = splitHashSpace(2) as [HeldShard["range"], HeldShard["range"]];
+
+/** A ConfigMap with a uid (in the low or high half) and a resourceVersion. */
+function withUid(name: string, half: "low" | "high", resourceVersion = "1"): ConfigMapObject {
+  const object = cm(name, "ns", resourceVersion);
+  const uid = uidIn([low], half === "low", name);
+  return { ...object, metadata: { ...object.metadata, uid } };
+}
+
+describe("MovableView", () => {
+  test("moving tells the handlers only what differs, then follows the new source through the shard's filter", async (t) => {
+    const own = startInformer(t);
+    own.client.page([withUid("a", "low"), withUid("b", "low"), withUid("gone", "low")], "5");
+    const ownStream = own.client.stream();
+    void own.start();
+    await own.informer.waitForSync();
+    const merged = startInformer(t);
+    merged.client.page(
+      [withUid("a", "low"), withUid("b", "low", "6"), withUid("c", "low", "7"), withUid("x", "high", "8")],
+      "8",
+    );
+    const mergedStream = merged.client.stream();
+    void merged.start();
+    await merged.informer.waitForSync();
+
+    const stopped = new AbortController();
+    const errors: unknown[] = [];
+    const view = new MovableView<ConfigMapObject>(own.informer, stopped.signal, (err) => errors.push(err));
+    const log: string[] = [];
+    view.informer.addHandler(recording(log));
+    assert.deepEqual(log, ["add a@1 (initial)", "add b@1 (initial)", "add gone@1 (initial)"]);
+    log.length = 0;
+
+    view.moveTo(merged.informer, (obj: KubeObject) => inShard(obj, "uid", [low]));
+    assert.deepEqual(log.sort(), ["add c@7", "delete gone@1", "update b@1→b@6"]);
+    assert.deepEqual(
+      names(view.store.list()),
+      ["a", "b", "c"],
+      "the other shard's objects are not the view's",
+    );
+    assert.equal(view.informer.store.get("ns/x"), undefined);
+    log.length = 0;
+
+    ownStream.send("MODIFIED", withUid("a", "low", "9"));
+    mergedStream.send("MODIFIED", withUid("x", "high", "10")).send("MODIFIED", withUid("a", "low", "11"));
+    await until(() => log.length === 1);
+    assert.deepEqual(log, ["update a@1→a@11"], "only the new source's changes of the shard's objects");
+
+    stopped.abort();
+    mergedStream.send("MODIFIED", withUid("c", "low", "12"));
+    await until(() => merged.informer.store.get("ns/c")?.metadata.resourceVersion === "12");
+    assert.deepEqual(log, ["update a@1→a@11"], "no handler after the shard stopped");
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe("WatchMerger", () => {
+  test("once the shards held settled, one informer over all their ranges replaces the shards' own", async (t) => {
+    const { client, cache: shared, clock, stop } = newCache(t);
+    shared.start(stop.signal);
+    const configMaps = client.kind("ConfigMap");
+    const merger = new WatchMerger({
+      cache: shared,
+      settleMs: 4_000,
+      clock,
+      logger: pino({ level: "silent" }),
+      signal: stop.signal,
+      syncTimeoutMs: 60_000,
+    });
+    const shardCache = (shard: HeldShard) => {
+      const stopped = new AbortController();
+      const place = () => ({
+        scope: { namespace: "ns", shard: { key: "uid" as const, ranges: [shard.range] } },
+      });
+      const merging = { merger, shard, key: "uid" as const, onError: () => {} };
+      const options = { clock, informer: { watch: { initialState: "list" as const } } };
+      const cache = new ShardCache(client, options, shared, place, stopped.signal, merging);
+      cache.start(stopped.signal);
+      return { cache, stopped };
+    };
+    configMaps.page([withUid("a", "low")], "5");
+    configMaps.stream();
+    configMaps.page([withUid("b", "high")], "6");
+    configMaps.stream();
+    const [zero, one] = [shardCache({ index: 0, range: low }), shardCache({ index: 1, range: high })];
+    const views = [zero.cache.informer(ConfigMap), one.cache.informer(ConfigMap)];
+    await Promise.all([zero.cache.waitForSync(), one.cache.waitForSync()]);
+    assert.equal(configMaps.watches.length, 2, "each shard watches its own range at first");
+
+    configMaps.page([withUid("a", "low"), withUid("b", "high")], "7");
+    const mergedStream = configMaps.stream();
+    clock.advance(4_000);
+    await until(() => zero.cache.informers().length === 0 && one.cache.informers().length === 0);
+    assert.equal(configMaps.watches.length, 3);
+    assert.equal(configMaps.lists.at(-1)?.shardSelector, shardSelector("uid", [low, high]));
+    assert.equal(shared.informers().length, 1, "one informer for the two shards");
+    assert.deepEqual(
+      views.map((v) => names(v.store.list())),
+      [["a"], ["b"]],
+      "each shard still sees its own objects",
+    );
+
+    const log: string[] = [];
+    views[1]?.addHandler(recording(log));
+    log.length = 0;
+    mergedStream.send("ADDED", withUid("c", "high", "8")).send("ADDED", withUid("d", "low", "9"));
+    await until(() => log.length === 1);
+    assert.deepEqual(log, ["add c@8"]);
+    zero.stopped.abort();
+    one.stopped.abort();
+  });
+});
