@@ -20,7 +20,7 @@ import type {
   StoreReader,
 } from "../cache/index.ts";
 import type { Clock, Timer } from "../clock/index.ts";
-import { type HeldShard, inShard, mergeRanges, type ShardKey, shardSelector } from "../sharding/index.ts";
+import type { HeldShard } from "../sharding/index.ts";
 
 /** Whether an object belongs to the view: its shard's range of a merged informer. */
 type Keep = (obj: KubeObject) => boolean;
@@ -163,6 +163,22 @@ export class MovableView<T extends KubeObject> {
   }
 }
 
+/**
+ * How the informers of several shards of one kind merge into one: the scope that holds the objects
+ * of the shards given, and what belongs to one of them. Shards whose routes have the same `by` and
+ * `base` merge.
+ */
+export interface Route {
+  /** What places objects in shards: a hashed field (`uid`, `namespace`) or a label. */
+  readonly by: string;
+  /** The scope the shards narrow: the same for every shard of the kind. */
+  readonly base: InformerScope;
+  /** The scope of `shards` together. */
+  scopeOf(shards: readonly HeldShard[]): InformerScope;
+  /** Whether an object of the merged scope is `shard`'s. */
+  keeps(shard: HeldShard): Keep;
+}
+
 /** A shard's view of one kind, and the informer of its own it reads until merged. */
 interface Attached {
   readonly shard: HeldShard;
@@ -171,14 +187,14 @@ interface Attached {
   own?: { readonly cache: InformerCache; readonly scope: InformerScope };
 }
 
-/** The views of one kind and scope across the shards held, and the merged informer they read. */
+/** The views of one kind and route across the shards held, and the merged informer they read. */
 interface Group {
   readonly type: ResourceType;
-  readonly scope: InformerScope;
-  readonly key: ShardKey;
+  readonly route: Route;
   readonly views: Set<Attached>;
   merged?: {
-    readonly selector: string;
+    /** The shards it holds the objects of. */
+    readonly shards: ReadonlySet<number>;
     readonly scope: InformerScope;
     readonly informer: Informer<KubeObject>;
   };
@@ -217,17 +233,13 @@ export class WatchMerger {
   }
 
   /**
-   * Counts `view` (of `shard`, reading its own informer in `own.cache` at `own.scope`) among the
-   * views of `type` in `scope` merged by `key`; returns what takes it out, when the shard stops.
+   * Counts `attached.view` (of `attached.shard`, reading its own informer in `own.cache` at
+   * `own.scope`) among the views of `type` merged along `route`; returns what takes it out, when
+   * the shard stops.
    */
-  attach(
-    type: ResourceType,
-    scope: InformerScope,
-    key: ShardKey,
-    attached: Omit<Attached, "view"> & { view: MovableView<KubeObject> },
-  ): () => void {
-    const id = `${type.apiVersion}/${type.kind}?${JSON.stringify(scope)}`;
-    const group = this.#groups.get(id) ?? { type, scope, key, views: new Set<Attached>() };
+  attach(type: ResourceType, route: Route, attached: Attached): () => void {
+    const id = `${type.apiVersion}/${type.kind}?${route.by}?${JSON.stringify(route.base)}`;
+    const group = this.#groups.get(id) ?? { type, route, views: new Set<Attached>() };
     this.#groups.set(id, group);
     const entry: Attached = { ...attached };
     group.views.add(entry);
@@ -263,16 +275,17 @@ export class WatchMerger {
   async #merge(group: Group): Promise<void> {
     const { cache, signal } = this.#options;
     const attached = [...group.views];
-    const ranges = mergeRanges(attached.map((a) => a.shard.range));
-    const selector = ranges.length ? shardSelector(group.key, ranges) : "";
+    const shards = new Set(attached.map((a) => a.shard.index));
     const current = group.merged;
-    if (current?.selector === selector && attached.every((a) => a.view.source === current.informer)) return;
-    if (ranges.length === 0) {
+    const same =
+      current && current.shards.size === shards.size && [...shards].every((i) => current.shards.has(i));
+    if (same && attached.every((a) => a.view.source === current.informer)) return;
+    if (attached.length === 0) {
       group.merged = undefined;
       if (current) await cache.remove(group.type, current.scope);
       return;
     }
-    const scope: InformerScope = { ...group.scope, shard: { key: group.key, ranges } };
+    const scope = same ? current.scope : group.route.scopeOf(attached.map((a) => a.shard));
     const indexers = Object.fromEntries(attached.flatMap((a) => [...a.view.indexers]));
     const informer = cache.informer(group.type, scope, indexers);
     if (attached.some((a) => a.view.retainsWriters)) informer.retainWriters();
@@ -282,19 +295,17 @@ export class WatchMerger {
       if (current?.informer !== informer) await cache.remove(group.type, scope);
       throw err;
     }
-    group.merged = { selector, scope, informer };
-    // Shards may have come or gone while it synced: move those it covers; the others wait for the next merge.
-    const covers = ({ start, end }: { start: bigint; end: bigint }) =>
-      ranges.some((r) => r.start <= start && end <= r.end);
+    group.merged = { shards, scope, informer };
+    // Shards may have come or gone while it synced: move those it holds; the others wait for the next merge.
     for (const a of group.views) {
-      if (a.view.source === informer || !covers(a.shard.range)) continue;
-      a.view.moveTo(informer, (obj) => inShard(obj, group.key, [a.shard.range]));
+      if (a.view.source === informer || !shards.has(a.shard.index)) continue;
+      a.view.moveTo(informer, group.route.keeps(a.shard));
       if (a.own) await a.own.cache.remove(group.type, a.own.scope);
       a.own = undefined;
     }
-    if (current && current.selector !== selector) await cache.remove(group.type, current.scope);
+    if (current && current.informer !== informer) await cache.remove(group.type, current.scope);
     this.#options.logger.info(
-      { kind: group.type.kind, shards: group.views.size, ranges: ranges.length },
+      { kind: group.type.kind, shards: shards.size, by: group.route.by },
       "sharding: the shards' watches merged into one",
     );
   }

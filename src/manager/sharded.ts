@@ -29,7 +29,7 @@ import {
   shardSelector,
 } from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
-import { MovableView, type WatchMerger } from "./merged.ts";
+import { MovableView, type Route, type WatchMerger } from "./merged.ts";
 
 /** The label a manager sharded by uid puts on children: the index of their owner's shard. */
 export const SHARD_LABEL = "kubeloop.dev/shard";
@@ -66,15 +66,42 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
 }
 
 /**
- * Where a shard's informer of a kind comes from: its own, narrowed to the shard (`scope`); the
- * manager's shared informer of the whole kind seen through the shard's `filter` (where the
- * apiserver ignores the shard selector, so that the replica receives the kind once, not once per
- * shard); or, `undefined`, the shared informer, whole.
+ * Where a shard's informer of a kind comes from: its own, narrowed to the shard (`scope`), which
+ * the replica merges with its other shards' along `route`; the manager's shared informer of the
+ * whole kind seen through the shard's `filter` (where the apiserver ignores the shard selector, so
+ * that the replica receives the kind once, not once per shard); or, `undefined`, the shared
+ * informer, whole.
  */
 export type Placed =
-  | { readonly scope: InformerScope }
+  | { readonly scope: InformerScope; readonly route: Route }
   | { readonly filter: (obj: KubeObject) => boolean }
   | undefined;
+
+/** The {@link Route} of objects by the hash of their `key` field, within `base`. */
+export function hashRoute(key: ShardKey, base: InformerScope): Route {
+  return {
+    by: key,
+    base,
+    scopeOf: (shards) => ({ ...base, shard: { key, ranges: shards.map((s) => s.range) } }),
+    keeps: (shard) => (obj) => inShard(obj, key, [shard.range]),
+  };
+}
+
+/** The {@link Route} of children by the shard label their owner's shard gave them, within `base`. */
+export function labelRoute(base: InformerScope): Route {
+  const selectors = base.labelSelector ? [base.labelSelector] : [];
+  return {
+    by: SHARD_LABEL,
+    base,
+    scopeOf: (shards) => {
+      const indexes = shards.map((s) => s.index).sort((a, b) => a - b);
+      const shardLabel =
+        indexes.length === 1 ? `${SHARD_LABEL}=${indexes[0]}` : `${SHARD_LABEL} in (${indexes.join(",")})`;
+      return { ...base, labelSelector: [...selectors, shardLabel].join(",") };
+    },
+    keeps: (shard) => (obj) => obj.metadata.labels?.[SHARD_LABEL] === String(shard.index),
+  };
+}
 
 /** Where each informer of one shard comes from ({@link Placed}). */
 export type Placement = (type: ResourceType, scope: InformerScope) => Placed;
@@ -93,11 +120,11 @@ export function shardPlacement(
   declarations: readonly ControllerDeclaration[],
   serverShards: (type: ResourceType) => boolean,
 ): Placement {
-  const ranges = [shard.range];
-  const byHash = (type: ResourceType, scope: InformerScope): Placed =>
-    serverShards(type)
-      ? { scope: { ...scope, shard: { key, ranges } } }
-      : { filter: (obj) => inShard(obj, key, ranges) };
+  const byHash = (type: ResourceType, { shard: _, ...base }: InformerScope): Placed => {
+    if (!serverShards(type)) return { filter: (obj) => inShard(obj, key, [shard.range]) };
+    const route = hashRoute(key, base);
+    return { scope: route.scopeOf([shard]), route };
+  };
   if (key === "namespace") return (type, scope) => (type.namespaced ? byHash(type, scope) : undefined);
   const uses = usesOfKinds(declarations);
   const label = `${SHARD_LABEL}=${shard.index}`;
@@ -105,9 +132,9 @@ export function shardPlacement(
     const use = uses.get(kindOf(type));
     if (use === "primary") return byHash(type, scope);
     if (use !== "owned") return undefined;
-    const selectors = scope.labelSelector ? scope.labelSelector.split(",") : [];
-    if (selectors.includes(label)) return { scope };
-    return { scope: { ...scope, labelSelector: [...selectors, label].join(",") } };
+    const selectors = (scope.labelSelector ? scope.labelSelector.split(",") : []).filter((s) => s !== label);
+    const route = labelRoute({ ...scope, labelSelector: selectors.join(",") || undefined });
+    return { scope: route.scopeOf([shard]), route };
   };
 }
 
@@ -209,7 +236,6 @@ export function shardAccepts<T extends KubeObject>(
 export interface ShardMerging {
   readonly merger: WatchMerger;
   readonly shard: HeldShard;
-  readonly key: ShardKey;
   /** Told of a handler that threw while a view moved. */
   readonly onError: (err: unknown) => void;
 }
@@ -282,19 +308,18 @@ export class ShardCache extends InformerCache {
     if (!placed || !("scope" in placed)) {
       return shardView(this.#shared.informer(type, scope, indexers), this.#stopped, placed?.filter);
     }
-    if (!placed.scope.shard || !this.#merging) return super.informer(type, placed.scope, indexers);
-    return this.#view(type, placed.scope, indexers).informer as unknown as Informer<T>;
+    if (!this.#merging) return super.informer(type, placed.scope, indexers);
+    return this.#view(type, placed, indexers).informer as unknown as Informer<T>;
   }
 
-  /** The shard's view of `type` at `own` (its own, hash-narrowed scope), made and attached to the merger once. */
+  /** The shard's view of `type` placed at its own scope, made and attached to the merger once. */
   #view<T extends KubeObject>(
     type: ResourceType<T>,
-    own: InformerScope,
+    { scope: own, route }: { scope: InformerScope; route: Route },
     indexers: Record<string, Indexer<T>>,
   ): MovableView<KubeObject> {
-    const { merger, shard, key, onError } = this.#merging as ShardMerging;
-    const { shard: _, ...scope } = own;
-    const id = `${kindOf(type)}?${JSON.stringify(scope)}`;
+    const { merger, shard, onError } = this.#merging as ShardMerging;
+    const id = `${kindOf(type)}?${route.by}?${JSON.stringify(route.base)}`;
     const existing = this.#views.get(id);
     if (existing) {
       for (const [name, indexer] of Object.entries(indexers))
@@ -304,7 +329,7 @@ export class ShardCache extends InformerCache {
     const source = super.informer(type, own, indexers) as unknown as Informer<KubeObject>;
     const view = new MovableView(source, this.#stopped, onError);
     this.#views.set(id, view);
-    const detach = merger.attach(type, scope, key, { shard, view, own: { cache: this, scope: own } });
+    const detach = merger.attach(type, route, { shard, view, own: { cache: this, scope: own } });
     this.#stopped.addEventListener("abort", detach, { once: true });
     return view;
   }

@@ -107,17 +107,15 @@ async function converged(
 }
 
 /**
- * Waits until each of `replicas` watches Widgets once for all the shards it holds: its last merge
- * of the shards' watches covers as many shards as it holds.
+ * Waits until each of `replicas` watches Widgets (by uid) and their ConfigMaps (by the shard
+ * label) once for all the shards it holds: its last merge of each covers as many shards as it holds.
  */
 async function watchesMerged(replicas: readonly OperatorProcess[]): Promise<void> {
-  const merged = (r: OperatorProcess) =>
-    r
-      .all("watches-merged")
-      .filter((e) => e.kind === "Widget")
-      .at(-1)?.shards === held(r).size;
+  const mergedKind = (r: OperatorProcess, kind: string) =>
+    r.all("watches-merged").findLast((e) => e.kind === kind)?.shards === held(r).size;
+  const merged = (r: OperatorProcess) => mergedKind(r, "Widget") && mergedKind(r, "ConfigMap");
   await eventually(() => replicas.every(merged), {
-    what: "each replica's shards watched through one Widget watch",
+    what: "each replica's shards watched through one Widget watch and one ConfigMap watch",
     timeoutMs: 30_000,
   });
 }

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { pino } from "pino";
 import { ConfigMap, type ConfigMapObject, type KubeObject } from "../../../src/api/index.ts";
 import { MovableView, WatchMerger } from "../../../src/manager/merged.ts";
-import { ShardCache } from "../../../src/manager/sharded.ts";
+import { hashRoute, labelRoute, ShardCache } from "../../../src/manager/sharded.ts";
 import { type HeldShard, inShard, shardSelector, splitHashSpace } from "../../../src/sharding/index.ts";
 import { cm, names, newCache, recording, startInformer } from "../cache/support.ts";
 import { until } from "../controller/support.ts";
@@ -85,10 +85,9 @@ describe("WatchMerger", () => {
     });
     const shardCache = (shard: HeldShard) => {
       const stopped = new AbortController();
-      const place = () => ({
-        scope: { namespace: "ns", shard: { key: "uid" as const, ranges: [shard.range] } },
-      });
-      const merging = { merger, shard, key: "uid" as const, onError: () => {} };
+      const route = hashRoute("uid", { namespace: "ns" });
+      const place = () => ({ scope: route.scopeOf([shard]), route });
+      const merging = { merger, shard, onError: () => {} };
       const options = { clock, informer: { watch: { initialState: "list" as const } } };
       const cache = new ShardCache(client, options, shared, place, stopped.signal, merging);
       cache.start(stopped.signal);
@@ -124,5 +123,31 @@ describe("WatchMerger", () => {
     assert.deepEqual(log, ["add c@8"]);
     zero.stopped.abort();
     one.stopped.abort();
+  });
+});
+
+describe("routes", () => {
+  const shards: HeldShard[] = [
+    { index: 5, range: high },
+    { index: 2, range: low },
+  ];
+
+  test("children by the shard label: one selector for several shards, each keeping its own", () => {
+    const route = labelRoute({ namespace: "ns", labelSelector: "app=x" });
+    assert.deepEqual(route.scopeOf(shards), {
+      namespace: "ns",
+      labelSelector: "app=x,kubeloop.dev/shard in (2,5)",
+    });
+    assert.equal(route.scopeOf([{ index: 2, range: low }]).labelSelector, "app=x,kubeloop.dev/shard=2");
+    const child = (shard: string) => cm("c", "ns", "1", { "kubeloop.dev/shard": shard });
+    const keeps = route.keeps({ index: 5, range: high });
+    assert.deepEqual([keeps(child("5")), keeps(child("2")), keeps(cm("c"))], [true, false, false]);
+  });
+
+  test("objects by hash: the shards' ranges in one selector, each keeping its range", () => {
+    const route = hashRoute("uid", {});
+    assert.deepEqual(route.scopeOf(shards), { shard: { key: "uid", ranges: [high, low] } });
+    const keeps = route.keeps({ index: 2, range: low });
+    assert.deepEqual([keeps(withUid("a", "low")), keeps(withUid("b", "high"))], [true, false]);
   });
 });

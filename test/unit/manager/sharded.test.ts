@@ -10,7 +10,13 @@ import { InformerCache } from "../../../src/cache/index.ts";
 import { Client } from "../../../src/client/index.ts";
 import { controller, recordDeclarations } from "../../../src/controller/index.ts";
 import { Manager, ShardingSetupError } from "../../../src/manager/index.ts";
-import { type Placement, ShardCache, shardAccepts, shardPlacement } from "../../../src/manager/sharded.ts";
+import {
+  type Placed,
+  type Placement,
+  ShardCache,
+  shardAccepts,
+  shardPlacement,
+} from "../../../src/manager/sharded.ts";
 import { type HeldShard, inRanges, shardHash } from "../../../src/sharding/index.ts";
 import { cm, names, newCache, startInformer } from "../cache/support.ts";
 import { fakeConnection } from "../client/support.ts";
@@ -36,11 +42,18 @@ const declarations = recordDeclarations((host) => {
     .reconcile(async () => {});
 });
 
+/** The scope a shard's own informer gets, where it has one. */
+function scopeOf(placed: Placed) {
+  assert.ok(placed && "scope" in placed, "placed at a scope of its own");
+  return placed.scope;
+}
+
 describe("shardPlacement", () => {
   test("by namespace: every namespaced kind narrowed to the shard, cluster-scoped kinds shared", async () => {
     const place = shardPlacement("namespace", shard, await declarations, () => true);
-    assert.deepEqual(place(ConfigMap, { namespace: "a" }), {
-      scope: { namespace: "a", shard: { key: "namespace", ranges: [lowHalf] } },
+    assert.deepEqual(scopeOf(place(ConfigMap, { namespace: "a" })), {
+      namespace: "a",
+      shard: { key: "namespace", ranges: [lowHalf] },
     });
     assert.equal(place(Namespace, {}), undefined);
   });
@@ -63,11 +76,10 @@ describe("shardPlacement", () => {
 
   test("by uid: primary kinds by uid, owned kinds by the shard label (once), kinds also watched shared", async () => {
     const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations, () => true);
-    assert.deepEqual(place(Deployment, {}), { scope: { shard: { key: "uid", ranges: [lowHalf] } } });
-    const owned = place(ConfigMap, { labelSelector: "app=x" });
-    assert.deepEqual(owned, { scope: { labelSelector: "app=x,kubeloop.dev/shard=3" } });
-    assert.ok(owned && "scope" in owned);
-    assert.deepEqual(place(ConfigMap, owned.scope), owned, "placing twice changes nothing");
+    assert.deepEqual(scopeOf(place(Deployment, {})), { shard: { key: "uid", ranges: [lowHalf] } });
+    const owned = scopeOf(place(ConfigMap, { labelSelector: "app=x" }));
+    assert.deepEqual(owned, { labelSelector: "app=x,kubeloop.dev/shard=3" });
+    assert.deepEqual(scopeOf(place(ConfigMap, owned)), owned, "placing twice changes nothing");
     assert.equal(place(Secret, {}), undefined, "primary of one controller, watched by another");
     assert.equal(place(Namespace, {}), undefined, "not declared");
   });
