@@ -102,7 +102,7 @@ class ApiModel {
     const local = this.#localName(name);
     if (resource) {
       const objectMeta = builder.refName(`${REF_PREFIX}io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`);
-      return interfaceDeclaration(local, schema, builder, kindProperties(resource, objectMeta));
+      return interfaceDeclaration(local, schema, builder, { fixed: kindProperties(resource, objectMeta) });
     }
     return isObjectWithProperties(schema)
       ? interfaceDeclaration(local, schema, builder)

@@ -83,19 +83,28 @@ function untypedType(schema: Schema, scope: TypeScope, nameHint: string): string
   return "unknown";
 }
 
+/** How {@link interfaceDeclaration} treats some properties, and names inline objects. */
+export interface InterfaceOptions {
+  /** Replaces the schema's type and requiredness of these properties. */
+  readonly fixed?: Readonly<Record<string, FixedProperty>>;
+  /** What inline objects' names start with (default: the interface's name): `Certificate` → `CertificateSpec`. */
+  readonly nameBase?: string;
+}
+
 /**
- * `export interface <name> { ... }` for an object node, documented; `fixed` replaces the schema's
- * type and requiredness of some properties. Unknown fields the schema preserves are allowed.
+ * `export interface <name> { ... }` for an object node, documented. Unknown fields the schema
+ * preserves are allowed.
  */
 export function interfaceDeclaration(
   name: string,
   schema: Schema,
   scope: TypeScope,
-  fixed: Readonly<Record<string, FixedProperty>> = {},
+  { fixed = {}, nameBase = name }: InterfaceOptions = {},
 ): string {
   const required = new Set(schema.required ?? []);
-  const members = Object.entries(schema.properties ?? {}).map(([key, property]) => {
-    const type = fixed[key]?.type ?? typeExpression(property, scope, `${name}${pascalCase(key)}`);
+  const declared = Object.fromEntries(Object.keys(fixed).map((key): [string, Schema] => [key, {}]));
+  const members = Object.entries({ ...declared, ...schema.properties }).map(([key, property]) => {
+    const type = fixed[key]?.type ?? typeExpression(property, scope, `${nameBase}${pascalCase(key)}`);
     const optional = (fixed[key]?.required ?? required.has(key)) ? "" : "?";
     return `${docComment(property, "  ")}  ${propertyKey(key)}${optional}: ${type};\n`;
   });

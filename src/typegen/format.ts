@@ -29,6 +29,16 @@ export function formatWithBiome(source: string, path: string, root: string): str
   return result.stdout;
 }
 
+/** True when the project at `root` has Biome installed, so {@link formatWithBiome} can run. */
+export function hasBiome(root: string): boolean {
+  try {
+    biomeBinary(root);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function biomeBinary(root: string): string {
   const require = createRequire(join(root, "package.json"));
   return join(require.resolve("@biomejs/biome/package.json"), "..", "bin", "biome");
