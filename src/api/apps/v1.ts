@@ -15,10 +15,6 @@ export interface ControllerRevisionObject {
    */
   apiVersion: "apps/v1";
   /**
-   * Data is the serialized representation of the state.
-   */
-  data?: metav1.RawExtension;
-  /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: "ControllerRevision";
@@ -26,6 +22,10 @@ export interface ControllerRevisionObject {
    * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * Data is the serialized representation of the state.
+   */
+  data?: metav1.RawExtension;
   /**
    * Revision indicates the revision of the state represented by Data.
    *

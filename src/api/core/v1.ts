@@ -494,12 +494,6 @@ export interface ComponentStatusObject {
    */
   apiVersion: "v1";
   /**
-   * List of component conditions observed
-   *
-   * List type: `map`, keyed by `type`.
-   */
-  conditions?: ComponentCondition[];
-  /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: "ComponentStatus";
@@ -507,6 +501,12 @@ export interface ComponentStatusObject {
    * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * List of component conditions observed
+   *
+   * List type: `map`, keyed by `type`.
+   */
+  conditions?: ComponentCondition[];
 }
 
 /**
@@ -540,6 +540,14 @@ export interface ConfigMapObject {
    */
   apiVersion: "v1";
   /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind: "ConfigMap";
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata: metav1.ObjectMeta;
+  /**
    * BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet.
    */
   binaryData?: Record<string, string>;
@@ -551,14 +559,6 @@ export interface ConfigMapObject {
    * Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.
    */
   immutable?: boolean;
-  /**
-   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
-   */
-  kind: "ConfigMap";
-  /**
-   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
-   */
-  metadata: metav1.ObjectMeta;
 }
 
 /**
@@ -1742,13 +1742,21 @@ export interface EphemeralVolumeSource {
  */
 export interface EventObject {
   /**
-   * What action was taken/failed regarding to the Regarding object.
-   */
-  action?: string;
-  /**
    * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
    */
   apiVersion: "v1";
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind: "Event";
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata: metav1.ObjectMeta;
+  /**
+   * What action was taken/failed regarding to the Regarding object.
+   */
+  action?: string;
   /**
    * The number of times this event has occurred.
    */
@@ -1766,10 +1774,6 @@ export interface EventObject {
    */
   involvedObject: ObjectReference;
   /**
-   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
-   */
-  kind: "Event";
-  /**
    * The time at which the most recent occurrence of this event was recorded.
    */
   lastTimestamp?: metav1.Time;
@@ -1777,10 +1781,6 @@ export interface EventObject {
    * A human-readable description of the status of this operation.
    */
   message?: string;
-  /**
-   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
-   */
-  metadata: metav1.ObjectMeta;
   /**
    * This should be a short, machine understandable string that gives the reason for the transition into the object's current status.
    */
@@ -5656,14 +5656,6 @@ export interface SecretObject {
    */
   apiVersion: "v1";
   /**
-   * Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4
-   */
-  data?: Record<string, string>;
-  /**
-   * Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.
-   */
-  immutable?: boolean;
-  /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: "Secret";
@@ -5671,6 +5663,14 @@ export interface SecretObject {
    * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4
+   */
+  data?: Record<string, string>;
+  /**
+   * Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.
+   */
+  immutable?: boolean;
   /**
    * stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.
    */
@@ -5904,6 +5904,14 @@ export interface ServiceAccountObject {
    */
   apiVersion: "v1";
   /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind: "ServiceAccount";
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata: metav1.ObjectMeta;
+  /**
    * AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. Can be overridden at the pod level.
    */
   automountServiceAccountToken?: boolean;
@@ -5913,14 +5921,6 @@ export interface ServiceAccountObject {
    * List type: `atomic`.
    */
   imagePullSecrets?: LocalObjectReference[];
-  /**
-   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
-   */
-  kind: "ServiceAccount";
-  /**
-   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
-   */
-  metadata: metav1.ObjectMeta;
   /**
    * Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret
    *

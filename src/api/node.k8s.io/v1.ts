@@ -25,12 +25,6 @@ export interface RuntimeClassObject {
    */
   apiVersion: "node.k8s.io/v1";
   /**
-   * handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class. The possible values are specific to the node & CRI configuration.  It is assumed that all handlers are available on every node, and handlers of the same name are equivalent on every node. For example, a handler called "runc" might specify that the runc OCI runtime (using native Linux containers) will be used to run the containers in a pod. The Handler must be lowercase, conform to the DNS Label (RFC 1123) requirements, and is immutable.
-   *
-   * @defaultValue `""`
-   */
-  handler: string;
-  /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: "RuntimeClass";
@@ -38,6 +32,12 @@ export interface RuntimeClassObject {
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class. The possible values are specific to the node & CRI configuration.  It is assumed that all handlers are available on every node, and handlers of the same name are equivalent on every node. For example, a handler called "runc" might specify that the runc OCI runtime (using native Linux containers) will be used to run the containers in a pod. The Handler must be lowercase, conform to the DNS Label (RFC 1123) requirements, and is immutable.
+   *
+   * @defaultValue `""`
+   */
+  handler: string;
   /**
    * overhead represents the resource overhead associated with running a pod for a given RuntimeClass. For more details, see
    *  https://kubernetes.io/docs/concepts/scheduling-eviction/pod-overhead/

@@ -22,10 +22,6 @@ export interface AggregationRule {
  */
 export interface ClusterRoleObject {
   /**
-   * AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller.
-   */
-  aggregationRule?: AggregationRule;
-  /**
    * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
    */
   apiVersion: "rbac.authorization.k8s.io/v1";
@@ -37,6 +33,10 @@ export interface ClusterRoleObject {
    * Standard object's metadata.
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller.
+   */
+  aggregationRule?: AggregationRule;
   /**
    * Rules holds all the PolicyRules for this ClusterRole
    *

@@ -14,14 +14,6 @@ export interface PriorityClassObject {
    */
   apiVersion: "scheduling.k8s.io/v1";
   /**
-   * description is an arbitrary string that usually provides guidelines on when this priority class should be used.
-   */
-  description?: string;
-  /**
-   * globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority.
-   */
-  globalDefault?: boolean;
-  /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: "PriorityClass";
@@ -29,6 +21,14 @@ export interface PriorityClassObject {
    * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * description is an arbitrary string that usually provides guidelines on when this priority class should be used.
+   */
+  description?: string;
+  /**
+   * globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority.
+   */
+  globalDefault?: boolean;
   /**
    * preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.
    *

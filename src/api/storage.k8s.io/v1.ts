@@ -266,21 +266,9 @@ export interface CSIStorageCapacityObject {
    */
   apiVersion: "storage.k8s.io/v1";
   /**
-   * capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
-   *
-   * The semantic is currently (CSI spec 1.2) defined as: The available capacity, in bytes, of the storage that can be used to provision volumes. If not set, that information is currently unavailable.
-   */
-  capacity?: metav1.Quantity;
-  /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: "CSIStorageCapacity";
-  /**
-   * maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
-   *
-   * This is defined since CSI spec 1.4.0 as the largest size that may be used in a CreateVolumeRequest.capacity_range.required_bytes field to create a volume with the same parameters as those in GetCapacityRequest. The corresponding value in the Kubernetes API is ResourceRequirements.Requests in a volume claim.
-   */
-  maximumVolumeSize?: metav1.Quantity;
   /**
    * Standard object's metadata. The name has no particular meaning. It must be a DNS subdomain (dots allowed, 253 characters). To ensure that there are no conflicts with other CSI drivers on the cluster, the recommendation is to use csisc-<uuid>, a generated name, or a reverse-domain name which ends with the unique CSI driver name.
    *
@@ -289,6 +277,18 @@ export interface CSIStorageCapacityObject {
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
+   *
+   * The semantic is currently (CSI spec 1.2) defined as: The available capacity, in bytes, of the storage that can be used to provision volumes. If not set, that information is currently unavailable.
+   */
+  capacity?: metav1.Quantity;
+  /**
+   * maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
+   *
+   * This is defined since CSI spec 1.4.0 as the largest size that may be used in a CreateVolumeRequest.capacity_range.required_bytes field to create a volume with the same parameters as those in GetCapacityRequest. The corresponding value in the Kubernetes API is ResourceRequirements.Requests in a volume claim.
+   */
+  maximumVolumeSize?: metav1.Quantity;
   /**
    * nodeTopology defines which nodes have access to the storage for which capacity was reported. If not set, the storage is not accessible from any node in the cluster. If empty, the storage is accessible from all nodes. This field is immutable.
    */
@@ -330,16 +330,6 @@ export interface CSIStorageCapacityList {
  */
 export interface StorageClassObject {
   /**
-   * allowVolumeExpansion shows whether the storage class allow volume expand.
-   */
-  allowVolumeExpansion?: boolean;
-  /**
-   * allowedTopologies restrict the node topologies where volumes can be dynamically provisioned. Each volume plugin defines its own supported topology specifications. An empty TopologySelectorTerm list means there is no topology restriction. This field is only honored by servers that enable the VolumeScheduling feature.
-   *
-   * List type: `atomic`.
-   */
-  allowedTopologies?: corev1.TopologySelectorTerm[];
-  /**
    * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
    */
   apiVersion: "storage.k8s.io/v1";
@@ -351,6 +341,16 @@ export interface StorageClassObject {
    * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * allowVolumeExpansion shows whether the storage class allow volume expand.
+   */
+  allowVolumeExpansion?: boolean;
+  /**
+   * allowedTopologies restrict the node topologies where volumes can be dynamically provisioned. Each volume plugin defines its own supported topology specifications. An empty TopologySelectorTerm list means there is no topology restriction. This field is only honored by servers that enable the VolumeScheduling feature.
+   *
+   * List type: `atomic`.
+   */
+  allowedTopologies?: corev1.TopologySelectorTerm[];
   /**
    * mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. ["ro", "soft"]. Not validated - mount of the PVs will simply fail if one is invalid.
    *
@@ -543,12 +543,6 @@ export interface VolumeAttributesClassObject {
    */
   apiVersion: "storage.k8s.io/v1";
   /**
-   * Name of the CSI driver This field is immutable.
-   *
-   * @defaultValue `""`
-   */
-  driverName: string;
-  /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: "VolumeAttributesClass";
@@ -556,6 +550,12 @@ export interface VolumeAttributesClassObject {
    * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata: metav1.ObjectMeta;
+  /**
+   * Name of the CSI driver This field is immutable.
+   *
+   * @defaultValue `""`
+   */
+  driverName: string;
   /**
    * parameters hold volume attributes defined by the CSI driver. These values are opaque to the Kubernetes and are passed directly to the CSI driver. The underlying storage provider supports changing these attributes on an existing volume, however the parameters field itself is immutable. To invoke a volume update, a new VolumeAttributesClass should be created with new parameters, and the PersistentVolumeClaim should be updated to reference the new VolumeAttributesClass.
    *
