@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/core/v1.ts";
+import { program } from "../../../src/cli/main.ts";
 import { controller } from "../../../src/controller/index.ts";
 import { ensureChild } from "../../../src/ownership/index.ts";
 import {
@@ -119,4 +122,39 @@ test("a controller for an imported kind owns children typed by the generated bui
   await eventually(hostsAre("a.example.com,b.example.com"), {
     what: "the child updated after a spec change",
   });
+});
+
+test("kubeloop import --from-cluster writes the same module as importing the CRD's file", async (t) => {
+  await installCrd("certificates.yaml", "certificates.cert-manager.io");
+  const out = mkdtempSync(join(tmpdir(), "kubeloop-import-"));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  await program().parseAsync([
+    "node",
+    "kubeloop",
+    "import",
+    "--from-cluster",
+    "cert-manager.io",
+    "--out",
+    out,
+  ]);
+  const path = "cert-manager.io/v1/certificates.ts";
+  assert.equal(
+    readFileSync(join(out, path), "utf8"),
+    readFileSync(join(fixtures, "generated", path), "utf8"),
+  );
+  await assert.rejects(
+    program().parseAsync([
+      "node",
+      "kubeloop",
+      "import",
+      "--from-cluster",
+      "nothing.example.com",
+      "--out",
+      out,
+    ]),
+    {
+      name: "TypegenError",
+      message: /the cluster has no CRD of group nothing\.example\.com\. Fix: install the CRDs first/,
+    },
+  );
 });
