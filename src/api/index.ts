@@ -11,8 +11,9 @@
  * (`Deployment`); this module re-exports each kind's preferred version. Custom kinds get their
  * descriptors from `defineKind` in `kubeloop/schema`, or from `kubeloop import` for a CRD.
  *
- * This folder holds types and constants only; it does not talk to a cluster. Importing a kind
- * loads its group/version's descriptors, a few hundred bytes; the types cost nothing at run time.
+ * This folder holds types and constants only; it does not talk to a cluster. Every descriptor
+ * lives in one small generated module (`descriptors.ts`) the others re-export, so importing kinds
+ * loads it and never the modules their types are declared in: types cost nothing at run time.
  *
  * @example
  * ```ts

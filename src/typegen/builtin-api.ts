@@ -1,8 +1,8 @@
 /**
  * The built-in API as TypeScript modules: one per group/version (`apps/v1.ts`, `core/v1.ts`) with
  * every definition of its Go package, an interface per kind (`DeploymentObject`) and a descriptor
- * per resource (`Deployment`); `meta/v1.ts` for apimachinery's shared types (ObjectMeta is
- * kubeloop's own); and `preferred.ts`, re-exporting the preferred version of each kind.
+ * per resource (`Deployment`, from `descriptors.ts`); `meta/v1.ts` for apimachinery's shared types
+ * (ObjectMeta is kubeloop's own); and `preferred.ts`, re-exporting the preferred version of each kind.
  */
 import {
   aliasDeclaration,
@@ -31,6 +31,7 @@ export function generateApi(snapshot: ApiSnapshot): Map<string, string> {
   const model = new ApiModel(snapshot);
   const files = new Map<string, string>();
   for (const module of model.modules()) files.set(`${module}.ts`, model.render(module));
+  files.set("descriptors.ts", descriptorsModule(snapshot, model));
   files.set("preferred.ts", preferredModule(snapshot, model));
   return files;
 }
@@ -69,6 +70,11 @@ class ApiModel {
     return [...new Set([...this.#definitions.keys()].map((name) => this.#moduleOf(name)))].sort();
   }
 
+  /** Every resource of every module, by module and kind. */
+  allResources(): ResourceInfo[] {
+    return this.modules().flatMap((module) => this.resources(module));
+  }
+
   /** The resources (kinds with descriptors) of a module, by kind. */
   resources(module: string): ResourceInfo[] {
     return [...this.#kinds.values()]
@@ -86,8 +92,9 @@ class ApiModel {
       builder.declare(() => this.#declaration(name, builder));
     }
     const resources = this.resources(module);
-    if (resources.length > 0) builder.importName("resourceType", "../meta.ts", false);
-    for (const resource of resources) builder.declare(() => descriptorDeclaration(resource));
+    for (const resource of resources) {
+      builder.reexport(`${descriptorName(resource)} as ${resource.kind}`, "../descriptors.ts", false);
+    }
     const apiVersion = module.replace(/^core\//, "");
     return builder.render(
       `Kubernetes ${module === META_MODULE ? "apimachinery meta/v1" : apiVersion}: types${resources.length > 0 ? " and descriptors" : ""}, ` +
@@ -196,14 +203,37 @@ function preferredModule(snapshot: ApiSnapshot, model: ApiModel): string {
   }
   const builder = new ModuleBuilder();
   for (const resource of chosen.values()) {
-    const specifier = `./${modulePath(resource.apiVersion)}.ts`;
-    builder.reexport(resource.kind, specifier, false);
-    builder.reexport(objectTypeName(resource.kind), specifier, true);
+    builder.reexport(`${descriptorName(resource)} as ${resource.kind}`, "./descriptors.ts", false);
+    builder.reexport(objectTypeName(resource.kind), `./${modulePath(resource.apiVersion)}.ts`, true);
   }
   return builder.render(
     `The preferred version of every built-in kind of kube-apiserver ${snapshot.version}: its descriptor and\n` +
       "its object type. Do not edit: run `npm run api:generate`.",
   );
+}
+
+/**
+ * `descriptors.ts`: every descriptor, named `<module alias>_<Kind>` (`appsv1_Deployment`), which
+ * the group/version modules and `preferred.ts` re-export under the kind's name. One small module
+ * of values: importing kinds loads it, never the (type-only) modules they are declared in.
+ */
+function descriptorsModule(snapshot: ApiSnapshot, model: ApiModel): string {
+  const builder = new ModuleBuilder();
+  builder.importName("resourceType", "./meta.ts", false);
+  for (const resource of model.allResources()) {
+    const module = modulePath(resource.apiVersion);
+    builder.importNamespace(moduleAlias(module), `./${module}.ts`);
+    const objectType = `${moduleAlias(module)}.${objectTypeName(resource.kind)}`;
+    builder.declare(() => descriptorDeclaration(resource, descriptorName(resource), objectType));
+  }
+  return builder.render(
+    `The descriptor of every built-in kind of kube-apiserver ${snapshot.version}, re-exported under its kind's\n` +
+      "name by its group/version's module and by `preferred.ts`. Do not edit: run `npm run api:generate`.",
+  );
+}
+
+function descriptorName(resource: ResourceInfo): string {
+  return `${moduleAlias(modulePath(resource.apiVersion))}_${resource.kind}`;
 }
 
 function packageOf(name: string): string {

@@ -158,8 +158,15 @@ export function kindProperties(resource: ResourceInfo, objectMeta: string): Reco
   };
 }
 
-/** `export const <Kind> = resourceType<<Kind>Object>(...)`: the kind's descriptor, documented. */
-export function descriptorDeclaration(resource: ResourceInfo): string {
+/**
+ * `export const <Kind> = resourceType<<Kind>Object>(...)`: the kind's descriptor, documented;
+ * `name` and `objectType` replace `<Kind>` and `<Kind>Object`.
+ */
+export function descriptorDeclaration(
+  resource: ResourceInfo,
+  name = resource.kind,
+  objectType = objectTypeName(resource.kind),
+): string {
   const { apiVersion, kind, plural, namespaced, subresources } = resource;
   const scope = namespaced ? "namespaced" : "cluster-scoped";
   const served =
@@ -168,6 +175,6 @@ export function descriptorDeclaration(resource: ResourceInfo): string {
   if (subresources.length > 0) args.push(JSON.stringify(subresources));
   return (
     `/** The ${kind} kind of ${apiVersion}: resource \`${plural}\`, ${scope}${served}. */\n` +
-    `export const ${kind} = resourceType<${objectTypeName(kind)}>(${args.join(", ")});\n`
+    `export const ${name} = resourceType<${objectType}>(${args.join(", ")});\n`
   );
 }

@@ -3,7 +3,15 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  admissionregistrationv1_MutatingAdmissionPolicy as MutatingAdmissionPolicy,
+  admissionregistrationv1_MutatingAdmissionPolicyBinding as MutatingAdmissionPolicyBinding,
+  admissionregistrationv1_MutatingWebhookConfiguration as MutatingWebhookConfiguration,
+  admissionregistrationv1_ValidatingAdmissionPolicy as ValidatingAdmissionPolicy,
+  admissionregistrationv1_ValidatingAdmissionPolicyBinding as ValidatingAdmissionPolicyBinding,
+  admissionregistrationv1_ValidatingWebhookConfiguration as ValidatingWebhookConfiguration,
+} from "../descriptors.ts";
 
 /**
  * ApplyConfiguration defines the desired configuration values of an object.
@@ -1308,52 +1316,3 @@ export interface WebhookClientConfig {
    */
   url?: string;
 }
-
-/** The MutatingAdmissionPolicy kind of admissionregistration.k8s.io/v1: resource `mutatingadmissionpolicies`, cluster-scoped. */
-export const MutatingAdmissionPolicy = resourceType<MutatingAdmissionPolicyObject>(
-  "admissionregistration.k8s.io/v1",
-  "MutatingAdmissionPolicy",
-  "mutatingadmissionpolicies",
-  false,
-);
-
-/** The MutatingAdmissionPolicyBinding kind of admissionregistration.k8s.io/v1: resource `mutatingadmissionpolicybindings`, cluster-scoped. */
-export const MutatingAdmissionPolicyBinding = resourceType<MutatingAdmissionPolicyBindingObject>(
-  "admissionregistration.k8s.io/v1",
-  "MutatingAdmissionPolicyBinding",
-  "mutatingadmissionpolicybindings",
-  false,
-);
-
-/** The MutatingWebhookConfiguration kind of admissionregistration.k8s.io/v1: resource `mutatingwebhookconfigurations`, cluster-scoped. */
-export const MutatingWebhookConfiguration = resourceType<MutatingWebhookConfigurationObject>(
-  "admissionregistration.k8s.io/v1",
-  "MutatingWebhookConfiguration",
-  "mutatingwebhookconfigurations",
-  false,
-);
-
-/** The ValidatingAdmissionPolicy kind of admissionregistration.k8s.io/v1: resource `validatingadmissionpolicies`, cluster-scoped; subresources `status`. */
-export const ValidatingAdmissionPolicy = resourceType<ValidatingAdmissionPolicyObject>(
-  "admissionregistration.k8s.io/v1",
-  "ValidatingAdmissionPolicy",
-  "validatingadmissionpolicies",
-  false,
-  ["status"],
-);
-
-/** The ValidatingAdmissionPolicyBinding kind of admissionregistration.k8s.io/v1: resource `validatingadmissionpolicybindings`, cluster-scoped. */
-export const ValidatingAdmissionPolicyBinding = resourceType<ValidatingAdmissionPolicyBindingObject>(
-  "admissionregistration.k8s.io/v1",
-  "ValidatingAdmissionPolicyBinding",
-  "validatingadmissionpolicybindings",
-  false,
-);
-
-/** The ValidatingWebhookConfiguration kind of admissionregistration.k8s.io/v1: resource `validatingwebhookconfigurations`, cluster-scoped. */
-export const ValidatingWebhookConfiguration = resourceType<ValidatingWebhookConfigurationObject>(
-  "admissionregistration.k8s.io/v1",
-  "ValidatingWebhookConfiguration",
-  "validatingwebhookconfigurations",
-  false,
-);

@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { apiextensionsv1_CustomResourceDefinition as CustomResourceDefinition } from "../descriptors.ts";
 
 /**
  * CustomResourceColumnDefinition specifies a column for server side printing.
@@ -661,12 +662,3 @@ export interface WebhookConversion {
    */
   conversionReviewVersions: string[];
 }
-
-/** The CustomResourceDefinition kind of apiextensions.k8s.io/v1: resource `customresourcedefinitions`, cluster-scoped; subresources `status`. */
-export const CustomResourceDefinition = resourceType<CustomResourceDefinitionObject>(
-  "apiextensions.k8s.io/v1",
-  "CustomResourceDefinition",
-  "customresourcedefinitions",
-  false,
-  ["status"],
-);

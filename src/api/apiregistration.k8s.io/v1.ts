@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { apiregistrationv1_APIService as APIService } from "../descriptors.ts";
 
 /**
  * APIService represents a server for a particular GroupVersion. Name must be "version.group".
@@ -152,12 +153,3 @@ export interface ServiceReference {
    */
   port?: number;
 }
-
-/** The APIService kind of apiregistration.k8s.io/v1: resource `apiservices`, cluster-scoped; subresources `status`. */
-export const APIService = resourceType<APIServiceObject>(
-  "apiregistration.k8s.io/v1",
-  "APIService",
-  "apiservices",
-  false,
-  ["status"],
-);

@@ -4,7 +4,14 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  appsv1_ControllerRevision as ControllerRevision,
+  appsv1_DaemonSet as DaemonSet,
+  appsv1_Deployment as Deployment,
+  appsv1_ReplicaSet as ReplicaSet,
+  appsv1_StatefulSet as StatefulSet,
+} from "../descriptors.ts";
 
 /**
  * ControllerRevision implements an immutable snapshot of state data. Clients are responsible for serializing and deserializing the objects that contain their internal state. Once a ControllerRevision has been successfully created, it can not be updated. The API Server will fail validation of all requests that attempt to mutate the Data field. ControllerRevisions may, however, be deleted. Note that, due to its use by both the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However, it may be subject to name and representation changes in future releases, and clients should not depend on its stability. It is primarily for internal use by controllers.
@@ -838,34 +845,3 @@ export interface StatefulSetUpdateStrategy {
    */
   type?: "OnDelete" | "RollingUpdate";
 }
-
-/** The ControllerRevision kind of apps/v1: resource `controllerrevisions`, namespaced. */
-export const ControllerRevision = resourceType<ControllerRevisionObject>(
-  "apps/v1",
-  "ControllerRevision",
-  "controllerrevisions",
-  true,
-);
-
-/** The DaemonSet kind of apps/v1: resource `daemonsets`, namespaced; subresources `status`. */
-export const DaemonSet = resourceType<DaemonSetObject>("apps/v1", "DaemonSet", "daemonsets", true, [
-  "status",
-]);
-
-/** The Deployment kind of apps/v1: resource `deployments`, namespaced; subresources `scale`, `status`. */
-export const Deployment = resourceType<DeploymentObject>("apps/v1", "Deployment", "deployments", true, [
-  "scale",
-  "status",
-]);
-
-/** The ReplicaSet kind of apps/v1: resource `replicasets`, namespaced; subresources `scale`, `status`. */
-export const ReplicaSet = resourceType<ReplicaSetObject>("apps/v1", "ReplicaSet", "replicasets", true, [
-  "scale",
-  "status",
-]);
-
-/** The StatefulSet kind of apps/v1: resource `statefulsets`, namespaced; subresources `scale`, `status`. */
-export const StatefulSet = resourceType<StatefulSetObject>("apps/v1", "StatefulSet", "statefulsets", true, [
-  "scale",
-  "status",
-]);

@@ -3,7 +3,11 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  authenticationv1_SelfSubjectReview as SelfSubjectReview,
+  authenticationv1_TokenReview as TokenReview,
+} from "../descriptors.ts";
 
 /**
  * BoundObjectReference is a reference to an object that a token is bound to.
@@ -210,19 +214,3 @@ export interface UserInfo {
    */
   username?: string;
 }
-
-/** The SelfSubjectReview kind of authentication.k8s.io/v1: resource `selfsubjectreviews`, cluster-scoped. */
-export const SelfSubjectReview = resourceType<SelfSubjectReviewObject>(
-  "authentication.k8s.io/v1",
-  "SelfSubjectReview",
-  "selfsubjectreviews",
-  false,
-);
-
-/** The TokenReview kind of authentication.k8s.io/v1: resource `tokenreviews`, cluster-scoped. */
-export const TokenReview = resourceType<TokenReviewObject>(
-  "authentication.k8s.io/v1",
-  "TokenReview",
-  "tokenreviews",
-  false,
-);

@@ -3,7 +3,13 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  authorizationv1_LocalSubjectAccessReview as LocalSubjectAccessReview,
+  authorizationv1_SelfSubjectAccessReview as SelfSubjectAccessReview,
+  authorizationv1_SelfSubjectRulesReview as SelfSubjectRulesReview,
+  authorizationv1_SubjectAccessReview as SubjectAccessReview,
+} from "../descriptors.ts";
 
 /**
  * FieldSelectorAttributes indicates a field limited access. Webhook authors are encouraged to * ensure rawSelector and requirements are not both set * consider the requirements field if set * not try to parse or consider the rawSelector field if set. This is to avoid another CVE-2022-2880 (i.e. getting different systems to agree on how exactly to parse a query is not something we want), see https://www.oxeye.io/resources/golang-parameter-smuggling-attack for more details. For the *SubjectAccessReview endpoints of the kube-apiserver: * If rawSelector is empty and requirements are empty, the request is not limited. * If rawSelector is present and requirements are empty, the rawSelector will be parsed and limited if the parsing succeeds. * If rawSelector is empty and requirements are present, the requirements should be honored * If rawSelector is present and requirements are present, the request is invalid.
@@ -353,35 +359,3 @@ export interface SubjectRulesReviewStatus {
    */
   resourceRules: ResourceRule[];
 }
-
-/** The LocalSubjectAccessReview kind of authorization.k8s.io/v1: resource `localsubjectaccessreviews`, namespaced. */
-export const LocalSubjectAccessReview = resourceType<LocalSubjectAccessReviewObject>(
-  "authorization.k8s.io/v1",
-  "LocalSubjectAccessReview",
-  "localsubjectaccessreviews",
-  true,
-);
-
-/** The SelfSubjectAccessReview kind of authorization.k8s.io/v1: resource `selfsubjectaccessreviews`, cluster-scoped. */
-export const SelfSubjectAccessReview = resourceType<SelfSubjectAccessReviewObject>(
-  "authorization.k8s.io/v1",
-  "SelfSubjectAccessReview",
-  "selfsubjectaccessreviews",
-  false,
-);
-
-/** The SelfSubjectRulesReview kind of authorization.k8s.io/v1: resource `selfsubjectrulesreviews`, cluster-scoped. */
-export const SelfSubjectRulesReview = resourceType<SelfSubjectRulesReviewObject>(
-  "authorization.k8s.io/v1",
-  "SelfSubjectRulesReview",
-  "selfsubjectrulesreviews",
-  false,
-);
-
-/** The SubjectAccessReview kind of authorization.k8s.io/v1: resource `subjectaccessreviews`, cluster-scoped. */
-export const SubjectAccessReview = resourceType<SubjectAccessReviewObject>(
-  "authorization.k8s.io/v1",
-  "SubjectAccessReview",
-  "subjectaccessreviews",
-  false,
-);

@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { autoscalingv1_HorizontalPodAutoscaler as HorizontalPodAutoscaler } from "../descriptors.ts";
 
 /**
  * CrossVersionObjectReference contains enough information to let you identify the referred resource.
@@ -184,12 +185,3 @@ export interface ScaleStatus {
    */
   selector?: string;
 }
-
-/** The HorizontalPodAutoscaler kind of autoscaling/v1: resource `horizontalpodautoscalers`, namespaced; subresources `status`. */
-export const HorizontalPodAutoscaler = resourceType<HorizontalPodAutoscalerObject>(
-  "autoscaling/v1",
-  "HorizontalPodAutoscaler",
-  "horizontalpodautoscalers",
-  true,
-  ["status"],
-);

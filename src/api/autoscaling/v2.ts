@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { autoscalingv2_HorizontalPodAutoscaler as HorizontalPodAutoscaler } from "../descriptors.ts";
 
 /**
  * ContainerResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.  Only one "target" type should be set.
@@ -533,12 +534,3 @@ export interface ResourceMetricStatus {
    */
   name: string;
 }
-
-/** The HorizontalPodAutoscaler kind of autoscaling/v2: resource `horizontalpodautoscalers`, namespaced; subresources `status`. */
-export const HorizontalPodAutoscaler = resourceType<HorizontalPodAutoscalerObject>(
-  "autoscaling/v2",
-  "HorizontalPodAutoscaler",
-  "horizontalpodautoscalers",
-  true,
-  ["status"],
-);

@@ -4,7 +4,8 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { batchv1_CronJob as CronJob, batchv1_Job as Job } from "../descriptors.ts";
 
 /**
  * CronJob represents the configuration of a single cron job.
@@ -518,9 +519,3 @@ export interface UncountedTerminatedPods {
    */
   succeeded?: string[];
 }
-
-/** The CronJob kind of batch/v1: resource `cronjobs`, namespaced; subresources `status`. */
-export const CronJob = resourceType<CronJobObject>("batch/v1", "CronJob", "cronjobs", true, ["status"]);
-
-/** The Job kind of batch/v1: resource `jobs`, namespaced; subresources `status`. */
-export const Job = resourceType<JobObject>("batch/v1", "Job", "jobs", true, ["status"]);

@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { certificatesv1_CertificateSigningRequest as CertificateSigningRequest } from "../descriptors.ts";
 
 /**
  * CertificateSigningRequest objects provide a mechanism to obtain x509 certificates by submitting a certificate signing request, and having it asynchronously approved and issued.
@@ -245,12 +246,3 @@ export interface CertificateSigningRequestStatus {
    */
   conditions?: CertificateSigningRequestCondition[];
 }
-
-/** The CertificateSigningRequest kind of certificates.k8s.io/v1: resource `certificatesigningrequests`, cluster-scoped; subresources `approval`, `status`. */
-export const CertificateSigningRequest = resourceType<CertificateSigningRequestObject>(
-  "certificates.k8s.io/v1",
-  "CertificateSigningRequest",
-  "certificatesigningrequests",
-  false,
-  ["approval", "status"],
-);

@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { coordinationv1_Lease as Lease } from "../descriptors.ts";
 
 /**
  * Lease defines a lease concept.
@@ -82,6 +83,3 @@ export interface LeaseSpec {
    */
   strategy?: string;
 }
-
-/** The Lease kind of coordination.k8s.io/v1: resource `leases`, namespaced. */
-export const Lease = resourceType<LeaseObject>("coordination.k8s.io/v1", "Lease", "leases", true);

@@ -3,7 +3,26 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  corev1_Binding as Binding,
+  corev1_ComponentStatus as ComponentStatus,
+  corev1_ConfigMap as ConfigMap,
+  corev1_Endpoints as Endpoints,
+  corev1_Event as Event,
+  corev1_LimitRange as LimitRange,
+  corev1_Namespace as Namespace,
+  corev1_Node as Node,
+  corev1_PersistentVolume as PersistentVolume,
+  corev1_PersistentVolumeClaim as PersistentVolumeClaim,
+  corev1_Pod as Pod,
+  corev1_PodTemplate as PodTemplate,
+  corev1_ReplicationController as ReplicationController,
+  corev1_ResourceQuota as ResourceQuota,
+  corev1_Secret as Secret,
+  corev1_Service as Service,
+  corev1_ServiceAccount as ServiceAccount,
+} from "../descriptors.ts";
 
 /**
  * Represents a Persistent Disk resource in AWS.
@@ -6898,103 +6917,3 @@ export interface WindowsSecurityContextOptions {
    */
   runAsUserName?: string;
 }
-
-/** The Binding kind of v1: resource `bindings`, namespaced. */
-export const Binding = resourceType<BindingObject>("v1", "Binding", "bindings", true);
-
-/** The ComponentStatus kind of v1: resource `componentstatuses`, cluster-scoped. */
-export const ComponentStatus = resourceType<ComponentStatusObject>(
-  "v1",
-  "ComponentStatus",
-  "componentstatuses",
-  false,
-);
-
-/** The ConfigMap kind of v1: resource `configmaps`, namespaced. */
-export const ConfigMap = resourceType<ConfigMapObject>("v1", "ConfigMap", "configmaps", true);
-
-/** The Endpoints kind of v1: resource `endpoints`, namespaced. */
-export const Endpoints = resourceType<EndpointsObject>("v1", "Endpoints", "endpoints", true);
-
-/** The Event kind of v1: resource `events`, namespaced. */
-export const Event = resourceType<EventObject>("v1", "Event", "events", true);
-
-/** The LimitRange kind of v1: resource `limitranges`, namespaced. */
-export const LimitRange = resourceType<LimitRangeObject>("v1", "LimitRange", "limitranges", true);
-
-/** The Namespace kind of v1: resource `namespaces`, cluster-scoped; subresources `finalize`, `status`. */
-export const Namespace = resourceType<NamespaceObject>("v1", "Namespace", "namespaces", false, [
-  "finalize",
-  "status",
-]);
-
-/** The Node kind of v1: resource `nodes`, cluster-scoped; subresources `proxy`, `status`. */
-export const Node = resourceType<NodeObject>("v1", "Node", "nodes", false, ["proxy", "status"]);
-
-/** The PersistentVolume kind of v1: resource `persistentvolumes`, cluster-scoped; subresources `status`. */
-export const PersistentVolume = resourceType<PersistentVolumeObject>(
-  "v1",
-  "PersistentVolume",
-  "persistentvolumes",
-  false,
-  ["status"],
-);
-
-/** The PersistentVolumeClaim kind of v1: resource `persistentvolumeclaims`, namespaced; subresources `status`. */
-export const PersistentVolumeClaim = resourceType<PersistentVolumeClaimObject>(
-  "v1",
-  "PersistentVolumeClaim",
-  "persistentvolumeclaims",
-  true,
-  ["status"],
-);
-
-/** The Pod kind of v1: resource `pods`, namespaced; subresources `attach`, `binding`, `ephemeralcontainers`, `eviction`, `exec`, `log`, `portforward`, `proxy`, `resize`, `status`. */
-export const Pod = resourceType<PodObject>("v1", "Pod", "pods", true, [
-  "attach",
-  "binding",
-  "ephemeralcontainers",
-  "eviction",
-  "exec",
-  "log",
-  "portforward",
-  "proxy",
-  "resize",
-  "status",
-]);
-
-/** The PodTemplate kind of v1: resource `podtemplates`, namespaced. */
-export const PodTemplate = resourceType<PodTemplateObject>("v1", "PodTemplate", "podtemplates", true);
-
-/** The ReplicationController kind of v1: resource `replicationcontrollers`, namespaced; subresources `scale`, `status`. */
-export const ReplicationController = resourceType<ReplicationControllerObject>(
-  "v1",
-  "ReplicationController",
-  "replicationcontrollers",
-  true,
-  ["scale", "status"],
-);
-
-/** The ResourceQuota kind of v1: resource `resourcequotas`, namespaced; subresources `status`. */
-export const ResourceQuota = resourceType<ResourceQuotaObject>(
-  "v1",
-  "ResourceQuota",
-  "resourcequotas",
-  true,
-  ["status"],
-);
-
-/** The Secret kind of v1: resource `secrets`, namespaced. */
-export const Secret = resourceType<SecretObject>("v1", "Secret", "secrets", true);
-
-/** The Service kind of v1: resource `services`, namespaced; subresources `proxy`, `status`. */
-export const Service = resourceType<ServiceObject>("v1", "Service", "services", true, ["proxy", "status"]);
-
-/** The ServiceAccount kind of v1: resource `serviceaccounts`, namespaced; subresources `token`. */
-export const ServiceAccount = resourceType<ServiceAccountObject>(
-  "v1",
-  "ServiceAccount",
-  "serviceaccounts",
-  true,
-  ["token"],
-);

@@ -4,7 +4,8 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { discoveryv1_EndpointSlice as EndpointSlice } from "../descriptors.ts";
 
 /**
  * Endpoint represents a single logical "backend" implementing a service.
@@ -206,11 +207,3 @@ export interface ForZone {
    */
   name: string;
 }
-
-/** The EndpointSlice kind of discovery.k8s.io/v1: resource `endpointslices`, namespaced. */
-export const EndpointSlice = resourceType<EndpointSliceObject>(
-  "discovery.k8s.io/v1",
-  "EndpointSlice",
-  "endpointslices",
-  true,
-);

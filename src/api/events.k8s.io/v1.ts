@@ -4,7 +4,8 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { eventsv1_Event as Event } from "../descriptors.ts";
 
 /**
  * Event is a report of an event somewhere in the cluster. It generally denotes some state change in the system. Events have a limited retention time and triggers and messages may evolve with time.  Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason.  Events should be treated as informative, best-effort, supplemental data.
@@ -117,6 +118,3 @@ export interface EventSeries {
    */
   lastObservedTime: metav1.MicroTime;
 }
-
-/** The Event kind of events.k8s.io/v1: resource `events`, namespaced. */
-export const Event = resourceType<EventObject>("events.k8s.io/v1", "Event", "events", true);

@@ -3,7 +3,11 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  flowcontrolv1_FlowSchema as FlowSchema,
+  flowcontrolv1_PriorityLevelConfiguration as PriorityLevelConfiguration,
+} from "../descriptors.ts";
 
 /**
  * ExemptPriorityLevelConfiguration describes the configurable aspects of the handling of exempt requests. In the mandatory exempt configuration object the values in the fields here can be modified by authorized users, unlike the rest of the `spec`.
@@ -492,21 +496,3 @@ export interface UserSubject {
    */
   name: string;
 }
-
-/** The FlowSchema kind of flowcontrol.apiserver.k8s.io/v1: resource `flowschemas`, cluster-scoped; subresources `status`. */
-export const FlowSchema = resourceType<FlowSchemaObject>(
-  "flowcontrol.apiserver.k8s.io/v1",
-  "FlowSchema",
-  "flowschemas",
-  false,
-  ["status"],
-);
-
-/** The PriorityLevelConfiguration kind of flowcontrol.apiserver.k8s.io/v1: resource `prioritylevelconfigurations`, cluster-scoped; subresources `status`. */
-export const PriorityLevelConfiguration = resourceType<PriorityLevelConfigurationObject>(
-  "flowcontrol.apiserver.k8s.io/v1",
-  "PriorityLevelConfiguration",
-  "prioritylevelconfigurations",
-  false,
-  ["status"],
-);

@@ -4,7 +4,14 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  networkingv1_Ingress as Ingress,
+  networkingv1_IngressClass as IngressClass,
+  networkingv1_IPAddress as IPAddress,
+  networkingv1_NetworkPolicy as NetworkPolicy,
+  networkingv1_ServiceCIDR as ServiceCIDR,
+} from "../descriptors.ts";
 
 /**
  * HTTPIngressPath associates a path with a backend. Incoming urls matching the path are forwarded to the backend.
@@ -683,41 +690,3 @@ export interface ServiceCIDRStatus {
    */
   conditions?: metav1.Condition[];
 }
-
-/** The Ingress kind of networking.k8s.io/v1: resource `ingresses`, namespaced; subresources `status`. */
-export const Ingress = resourceType<IngressObject>("networking.k8s.io/v1", "Ingress", "ingresses", true, [
-  "status",
-]);
-
-/** The IngressClass kind of networking.k8s.io/v1: resource `ingressclasses`, cluster-scoped. */
-export const IngressClass = resourceType<IngressClassObject>(
-  "networking.k8s.io/v1",
-  "IngressClass",
-  "ingressclasses",
-  false,
-);
-
-/** The IPAddress kind of networking.k8s.io/v1: resource `ipaddresses`, cluster-scoped. */
-export const IPAddress = resourceType<IPAddressObject>(
-  "networking.k8s.io/v1",
-  "IPAddress",
-  "ipaddresses",
-  false,
-);
-
-/** The NetworkPolicy kind of networking.k8s.io/v1: resource `networkpolicies`, namespaced. */
-export const NetworkPolicy = resourceType<NetworkPolicyObject>(
-  "networking.k8s.io/v1",
-  "NetworkPolicy",
-  "networkpolicies",
-  true,
-);
-
-/** The ServiceCIDR kind of networking.k8s.io/v1: resource `servicecidrs`, cluster-scoped; subresources `status`. */
-export const ServiceCIDR = resourceType<ServiceCIDRObject>(
-  "networking.k8s.io/v1",
-  "ServiceCIDR",
-  "servicecidrs",
-  false,
-  ["status"],
-);

@@ -4,7 +4,8 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { nodev1_RuntimeClass as RuntimeClass } from "../descriptors.ts";
 
 /**
  * Overhead structure represents the resource overhead associated with running a pod.
@@ -88,11 +89,3 @@ export interface Scheduling {
    */
   tolerations?: corev1.Toleration[];
 }
-
-/** The RuntimeClass kind of node.k8s.io/v1: resource `runtimeclasses`, cluster-scoped. */
-export const RuntimeClass = resourceType<RuntimeClassObject>(
-  "node.k8s.io/v1",
-  "RuntimeClass",
-  "runtimeclasses",
-  false,
-);

@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { policyv1_PodDisruptionBudget as PodDisruptionBudget } from "../descriptors.ts";
 
 /**
  * Eviction evicts a pod from its node subject to certain policies and safety constraints. This is a subresource of Pod.  A request to cause such an eviction is created by POSTing to .../pods/<pod name>/evictions.
@@ -160,12 +161,3 @@ export interface PodDisruptionBudgetStatus {
    */
   observedGeneration?: number;
 }
-
-/** The PodDisruptionBudget kind of policy/v1: resource `poddisruptionbudgets`, namespaced; subresources `status`. */
-export const PodDisruptionBudget = resourceType<PodDisruptionBudgetObject>(
-  "policy/v1",
-  "PodDisruptionBudget",
-  "poddisruptionbudgets",
-  true,
-  ["status"],
-);

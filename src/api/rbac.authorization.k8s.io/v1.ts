@@ -3,7 +3,13 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  rbacv1_ClusterRole as ClusterRole,
+  rbacv1_ClusterRoleBinding as ClusterRoleBinding,
+  rbacv1_Role as Role,
+  rbacv1_RoleBinding as RoleBinding,
+} from "../descriptors.ts";
 
 /**
  * AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
@@ -302,30 +308,3 @@ export interface Subject {
    */
   namespace?: string;
 }
-
-/** The ClusterRole kind of rbac.authorization.k8s.io/v1: resource `clusterroles`, cluster-scoped. */
-export const ClusterRole = resourceType<ClusterRoleObject>(
-  "rbac.authorization.k8s.io/v1",
-  "ClusterRole",
-  "clusterroles",
-  false,
-);
-
-/** The ClusterRoleBinding kind of rbac.authorization.k8s.io/v1: resource `clusterrolebindings`, cluster-scoped. */
-export const ClusterRoleBinding = resourceType<ClusterRoleBindingObject>(
-  "rbac.authorization.k8s.io/v1",
-  "ClusterRoleBinding",
-  "clusterrolebindings",
-  false,
-);
-
-/** The Role kind of rbac.authorization.k8s.io/v1: resource `roles`, namespaced. */
-export const Role = resourceType<RoleObject>("rbac.authorization.k8s.io/v1", "Role", "roles", true);
-
-/** The RoleBinding kind of rbac.authorization.k8s.io/v1: resource `rolebindings`, namespaced. */
-export const RoleBinding = resourceType<RoleBindingObject>(
-  "rbac.authorization.k8s.io/v1",
-  "RoleBinding",
-  "rolebindings",
-  true,
-);

@@ -4,7 +4,13 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  resourcev1_DeviceClass as DeviceClass,
+  resourcev1_ResourceClaim as ResourceClaim,
+  resourcev1_ResourceClaimTemplate as ResourceClaimTemplate,
+  resourcev1_ResourceSlice as ResourceSlice,
+} from "../descriptors.ts";
 
 /**
  * AllocatedDeviceStatus contains the status of an allocated device, if the driver chooses to report it. This may include driver-specific information.
@@ -1395,36 +1401,3 @@ export interface ResourceSliceSpec {
    */
   sharedCounters?: CounterSet[];
 }
-
-/** The DeviceClass kind of resource.k8s.io/v1: resource `deviceclasses`, cluster-scoped. */
-export const DeviceClass = resourceType<DeviceClassObject>(
-  "resource.k8s.io/v1",
-  "DeviceClass",
-  "deviceclasses",
-  false,
-);
-
-/** The ResourceClaim kind of resource.k8s.io/v1: resource `resourceclaims`, namespaced; subresources `status`. */
-export const ResourceClaim = resourceType<ResourceClaimObject>(
-  "resource.k8s.io/v1",
-  "ResourceClaim",
-  "resourceclaims",
-  true,
-  ["status"],
-);
-
-/** The ResourceClaimTemplate kind of resource.k8s.io/v1: resource `resourceclaimtemplates`, namespaced. */
-export const ResourceClaimTemplate = resourceType<ResourceClaimTemplateObject>(
-  "resource.k8s.io/v1",
-  "ResourceClaimTemplate",
-  "resourceclaimtemplates",
-  true,
-);
-
-/** The ResourceSlice kind of resource.k8s.io/v1: resource `resourceslices`, cluster-scoped. */
-export const ResourceSlice = resourceType<ResourceSliceObject>(
-  "resource.k8s.io/v1",
-  "ResourceSlice",
-  "resourceslices",
-  false,
-);

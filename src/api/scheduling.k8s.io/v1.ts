@@ -3,7 +3,8 @@
  * Do not edit: run `npm run api:generate`.
  */
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export { schedulingv1_PriorityClass as PriorityClass } from "../descriptors.ts";
 
 /**
  * PriorityClass defines mapping from a priority class name to the priority integer value. The value can be any valid integer.
@@ -66,11 +67,3 @@ export interface PriorityClassList {
    */
   metadata?: metav1.ListMeta;
 }
-
-/** The PriorityClass kind of scheduling.k8s.io/v1: resource `priorityclasses`, cluster-scoped. */
-export const PriorityClass = resourceType<PriorityClassObject>(
-  "scheduling.k8s.io/v1",
-  "PriorityClass",
-  "priorityclasses",
-  false,
-);

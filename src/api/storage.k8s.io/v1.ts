@@ -4,7 +4,15 @@
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";
-import { resourceType } from "../meta.ts";
+
+export {
+  storagev1_CSIDriver as CSIDriver,
+  storagev1_CSINode as CSINode,
+  storagev1_CSIStorageCapacity as CSIStorageCapacity,
+  storagev1_StorageClass as StorageClass,
+  storagev1_VolumeAttachment as VolumeAttachment,
+  storagev1_VolumeAttributesClass as VolumeAttributesClass,
+} from "../descriptors.ts";
 
 /**
  * CSIDriver captures information about a Container Storage Interface (CSI) volume driver deployed on the cluster. Kubernetes attach detach controller uses this object to determine whether attach is required. Kubelet uses this object to determine whether pod information needs to be passed on mount. CSIDriver objects are non-namespaced.
@@ -615,42 +623,3 @@ export interface VolumeNodeResources {
    */
   count?: number;
 }
-
-/** The CSIDriver kind of storage.k8s.io/v1: resource `csidrivers`, cluster-scoped. */
-export const CSIDriver = resourceType<CSIDriverObject>("storage.k8s.io/v1", "CSIDriver", "csidrivers", false);
-
-/** The CSINode kind of storage.k8s.io/v1: resource `csinodes`, cluster-scoped. */
-export const CSINode = resourceType<CSINodeObject>("storage.k8s.io/v1", "CSINode", "csinodes", false);
-
-/** The CSIStorageCapacity kind of storage.k8s.io/v1: resource `csistoragecapacities`, namespaced. */
-export const CSIStorageCapacity = resourceType<CSIStorageCapacityObject>(
-  "storage.k8s.io/v1",
-  "CSIStorageCapacity",
-  "csistoragecapacities",
-  true,
-);
-
-/** The StorageClass kind of storage.k8s.io/v1: resource `storageclasses`, cluster-scoped. */
-export const StorageClass = resourceType<StorageClassObject>(
-  "storage.k8s.io/v1",
-  "StorageClass",
-  "storageclasses",
-  false,
-);
-
-/** The VolumeAttachment kind of storage.k8s.io/v1: resource `volumeattachments`, cluster-scoped; subresources `status`. */
-export const VolumeAttachment = resourceType<VolumeAttachmentObject>(
-  "storage.k8s.io/v1",
-  "VolumeAttachment",
-  "volumeattachments",
-  false,
-  ["status"],
-);
-
-/** The VolumeAttributesClass kind of storage.k8s.io/v1: resource `volumeattributesclasses`, cluster-scoped. */
-export const VolumeAttributesClass = resourceType<VolumeAttributesClassObject>(
-  "storage.k8s.io/v1",
-  "VolumeAttributesClass",
-  "volumeattributesclasses",
-  false,
-);
