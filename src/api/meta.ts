@@ -46,6 +46,19 @@ export interface KubeObject {
   metadata: ObjectMeta;
 }
 
+/**
+ * `T` with every field optional at every depth: what server-side apply takes, since it sends only
+ * the fields its manager owns. Field names and value types stay checked.
+ */
+export type ApplyConfiguration<T> = T extends readonly (infer E)[]
+  ? ApplyConfiguration<E>[]
+  : T extends object
+    ? { [K in keyof T]?: ApplyConfiguration<T[K]> }
+    : T;
+
+/** An apply configuration of kind `T` with the type and object metadata every request needs. */
+export type ApplyObject<T extends KubeObject> = ApplyConfiguration<T> & KubeObject;
+
 /** Which resource a request or watch is about: its API version, kind, plural name and scope. */
 export interface ResourceType<T extends KubeObject = KubeObject> {
   /** `v1` for the core group, otherwise `<group>/<version>`. */

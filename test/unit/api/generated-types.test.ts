@@ -14,6 +14,8 @@ import {
   type JobObject,
   Service,
 } from "../../../src/api/preferred.ts";
+import type { Client } from "../../../src/client/index.ts";
+import { type ChildContext, ensureChild } from "../../../src/ownership/index.ts";
 
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const assertType = <T extends true>(_proof?: T) => {};
@@ -69,4 +71,29 @@ test("descriptors carry plural, scope and subresources from discovery", () => {
   assert.equal(CronJob.plural, "cronjobs");
   assert.equal(Service.subresources?.includes("proxy"), true);
   assert.equal(HorizontalPodAutoscaler.apiVersion, "autoscaling/v1");
+});
+
+test("server-side apply and ensureChild take apply configurations: every field optional, names still checked", () => {
+  const meta = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", namespace: "default" },
+  } as const;
+  const writes = (client: Client, ctx: ChildContext, owner: KubeObject) => [
+    client.apply(Deployment, { ...meta, spec: { replicas: 2 } }),
+    // @ts-expect-error `replica` is not a field of DeploymentSpec.
+    client.apply(Deployment, { ...meta, spec: { replica: 2 } }),
+    ensureChild(ctx, owner, Deployment, {
+      ...meta,
+      spec: { template: { spec: { containers: [{ image: "nginx" }] } } },
+    }),
+    client.apply(Service, {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web" },
+      // @ts-expect-error a Service's type is one of its enum's values, in an apply configuration too.
+      spec: { type: "Nodeport" },
+    }),
+  ];
+  assert.equal(typeof writes, "function");
 });
