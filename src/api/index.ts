@@ -23,7 +23,10 @@
  *   apiVersion: "batch/v1",
  *   kind: "CronJob",
  *   metadata: { name: "nightly", namespace: "default" },
- *   spec: { schedule: "0 3 * * *", jobTemplate: { spec: { template: { spec: { containers: [{ name: "run" }] } } } } },
+ *   spec: {
+ *     schedule: "0 3 * * *",
+ *     jobTemplate: { spec: { template: { spec: { containers: [{ name: "run" }] } } } },
+ *   },
  * };
  * await client.create(CronJob, nightly);
  * ```
