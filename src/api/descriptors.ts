@@ -384,6 +384,14 @@ export const flowcontrolv1_PriorityLevelConfiguration =
     ["status"],
   );
 
+/** The IPAddress kind of networking.k8s.io/v1: resource `ipaddresses`, cluster-scoped. */
+export const networkingv1_IPAddress = resourceType<networkingv1.IPAddressObject>(
+  "networking.k8s.io/v1",
+  "IPAddress",
+  "ipaddresses",
+  false,
+);
+
 /** The Ingress kind of networking.k8s.io/v1: resource `ingresses`, namespaced; subresources `status`. */
 export const networkingv1_Ingress = resourceType<networkingv1.IngressObject>(
   "networking.k8s.io/v1",
@@ -398,14 +406,6 @@ export const networkingv1_IngressClass = resourceType<networkingv1.IngressClassO
   "networking.k8s.io/v1",
   "IngressClass",
   "ingressclasses",
-  false,
-);
-
-/** The IPAddress kind of networking.k8s.io/v1: resource `ipaddresses`, cluster-scoped. */
-export const networkingv1_IPAddress = resourceType<networkingv1.IPAddressObject>(
-  "networking.k8s.io/v1",
-  "IPAddress",
-  "ipaddresses",
   false,
 );
 

@@ -13,7 +13,7 @@ import {
   objectTypeName,
   type ResourceInfo,
 } from "./emit.ts";
-import { ModuleBuilder } from "./module.ts";
+import { compareText, ModuleBuilder } from "./module.ts";
 import type { Schema } from "./schema.ts";
 import type { ApiSnapshot } from "./snapshot.ts";
 
@@ -79,7 +79,7 @@ class ApiModel {
   resources(module: string): ResourceInfo[] {
     return [...this.#kinds.values()]
       .filter((resource) => modulePath(resource.apiVersion) === module)
-      .sort((a, b) => a.kind.localeCompare(b.kind));
+      .sort((a, b) => compareText(a.kind, b.kind));
   }
 
   render(module: string): string {
@@ -251,5 +251,5 @@ function moduleAlias(module: string): string {
 }
 
 function sortedEntries<V>(record: Readonly<Record<string, V>>): [string, V][] {
-  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.entries(record).sort(([a], [b]) => compareText(a, b));
 }

@@ -19,7 +19,7 @@
  * ```
  */
 export { API_DIR, apiFiles } from "./api-files.ts";
-export { generateApi, modulePath } from "./builtin-api.ts";
+export { generateApi } from "./builtin-api.ts";
 export { type CrdDocument, type CrdModule, crdModules } from "./crd.ts";
 export { readClusterCrds, readCrdFile } from "./crd-source.ts";
 export { TypegenError } from "./errors.ts";

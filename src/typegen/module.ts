@@ -95,7 +95,7 @@ function addName(into: Map<string, Set<string>>, name: string, specifier: string
 function namedStatements(keyword: "import" | "export", names: Map<string, Set<string>>): [string, string][] {
   return [...names].map(([specifier, set]) => {
     const bare = (name: string) => name.replace(/^type /, "");
-    const sorted = [...set].sort((a, b) => bare(a).localeCompare(bare(b)));
+    const sorted = [...set].sort((a, b) => compareText(bare(a), bare(b)));
     const allTypes = sorted.every((name) => name.startsWith("type "));
     const list = allTypes ? sorted.map(bare) : sorted;
     return [specifier, `${keyword} ${allTypes ? "type " : ""}{ ${list.join(", ")} } from "${specifier}";\n`];
@@ -108,6 +108,10 @@ function refsUnsupported(ref: string): never {
 
 /** Biome's order: by specifier, `/` sorting before any other character. */
 function compareSpecifiers(a: string, b: string): number {
-  const key = (s: string) => s.replaceAll("/", "\u0000");
-  return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+  return compareText(a.replaceAll("/", "\u0000"), b.replaceAll("/", "\u0000"));
+}
+
+/** Code-unit order, the same in every locale, so generated output is too. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
