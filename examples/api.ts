@@ -1,8 +1,16 @@
 // #region api
-import { ConfigMap, type ConfigMapObject } from "kubeloop";
+import { CronJob, type CronJobObject } from "kubeloop/api";
 
-const cm: ConfigMapObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" }, data: {} };
-await client.create(ConfigMap, cm);
+const nightly: CronJobObject = {
+  apiVersion: "batch/v1",
+  kind: "CronJob",
+  metadata: { name: "nightly", namespace: "default" },
+  spec: {
+    schedule: "0 3 * * *",
+    jobTemplate: { spec: { template: { spec: { containers: [{ name: "run" }] } } } },
+  },
+};
+await client.create(CronJob, nightly);
 // #endregion
 
 declare const client: import("kubeloop").Client;

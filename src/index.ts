@@ -8,7 +8,7 @@
  * references, and the status writer. Everything else has its own subpath, one per concept:
  * `kubeloop/api`, `kubeloop/client`, `kubeloop/watch`, `kubeloop/cache`, `kubeloop/queue`,
  * `kubeloop/controller`, `kubeloop/manager`, `kubeloop/election`, `kubeloop/status`,
- * `kubeloop/ownership`, `kubeloop/events`, `kubeloop/schema`, `kubeloop/generate`, `kubeloop/sharding`,
+ * `kubeloop/ownership`, `kubeloop/events`, `kubeloop/schema`, `kubeloop/typegen`, `kubeloop/generate`, `kubeloop/sharding`,
  * `kubeloop/operator`, `kubeloop/clock`, `kubeloop/errors`, `kubeloop/cluster` (the local control
  * plane) and `kubeloop/testing` (fault proxy and conformance kit).
  *

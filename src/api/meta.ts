@@ -46,6 +46,19 @@ export interface KubeObject {
   metadata: ObjectMeta;
 }
 
+/**
+ * `T` with every field optional at every depth: what server-side apply takes, since it sends only
+ * the fields its manager owns. Field names and value types stay checked.
+ */
+export type ApplyConfiguration<T> = T extends readonly (infer E)[]
+  ? ApplyConfiguration<E>[]
+  : T extends object
+    ? { [K in keyof T]?: ApplyConfiguration<T[K]> }
+    : T;
+
+/** An apply configuration of kind `T` with the type and object metadata every request needs. */
+export type ApplyObject<T extends KubeObject> = ApplyConfiguration<T> & KubeObject;
+
 /** Which resource a request or watch is about: its API version, kind, plural name and scope. */
 export interface ResourceType<T extends KubeObject = KubeObject> {
   /** `v1` for the core group, otherwise `<group>/<version>`. */
@@ -55,6 +68,8 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
   readonly plural: string;
   /** True for namespaced kinds, false for cluster-scoped ones. */
   readonly namespaced: boolean;
+  /** Subresources the apiserver serves for the kind (`status`, `scale`, ...), when known. */
+  readonly subresources?: readonly string[];
   /** Phantom field carrying the object type; never set at run time. */
   readonly __object?: T;
 }
@@ -62,14 +77,16 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
 /** The object type a {@link ResourceType} describes. */
 export type ObjectOf<R> = R extends ResourceType<infer T> ? T : never;
 
-/** Creates a {@link ResourceType} descriptor. */
+/** Creates a {@link ResourceType} descriptor; `subresources` as API discovery lists them. */
 export function resourceType<T extends KubeObject>(
   apiVersion: string,
   kind: string,
   plural: string,
   namespaced: boolean,
+  subresources?: readonly string[],
 ): ResourceType<T> {
-  return Object.freeze({ apiVersion, kind, plural, namespaced });
+  const type = { apiVersion, kind, plural, namespaced };
+  return Object.freeze(subresources ? { ...type, subresources } : type);
 }
 
 /** The API group of an `apiVersion` (`""` for the core group). */

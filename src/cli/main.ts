@@ -5,6 +5,7 @@
 import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
 import { clusterCommand } from "./cluster.ts";
+import { importCommand } from "./import.ts";
 import { initCommand } from "./init.ts";
 import { generateCommand, installCommand, runCommand } from "./project.ts";
 import { testCommand } from "./test.ts";
@@ -17,6 +18,7 @@ export function program(): Command {
     .showHelpAfterError()
     .addCommand(initCommand())
     .addCommand(generateCommand())
+    .addCommand(importCommand())
     .addCommand(installCommand())
     .addCommand(runCommand())
     .addCommand(testCommand())

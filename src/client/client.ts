@@ -2,7 +2,7 @@
  * The Kubernetes client: typed REST verbs for any kind over one pooled transport per cluster and
  * credential, with client-side rate limiting, safe retries, 401 refresh and per-attempt metrics.
  */
-import type { KubeObject, ResourceType } from "../api/index.ts";
+import type { ApplyObject, KubeObject, ResourceType } from "../api/index.ts";
 import { systemClock } from "../clock/index.ts";
 import { type ClusterConnection, type LoadConfigOptions, loadConfig } from "./config/index.ts";
 import { Discovery } from "./discovery.ts";
@@ -258,10 +258,13 @@ export class Client {
     );
   }
 
-  /** Server-side apply: makes the fields in `obj` owned by the field manager and merges them in. */
+  /**
+   * Server-side apply: makes the fields in `obj` owned by the field manager and merges them in.
+   * `obj` is an apply configuration: the kind's type with every field optional.
+   */
   apply<T extends KubeObject>(
     type: ResourceType<T>,
-    obj: Partial<T> & KubeObject,
+    obj: ApplyObject<T>,
     opts: ApplyOptions = {},
   ): Promise<T> {
     return this.#applyAt(type, obj, opts);

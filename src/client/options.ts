@@ -2,7 +2,7 @@
  * What the client's verbs take and give back: the client's own options, the options of reads,
  * lists, writes, patches, applies, deletes and watch requests, list pages, and the status writer.
  */
-import type { KubeObject, ResourceType } from "../api/index.ts";
+import type { ApplyObject, KubeObject, ResourceType } from "../api/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { ClientMetrics } from "./metrics.ts";
 import type { ApiRequest } from "./transport.ts";
@@ -126,9 +126,6 @@ export interface StatusWriter {
     patch: unknown,
     opts: WriteOptions & { type: PatchType },
   ): Promise<T>;
-  apply<T extends KubeObject>(
-    type: ResourceType<T>,
-    obj: Partial<T> & KubeObject,
-    opts?: ApplyOptions,
-  ): Promise<T>;
+  /** Server-side apply of `.status`; `obj` is an apply configuration, as {@link Client.apply} takes. */
+  apply<T extends KubeObject>(type: ResourceType<T>, obj: ApplyObject<T>, opts?: ApplyOptions): Promise<T>;
 }

@@ -6,7 +6,7 @@
  * changed or deleted it.
  */
 import type { Logger } from "pino";
-import { type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
+import { type ApplyObject, type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
 import type { Informer, InformerCache, InformerScope } from "../cache/index.ts";
 import {
   AlreadyExistsError,
@@ -34,14 +34,14 @@ import { controllerOf, isControlledBy, setControllerReference } from "./owners.t
 /** What {@link ensureChild} did. */
 export type EnsureResult = "created" | "updated" | "unchanged";
 
-/** Options of {@link ensureChild}. */
-export interface EnsureChildOptions<C extends KubeObject> {
+/** Options of {@link ensureChild}; `D` is the type of its `desired` object. */
+export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<C> = ApplyObject<C>> {
   /**
    * Whether the stored child already is as desired. Default {@link containsDesired} on the body,
    * and {@link metadataMatches}: every field set in `desired` has the same value in `actual`
    * (fields the server adds are ignored).
    */
-  matches?: (desired: C, actual: C) => boolean;
+  matches?: (desired: D, actual: C) => boolean;
   /**
    * Adopt an existing object of the child's name that no object controls (it has no controller
    * reference) instead of refusing it with {@link ChildConflictError}. Risky: such an object may
@@ -129,7 +129,7 @@ export function metadataMatches(desired: KubeObject, actual: KubeObject): boolea
   );
 }
 
-const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
+const defaultMatches = <C extends KubeObject>(desired: ApplyObject<C>, actual: C) => {
   const { metadata: _, ...body } = desired;
   return containsDesired(body, actual) && metadataMatches(desired, actual);
 };
@@ -155,12 +155,12 @@ const defaultMatches = <C extends KubeObject>(desired: C, actual: C) => {
  * }
  * ```
  */
-export async function ensureChild<C extends KubeObject>(
+export async function ensureChild<C extends KubeObject, D extends ApplyObject<C> = ApplyObject<C>>(
   ctx: ChildContext,
   owner: KubeObject,
   type: ResourceType<C>,
-  desired: C,
-  opts: EnsureChildOptions<C> = {},
+  desired: D,
+  opts: EnsureChildOptions<C, D> = {},
 ): Promise<EnsureResult> {
   if (owner.metadata.deletionTimestamp) return "unchanged";
   setControllerReference(owner, desired, type.namespaced);
@@ -171,7 +171,8 @@ export async function ensureChild<C extends KubeObject>(
     type.namespaced ? desired.metadata.namespace : undefined,
     desired.metadata.name ?? "",
   );
-  const child: Child<C> = { ctx, owner, type, desired, opts, informer, key };
+  // `matches` only ever sees this `desired`, so widening its parameter from D is safe.
+  const child: Child<C> = { ctx, owner, type, desired, opts: opts as EnsureChildOptions<C>, informer, key };
   const cached = informer.store.get(key);
   return cached ? converge(child, cached, () => read(child)) : create(child);
 }
@@ -181,7 +182,7 @@ interface Child<C extends KubeObject> {
   readonly ctx: ChildContext;
   readonly owner: KubeObject;
   readonly type: ResourceType<C>;
-  readonly desired: C;
+  readonly desired: ApplyObject<C>;
   readonly opts: EnsureChildOptions<C>;
   readonly informer: Informer<C>;
   readonly key: string;
@@ -196,7 +197,8 @@ interface Child<C extends KubeObject> {
 async function create<C extends KubeObject>(child: Child<C>): Promise<EnsureResult> {
   const { ctx, owner, type, desired, informer, key } = child;
   try {
-    await ctx.client.create(type, desired);
+    // The apiserver judges whether the apply configuration is a whole object (InvalidChildError if not).
+    await ctx.client.create(type, desired as C);
   } catch (err) {
     if (!(err instanceof AlreadyExistsError)) throw invalidChildOr(child, err);
     const live = await read(child);

@@ -2,7 +2,7 @@
  * The status writer: sends a kind's status to the `/status` subresource only when it changed, with
  * optimistic concurrency, recomputing from a fresh read after each conflict.
  */
-import type { KubeObject, ResourceType } from "../api/index.ts";
+import type { ApplyObject, KubeObject, ResourceType } from "../api/index.ts";
 import { type Client, ConflictError, NotFoundError, type StatusWriter } from "../client/index.ts";
 import { InvalidStatusUpdateError, StatusSubresourceMissingError } from "./errors.ts";
 import { isObject, type Json, type JsonObject, mergePatch, sameJson, toJson } from "./internal/json-diff.ts";
@@ -204,7 +204,7 @@ async function applyStatus<T extends KubeObject>(target: Target<T>, current: T, 
     metadata: { name, ...(namespace ? { namespace } : {}), ...(resourceVersion ? { resourceVersion } : {}) },
     status: ownedConditionsOnly(desired, options.conditionTypes),
   };
-  await client.status.apply(type, config as unknown as Partial<T> & KubeObject, {
+  await client.status.apply(type, config as unknown as ApplyObject<T>, {
     namespace,
     fieldManager: options.fieldManager,
     force: true,
