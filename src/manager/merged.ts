@@ -26,10 +26,11 @@ import type { HeldShard } from "../sharding/index.ts";
 type Keep = (obj: KubeObject) => boolean;
 
 /**
- * An informer as one shard sees it, whose source can move from the shard's own informer to the
- * replica's merged one: reads go to the current source (through the shard's filter), handlers are
- * moved with it, and indexes and kept writers are asked of each source it moves to. Handlers added
- * through it are removed when `stopped` aborts.
+ * An informer as one shard sees it, through the shard's filter (`keep`) where the source holds
+ * other shards' objects too, and whose source can move from the shard's own informer to the
+ * replica's merged one: reads go to the current source, handlers are moved with it, and indexes and
+ * kept writers are asked of each source it moves to. {@link MovableView.close} removes the handlers
+ * added through it (the shard stopped).
  */
 export class MovableView<T extends KubeObject> {
   /** The informer to hand to a shard's controllers. */
@@ -45,12 +46,12 @@ export class MovableView<T extends KubeObject> {
   readonly #handlers = new Map<InformerHandler<T>, () => void>();
   readonly #onError: (err: unknown) => void;
 
-  constructor(source: Informer<T>, stopped: AbortSignal, onError: (err: unknown) => void) {
+  constructor(source: Informer<T>, onError: (err: unknown) => void, keep?: Keep) {
     this.#source = source;
     this.#onError = onError;
+    this.#keep = keep;
     this.store = this.#filteredStore();
     this.informer = this.#proxy();
-    stopped.addEventListener("abort", () => this.#removeHandlers(), { once: true });
   }
 
   /** The informer this view reads now. */
@@ -106,7 +107,8 @@ export class MovableView<T extends KubeObject> {
     };
   }
 
-  #removeHandlers(): void {
+  /** Removes every handler added through the view: the shard stopped. */
+  close(): void {
     for (const remove of this.#handlers.values()) remove();
     this.#handlers.clear();
   }

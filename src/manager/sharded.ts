@@ -11,10 +11,8 @@ import {
   type Informer,
   InformerCache,
   type InformerCacheOptions,
-  type InformerHandler,
   type InformerScope,
   readerOf,
-  type StoreReader,
 } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
@@ -250,10 +248,11 @@ export interface ShardMerging {
 export class ShardCache extends InformerCache {
   readonly #shared: InformerCache;
   readonly #place: Placement;
-  readonly #stopped: AbortSignal;
   readonly #merging: ShardMerging | undefined;
-  /** The shard's views of kinds narrowed by hash, by kind and scope. */
+  /** The shard's views of the kinds it narrows, by kind and route. */
   readonly #views = new Map<string, MovableView<KubeObject>>();
+  /** What closes the shard's views and takes them out of the merger, when it stops. */
+  readonly #closing: (() => void)[] = [];
 
   constructor(
     client: WatchClient,
@@ -266,8 +265,18 @@ export class ShardCache extends InformerCache {
     super(client, options);
     this.#shared = shared;
     this.#place = place;
-    this.#stopped = stopped;
     this.#merging = merging;
+    // One listener for all the shard's views (a listener each would pass Node's limit of 10).
+    stopped.addEventListener("abort", () => this.#closeViews(), { once: true });
+  }
+
+  #closeViews(): void {
+    for (const close of this.#closing) close();
+  }
+
+  /** Where a handler that threw while a view moved is told. */
+  get #onError(): (err: unknown) => void {
+    return this.#merging?.onError ?? (() => {});
   }
 
   /** The scope of `type`, narrowed to the shard where the shard's own informer serves it. */
@@ -306,7 +315,13 @@ export class ShardCache extends InformerCache {
   ): Informer<T> {
     const placed = this.#place(type, scope);
     if (!placed || !("scope" in placed)) {
-      return shardView(this.#shared.informer(type, scope, indexers), this.#stopped, placed?.filter);
+      const view = new MovableView(
+        this.#shared.informer(type, scope, indexers),
+        this.#onError,
+        placed?.filter,
+      );
+      this.#closing.push(() => view.close());
+      return view.informer;
     }
     if (!this.#merging) return super.informer(type, placed.scope, indexers);
     return this.#view(type, placed, indexers).informer as unknown as Informer<T>;
@@ -318,7 +333,7 @@ export class ShardCache extends InformerCache {
     { scope: own, route }: { scope: InformerScope; route: Route },
     indexers: Record<string, Indexer<T>>,
   ): MovableView<KubeObject> {
-    const { merger, shard, onError } = this.#merging as ShardMerging;
+    const { merger, shard } = this.#merging as ShardMerging;
     const id = `${kindOf(type)}?${route.by}?${JSON.stringify(route.base)}`;
     const existing = this.#views.get(id);
     if (existing) {
@@ -327,70 +342,15 @@ export class ShardCache extends InformerCache {
       return existing;
     }
     const source = super.informer(type, own, indexers) as unknown as Informer<KubeObject>;
-    const view = new MovableView(source, this.#stopped, onError);
+    const view = new MovableView(source, this.#onError);
     this.#views.set(id, view);
     const detach = merger.attach(type, route, { shard, view, own: { cache: this, scope: own } });
-    this.#stopped.addEventListener("abort", detach, { once: true });
+    this.#closing.push(() => {
+      view.close();
+      detach();
+    });
     return view;
   }
-}
-
-/**
- * `informer` as a shard sees it: every handler added through it removed when `signal` aborts, and,
- * with `filter`, only the objects it keeps in the handlers' events, the store and the tombstones.
- */
-function shardView<T extends KubeObject>(
-  informer: Informer<T>,
-  signal: AbortSignal,
-  filter?: (obj: KubeObject) => boolean,
-): Informer<T> {
-  const store = filter && filteredStore(informer.store, filter);
-  const handlers = (handler: InformerHandler<T>): InformerHandler<T> =>
-    filter
-      ? {
-          onAdd: (obj, initial) => filter(obj) && handler.onAdd?.(obj, initial),
-          onUpdate: (old, obj) => filter(obj) && handler.onUpdate?.(old, obj),
-          onDelete: (obj) => filter(obj) && handler.onDelete?.(obj),
-        }
-      : handler;
-  return new Proxy(informer, {
-    get(target, property) {
-      if (property === "addHandler") {
-        return (handler: InformerHandler<T>) => {
-          const remove = target.addHandler(handlers(handler));
-          signal.addEventListener("abort", remove, { once: true });
-          return remove;
-        };
-      }
-      if (store && property === "store") return store;
-      if (filter && property === "tombstone") {
-        return (key: string) => {
-          const object = target.tombstone(key);
-          return object && filter(object) ? object : undefined;
-        };
-      }
-      // The informer itself as receiver: its private fields are not the proxy's.
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-/** `store` with only the objects `filter` keeps. */
-function filteredStore<T extends KubeObject>(
-  store: StoreReader<T>,
-  filter: (obj: KubeObject) => boolean,
-): StoreReader<T> {
-  const keep = (obj: T | undefined) => (obj && filter(obj) ? obj : undefined);
-  return {
-    get: (key) => keep(store.get(key)),
-    list: (opts) => store.list(opts).filter(filter),
-    byIndex: (index, value) => store.byIndex(index, value).filter(filter),
-    keys: () => store.keys().filter((key) => keep(store.get(key)) !== undefined),
-    get size() {
-      return this.keys().length;
-    },
-  };
 }
 
 function kindOf(type: ResourceType): string {

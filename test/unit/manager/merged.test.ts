@@ -39,9 +39,8 @@ describe("MovableView", () => {
     void merged.start();
     await merged.informer.waitForSync();
 
-    const stopped = new AbortController();
     const errors: unknown[] = [];
-    const view = new MovableView<ConfigMapObject>(own.informer, stopped.signal, (err) => errors.push(err));
+    const view = new MovableView<ConfigMapObject>(own.informer, (err) => errors.push(err));
     const log: string[] = [];
     view.informer.addHandler(recording(log));
     assert.deepEqual(log, ["add a@1 (initial)", "add b@1 (initial)", "add gone@1 (initial)"]);
@@ -62,7 +61,7 @@ describe("MovableView", () => {
     await until(() => log.length === 1);
     assert.deepEqual(log, ["update a@1→a@11"], "only the new source's changes of the shard's objects");
 
-    stopped.abort();
+    view.close();
     mergedStream.send("MODIFIED", withUid("c", "low", "12"));
     await until(() => merged.informer.store.get("ns/c")?.metadata.resourceVersion === "12");
     assert.deepEqual(log, ["update a@1→a@11"], "no handler after the shard stopped");
