@@ -104,9 +104,9 @@ test("issue 13: a user's Deployment named like a MyProxy survives creating and d
   const after = await client.get(Deployment, "payments", { namespace: ns });
   assert.equal(after.metadata.generation, before.metadata.generation, "its spec was never written");
   assert.equal(after.metadata.ownerReferences, undefined, "never adopted");
-  assert.equal(after.spec.replicas, 3);
+  assert.equal(after.spec?.replicas, 3);
   assert.deepEqual(
-    after.spec.template.spec.containers.map((c) => [c.name, c.image]),
+    after.spec?.template.spec?.containers.map((c) => [c.name, c.image]),
     [["payments", "registry.example/payments:1.2"]],
   );
   assert.equal(
