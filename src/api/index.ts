@@ -35,8 +35,8 @@
  */
 
 /*
- * The nested types operator authors write daily, beside the kinds; every other one is in its
- * group/version's module (`kubeloop/api/core/v1`, `kubeloop/api/meta/v1`, ...).
+ * Besides the shapes of meta.ts and each kind's preferred version: the nested types operator
+ * authors write daily. Every other one is in its group/version's module (`kubeloop/api/core/v1`).
  */
 export type { Container, ObjectReference, PodSpec, PodTemplateSpec } from "./core/v1.ts";
 export type { LabelSelector } from "./meta/v1.ts";
