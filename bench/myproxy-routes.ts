@@ -20,7 +20,7 @@ import { pino } from "pino";
 import { MyProxy, ProxyRoute, type ProxyRouteObject } from "../operators/myproxy/api.ts";
 import operator from "../operators/myproxy/operator.ts";
 import { ROUTE_CONCURRENCY } from "../operators/myproxy/route-controller.ts";
-import { ConfigMap, type KubeObject, Namespace, Service } from "../src/api/index.ts";
+import { ConfigMap, Namespace, Service } from "../src/api/index.ts";
 import { Client, loadKubeconfig } from "../src/client/index.ts";
 import { startCluster } from "../src/cluster/index.ts";
 import { Manager } from "../src/manager/index.ts";
@@ -141,7 +141,7 @@ async function writesAlone(client: Client, namespace: string, configSize: number
       kind: "ConfigMap",
       metadata: { name: "edge-nginx", namespace },
       data,
-    } as KubeObject & { data: Record<string, string> },
+    },
     { force: true, fieldManager: "bench" },
   );
   await client.status.patch(

@@ -47,7 +47,7 @@ const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  * comparing the template would never settle.
  */
 export function jobMatches(desired: JobObject, actual: JobObject): boolean {
-  return metadataMatches(desired, actual) && actual.spec.parallelism === desired.spec.parallelism;
+  return metadataMatches(desired, actual) && actual.spec?.parallelism === desired.spec?.parallelism;
 }
 
 /** Labels of the Job (and, with `component` changed, its pods), as the Artillery operator sets them. */
@@ -155,7 +155,7 @@ function podTemplate(name: string, spec: LoadTestSpec, telemetry: WorkerTelemetr
           env: workerEnv(spec, telemetry),
           volumeMounts: [{ name: "test-script", mountPath: SCRIPT_DIR, readOnly: true }],
           securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } },
-          ...(spec.resources ? { resources: quantitiesAsStrings(spec.resources) } : {}),
+          ...(spec.resources ? { resources: spec.resources } : {}),
         },
       ],
       volumes: [{ name: "test-script", configMap: { name: spec.testScript.config.configMap } }],
@@ -198,17 +198,6 @@ function fieldEnv(name: string, fieldPath: string) {
  * with), so pods of an earlier LoadTest of the same name or labelled alike by hand are not included.
  */
 export function workerSelector(job: JobObject): string | undefined {
-  const labels = Object.entries(job.spec.selector?.matchLabels ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  const labels = Object.entries(job.spec?.selector?.matchLabels ?? {}).sort(([a], [b]) => a.localeCompare(b));
   return labels.length > 0 ? labels.map(([k, v]) => `${k}=${v}`).join(",") : undefined;
-}
-
-type Quantities = Record<string, string | number>;
-
-/** Resources with every quantity a string, as the Container type declares them. */
-function quantitiesAsStrings(resources: { requests?: Quantities; limits?: Quantities }) {
-  const strings = (q: Quantities | undefined) =>
-    q && Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)]));
-  const requests = strings(resources.requests);
-  const limits = strings(resources.limits);
-  return { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
 }

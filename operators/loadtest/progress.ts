@@ -4,7 +4,7 @@
  * taken for the end (pods may still be running or terminating then). Pure functions.
  */
 import type { JobObject } from "kubeloop";
-import type { BuiltinCondition } from "kubeloop/api";
+import type { JobCondition } from "kubeloop/api/batch/v1";
 import { workerSelector } from "./job.ts";
 
 /** How far the workers are. */
@@ -30,14 +30,14 @@ export interface JobProgress {
   /** When the last worker finished; set exactly when the outcome is final. */
   readonly completionTime?: string;
   /** The terminal Job condition, when the outcome is final. */
-  readonly terminal?: BuiltinCondition;
+  readonly terminal?: JobCondition;
   readonly image?: string;
   /** The label selector of the worker pods. */
   readonly selector?: string;
 }
 
 /** The condition of `type` when its status is True; a False or Unknown one counts as absent. */
-export function trueCondition(job: JobObject, type: string): BuiltinCondition | undefined {
+export function trueCondition(job: JobObject, type: string): JobCondition | undefined {
   return job.status?.conditions?.find((c) => c.type === type && c.status === "True");
 }
 
@@ -47,7 +47,7 @@ export function jobProgress(job: JobObject): JobProgress {
   const image = imageOf(job);
   const selector = workerSelector(job);
   const base = {
-    count: job.spec.completions ?? 1,
+    count: job.spec?.completions ?? 1,
     active: status.active ?? 0,
     succeeded: status.succeeded ?? 0,
     failed: status.failed ?? 0,
@@ -101,7 +101,7 @@ function finalOutcome(failedWorkers: number, jobFailed: boolean): Outcome {
 }
 
 function imageOf(job: JobObject): string | undefined {
-  return job.spec.template.spec.containers[0]?.image;
+  return job.spec?.template.spec?.containers[0]?.image;
 }
 
 /** Whole seconds between two RFC 3339 times (never negative). */

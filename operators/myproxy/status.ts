@@ -3,8 +3,8 @@
  * accepted routes): pure, so that wiping the status and reconciling writes the same thing back.
  */
 import type { DeploymentObject, PodObject } from "kubeloop";
-import type { BuiltinCondition } from "kubeloop/api";
-import type { ConditionReport } from "kubeloop/status";
+import type { DeploymentCondition } from "kubeloop/api/apps/v1";
+import type { ConditionReport, ConditionStatus } from "kubeloop/status";
 import { ProxyReason, RouteReason } from "./conditions.ts";
 import { CONFIG_BUDGET_BYTES } from "./nginx.ts";
 
@@ -108,7 +108,11 @@ export function availableReport(deployment: DeploymentObject | undefined): Condi
     (condition.status === "True"
       ? ProxyReason.MinimumReplicasAvailable
       : ProxyReason.MinimumReplicasUnavailable);
-  return { status: condition.status, reason, message: `${ready}/${desiredReplicas(deployment)} pods ready` };
+  return {
+    status: statusOf(condition),
+    reason,
+    message: `${ready}/${desiredReplicas(deployment)} pods ready`,
+  };
 }
 
 /**
@@ -151,11 +155,16 @@ function pendingRollout(deployment: DeploymentObject): string | undefined {
 }
 
 function desiredReplicas(deployment: DeploymentObject): number {
-  return deployment.spec.replicas ?? 1;
+  return deployment.spec?.replicas ?? 1;
 }
 
-function deploymentCondition(deployment: DeploymentObject, type: string): BuiltinCondition | undefined {
+function deploymentCondition(deployment: DeploymentObject, type: string): DeploymentCondition | undefined {
   return deployment.status?.conditions?.find((c) => c.type === type);
+}
+
+/** A Deployment condition's status (a string in the schema); anything but True or False reads as Unknown. */
+function statusOf(condition: DeploymentCondition): ConditionStatus {
+  return condition.status === "True" || condition.status === "False" ? condition.status : "Unknown";
 }
 
 function rollingOut(message: string): ConditionReport {

@@ -8,8 +8,10 @@
  * Every group/version the apiserver serves has a generated module, `kubeloop/api/<group>/<version>`
  * (`kubeloop/api/apps/v1`, `kubeloop/api/core/v1`, `kubeloop/api/meta/v1`), with full types from
  * its OpenAPI schema (`DeploymentObject`, `PodSpec`, ...) and a descriptor per kind
- * (`Deployment`); this module re-exports each kind's preferred version. Custom kinds get their
- * descriptors from `defineKind` in `kubeloop/schema`, or from `kubeloop import` for a CRD.
+ * (`Deployment`); this module re-exports each kind's preferred version, and the nested types
+ * written daily: `Container`, `PodSpec`, `PodTemplateSpec`, `ObjectReference`, `LabelSelector`
+ * and `PolicyRule`. Custom kinds get their descriptors from `defineKind` in `kubeloop/schema`, or
+ * from `kubeloop import` for a CRD.
  *
  * This folder holds types and constants only; it does not talk to a cluster. Every descriptor
  * lives in one small generated module (`descriptors.ts`) the others re-export, so importing kinds
@@ -33,52 +35,11 @@
  */
 
 /*
- * The partial types of the kinds kubeloop's own code and operators use, until those move to the
- * generated ones (issue 18); an explicit export takes precedence over the generated `export *`.
+ * Besides the shapes of meta.ts and each kind's preferred version: the nested types operator
+ * authors write daily. Every other one is in its group/version's module (`kubeloop/api/core/v1`).
  */
-export {
-  type BuiltinCondition,
-  ClusterRole,
-  ClusterRoleBinding,
-  ConfigMap,
-  type ConfigMapObject,
-  type Container,
-  CustomResourceDefinition,
-  type CustomResourceDefinitionObject,
-  Deployment,
-  type DeploymentObject,
-  Event,
-  type EventObject,
-  Job,
-  type JobObject,
-  type LabelSelector,
-  Lease,
-  type LeaseObject,
-  Namespace,
-  type NamespaceObject,
-  Node,
-  type NodeObject,
-  type ObjectReference,
-  Pod,
-  type PodObject,
-  type PodSpec,
-  type PodTemplateSpec,
-  type PolicyRule,
-  Role,
-  RoleBinding,
-  type RoleBindingObject,
-  type RoleObject,
-  Secret,
-  type SecretObject,
-  Service,
-  ServiceAccount,
-  type ServiceAccountObject,
-  type ServiceObject,
-  SubjectAccessReview,
-  type SubjectAccessReviewObject,
-  TokenReview,
-  type TokenReviewObject,
-  type UserInfo,
-} from "./builtins.ts";
+export type { Container, ObjectReference, PodSpec, PodTemplateSpec } from "./core/v1.ts";
+export type { LabelSelector } from "./meta/v1.ts";
 export * from "./meta.ts";
 export * from "./preferred.ts";
+export type { PolicyRule } from "./rbac.authorization.k8s.io/v1.ts";

@@ -61,9 +61,10 @@ export type ApplyObject<T extends KubeObject> = ApplyConfiguration<T> & KubeObje
 
 /** Which resource a request or watch is about: its API version, kind, plural name and scope. */
 export interface ResourceType<T extends KubeObject = KubeObject> {
-  /** `v1` for the core group, otherwise `<group>/<version>`. */
-  readonly apiVersion: string;
-  readonly kind: string;
+  /** `v1` for the core group, otherwise `<group>/<version>`; a literal type for the built-in kinds. */
+  readonly apiVersion: T["apiVersion"];
+  /** The kind's name, e.g. `ConfigMap`; a literal type for the built-in kinds. */
+  readonly kind: T["kind"];
   /** Lower-case plural resource name used in URLs, e.g. `configmaps`. */
   readonly plural: string;
   /** True for namespaced kinds, false for cluster-scoped ones. */
@@ -79,8 +80,8 @@ export type ObjectOf<R> = R extends ResourceType<infer T> ? T : never;
 
 /** Creates a {@link ResourceType} descriptor; `subresources` as API discovery lists them. */
 export function resourceType<T extends KubeObject>(
-  apiVersion: string,
-  kind: string,
+  apiVersion: T["apiVersion"],
+  kind: T["kind"],
   plural: string,
   namespaced: boolean,
   subresources?: readonly string[],

@@ -4,6 +4,7 @@
  * (e.g. an admission policy), plus the Dockerfile and a kustomization, as file name → text.
  */
 import {
+  type Container,
   Deployment,
   type DeploymentObject,
   type KubeObject,
@@ -106,9 +107,7 @@ function podLabels(name: string): Record<string, string> {
   return { "app.kubernetes.io/name": name };
 }
 
-function operatorContainer(
-  options: DeploymentOptions,
-): DeploymentObject["spec"]["template"]["spec"]["containers"][number] {
+function operatorContainer(options: DeploymentOptions): Container {
   const healthPort = options.healthPort ?? 8081;
   const metricsPort = options.metricsPort ?? SECURE_METRICS_PORT;
   return {

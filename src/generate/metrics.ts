@@ -7,7 +7,7 @@
  */
 import {
   ClusterRole,
-  type RoleObject,
+  type ClusterRoleObject,
   Service,
   type ServiceObject,
   SubjectAccessReview,
@@ -71,7 +71,7 @@ export function metricsAuthRbac(options: Omit<RbacOptions, "namespace">): RbacOb
  * metricsReaderRole("widgets"); // kubectl create clusterrolebinding prometheus-widgets --clusterrole=widgets-metrics-reader --serviceaccount=monitoring:prometheus
  * ```
  */
-export function metricsReaderRole(name: string): RoleObject {
+export function metricsReaderRole(name: string): ClusterRoleObject {
   return {
     apiVersion: ClusterRole.apiVersion,
     kind: ClusterRole.kind,

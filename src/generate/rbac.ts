@@ -6,6 +6,8 @@
 import {
   ClusterRole,
   ClusterRoleBinding,
+  type ClusterRoleBindingObject,
+  type ClusterRoleObject,
   groupOf,
   type PolicyRule,
   type ResourceType,
@@ -41,10 +43,10 @@ export interface RbacOptions {
   readonly serviceAccount: { readonly name: string; readonly namespace: string };
 }
 
-/** The roles and their bindings, in matching order. */
+/** The roles and their bindings, in matching order: a ClusterRole for the cluster, a Role per namespace. */
 export interface RbacObjects {
-  readonly roles: RoleObject[];
-  readonly bindings: RoleBindingObject[];
+  readonly roles: (RoleObject | ClusterRoleObject)[];
+  readonly bindings: (RoleBindingObject | ClusterRoleBindingObject)[];
 }
 
 /** Sorts before every namespace name, so the ClusterRole comes first. */
@@ -75,8 +77,8 @@ export function rbacFor(requests: readonly PermissionRequest[], options: RbacOpt
     const scope = request.namespace ?? options.namespace ?? clusterScope;
     scopes.set(scope, [...(scopes.get(scope) ?? []), request]);
   }
-  const roles: RoleObject[] = [];
-  const bindings: RoleBindingObject[] = [];
+  const roles: RbacObjects["roles"] = [];
+  const bindings: RbacObjects["bindings"] = [];
   for (const scope of [...scopes.keys()].sort()) {
     const namespace = scope === clusterScope ? undefined : scope;
     roles.push(roleObject(options.name, namespace, rulesFor(scopes.get(scope) ?? [], namespace)));
@@ -128,33 +130,41 @@ function checkVerbs(request: PermissionRequest): void {
   }
 }
 
-function roleObject(name: string, namespace: string | undefined, rules: PolicyRule[]): RoleObject {
-  const type = namespace === undefined ? ClusterRole : Role;
-  return {
-    apiVersion: type.apiVersion,
-    kind: type.kind,
-    metadata: namespace === undefined ? { name } : { name, namespace },
-    rules,
-  };
+function roleObject(
+  name: string,
+  namespace: string | undefined,
+  rules: PolicyRule[],
+): RoleObject | ClusterRoleObject {
+  return namespace === undefined
+    ? { apiVersion: ClusterRole.apiVersion, kind: ClusterRole.kind, metadata: { name }, rules }
+    : { apiVersion: Role.apiVersion, kind: Role.kind, metadata: { name, namespace }, rules };
 }
 
-function bindingObject(options: RbacOptions, namespace: string | undefined): RoleBindingObject {
-  const type = namespace === undefined ? ClusterRoleBinding : RoleBinding;
-  return {
-    apiVersion: type.apiVersion,
-    kind: type.kind,
-    metadata: namespace === undefined ? { name: options.name } : { name: options.name, namespace },
-    roleRef: {
-      apiGroup: "rbac.authorization.k8s.io",
-      kind: namespace === undefined ? "ClusterRole" : "Role",
-      name: options.name,
+function bindingObject(
+  options: RbacOptions,
+  namespace: string | undefined,
+): RoleBindingObject | ClusterRoleBindingObject {
+  const name = options.name;
+  const subjects = [
+    {
+      kind: "ServiceAccount",
+      name: options.serviceAccount.name,
+      namespace: options.serviceAccount.namespace,
     },
-    subjects: [
-      {
-        kind: "ServiceAccount",
-        name: options.serviceAccount.name,
-        namespace: options.serviceAccount.namespace,
-      },
-    ],
-  };
+  ];
+  return namespace === undefined
+    ? {
+        apiVersion: ClusterRoleBinding.apiVersion,
+        kind: ClusterRoleBinding.kind,
+        metadata: { name },
+        roleRef: { apiGroup: groupOf(ClusterRole.apiVersion), kind: ClusterRole.kind, name },
+        subjects,
+      }
+    : {
+        apiVersion: RoleBinding.apiVersion,
+        kind: RoleBinding.kind,
+        metadata: { name, namespace },
+        roleRef: { apiGroup: groupOf(Role.apiVersion), kind: Role.kind, name },
+        subjects,
+      };
 }

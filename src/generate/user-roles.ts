@@ -5,14 +5,14 @@
  * whoever may `edit` or `view` a namespace may do the same with these kinds there, with no binding
  * of their own.
  */
-import { ClusterRole, type RoleObject } from "../api/index.ts";
+import { ClusterRole, type ClusterRoleObject } from "../api/index.ts";
 import type { AnyKind } from "../schema/index.ts";
 
 const aggregateTo = (...roles: string[]) =>
   Object.fromEntries(roles.map((role) => [`rbac.authorization.k8s.io/aggregate-to-${role}`, "true"]));
 
 /** One user-facing role on a kind: the verbs on the kind, and read access to its status. */
-function userRole(operator: string, kind: AnyKind, role: "editor" | "viewer"): RoleObject {
+function userRole(operator: string, kind: AnyKind, role: "editor" | "viewer"): ClusterRoleObject {
   const verbs =
     role === "editor"
       ? ["create", "delete", "get", "list", "patch", "update", "watch"]
@@ -46,6 +46,6 @@ function userRole(operator: string, kind: AnyKind, role: "editor" | "viewer"): R
  * toYaml(userRoles("widgets", [Widget])); // widgets-widget-editor, widgets-widget-viewer
  * ```
  */
-export function userRoles(operator: string, kinds: readonly AnyKind[]): RoleObject[] {
+export function userRoles(operator: string, kinds: readonly AnyKind[]): ClusterRoleObject[] {
   return kinds.flatMap((kind) => [userRole(operator, kind, "editor"), userRole(operator, kind, "viewer")]);
 }

@@ -63,8 +63,8 @@ export function ownerReference(w: WidgetLike) {
 /** The ConfigMap a Widget owns, as desired. */
 export function desiredConfigMap(w: WidgetLike) {
   return {
-    apiVersion: "v1",
-    kind: "ConfigMap",
+    apiVersion: "v1" as const,
+    kind: "ConfigMap" as const,
     metadata: {
       name: configMapName(w.metadata.name ?? ""),
       namespace: w.metadata.namespace,

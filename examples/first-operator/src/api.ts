@@ -1,7 +1,6 @@
 /** The first-operator guide's Backup kind (docs/first-operator.md). */
 // #region first-operator-api
 import { defineConditionSet, defineKind, type ObjectOf, z } from "kubeloop";
-import { type JobObject, type KubeObject, resourceType } from "kubeloop/api";
 
 /** Backup's conditions: both roll up into the summary `Ready`. */
 export const BackupConditions = defineConditionSet({
@@ -28,17 +27,4 @@ export const Backup = defineKind({
 });
 
 export type BackupObject = ObjectOf<typeof Backup>;
-
-/** batch/v1 CronJob, typed as far as this operator reads it. */
-export interface CronJobObject extends KubeObject {
-  spec: {
-    schedule: string;
-    concurrencyPolicy?: "Allow" | "Forbid" | "Replace";
-    jobTemplate: { spec: JobObject["spec"] };
-    [field: string]: unknown;
-  };
-  status?: { lastScheduleTime?: string; lastSuccessfulTime?: string };
-}
-
-export const CronJob = resourceType<CronJobObject>("batch/v1", "CronJob", "cronjobs", true);
 // #endregion

@@ -12,7 +12,8 @@ import {
   withFinalizer,
   writeStatus,
 } from "kubeloop";
-import { Backup, BackupConditions, type BackupObject, CronJob } from "./api.ts";
+import { CronJob } from "kubeloop/api";
+import { Backup, BackupConditions, type BackupObject } from "./api.ts";
 import { desiredCronJob, desiredEnv, prefixOf } from "./desired.ts";
 import { store } from "./store.ts";
 
@@ -77,7 +78,7 @@ async function converge(ctx: Context, backup: BackupObject): Promise<Action | un
     draft.set("SettingsFound", { status: "True", reason: "SettingsFound", message: `to ${destination}` });
     draft.set(
       "Scheduled",
-      cronJob?.spec.schedule === fresh.spec.schedule
+      cronJob?.spec?.schedule === fresh.spec.schedule
         ? { status: "True", reason: "CronJobScheduled", message: `CronJob ${cronJob.metadata.name}` }
         : { status: "False", reason: "Scheduling", message: "waiting for the CronJob" },
     );

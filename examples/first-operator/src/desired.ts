@@ -1,7 +1,8 @@
 /** The first-operator guide's desired-state builders (docs/first-operator.md). */
 // #region first-operator-desired
 import type { ConfigMapObject } from "kubeloop";
-import { type BackupObject, CronJob, type CronJobObject } from "./api.ts";
+import { CronJob, type CronJobObject } from "kubeloop/api";
+import type { BackupObject } from "./api.ts";
 
 /** Where this Backup's backups go under the destination: unique to this object, even after re-creation. */
 export function prefixOf(backup: BackupObject): string {

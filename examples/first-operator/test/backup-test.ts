@@ -3,8 +3,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { ConfigMap, isTrue, NotFoundError } from "kubeloop";
+import { CronJob } from "kubeloop/api";
 import { eventually, type RunningOperator, startOperator, testNamespace } from "kubeloop/testing";
-import { Backup, CronJob } from "../src/api.ts";
+import { Backup } from "../src/api.ts";
 import { prefixOf } from "../src/desired.ts";
 import operator from "../src/operator.ts";
 import { store } from "../src/store.ts";
@@ -52,7 +53,7 @@ test("a Backup schedules a CronJob and becomes Ready", async (t) => {
   await createBackup(namespace);
   await whenTrue(namespace, "Ready");
   const cronJob = await running.client.get(CronJob, "nightly", { namespace });
-  assert.equal(cronJob.spec.schedule, "0 3 * * *");
+  assert.equal(cronJob.spec?.schedule, "0 3 * * *");
 });
 
 test("a Backup waits for its settings ConfigMap", async (t) => {

@@ -14,8 +14,8 @@ const backup: BackupObject = {
 
 test("the CronJob runs on the Backup's schedule, one run at a time", () => {
   const cronJob = desiredCronJob(backup);
-  assert.equal(cronJob.spec.schedule, "0 3 * * *");
-  assert.equal(cronJob.spec.concurrencyPolicy, "Forbid");
+  assert.equal(cronJob.spec?.schedule, "0 3 * * *");
+  assert.equal(cronJob.spec?.concurrencyPolicy, "Forbid");
 });
 
 test("each Backup writes under a prefix of its own", () => {

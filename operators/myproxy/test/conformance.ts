@@ -17,7 +17,7 @@ function service(namespace: string, name: string, port: number, portName?: strin
       selector: { app: name },
       ports: [{ ...(portName ? { name: portName } : {}), port, targetPort: port }],
     },
-  } as ServiceObject;
+  };
 }
 
 function proxy(namespace: string): MyProxyObject {

@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { SubjectAccessReview, TokenReview, type UserInfo } from "../../api/index.ts";
+import type { UserInfo } from "../../api/authentication.k8s.io/v1.ts";
+import { SubjectAccessReview, TokenReview } from "../../api/index.ts";
 import type { Client } from "../../client/index.ts";
 import type { Clock } from "../../clock/index.ts";
 import type { Denial } from "../server.ts";

@@ -12,16 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { Agent, request } from "undici";
-import {
-  ClusterRole,
-  ClusterRoleBinding,
-  ConfigMap,
-  Role,
-  RoleBinding,
-  type RoleBindingObject,
-  type RoleObject,
-} from "../../../src/api/index.ts";
-import type { Client } from "../../../src/client/index.ts";
+import { ClusterRoleBinding, type ClusterRoleBindingObject, ConfigMap } from "../../../src/api/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import {
   metricsAuthRbac,
@@ -30,7 +21,12 @@ import {
   watchPermissions,
 } from "../../../src/generate/index.ts";
 import { createCertificateAuthority, issueCertificate } from "../../../src/tls/index.ts";
-import { createServiceAccount, requestToken, serviceAccountKubeconfig } from "../schema/credentials.ts";
+import {
+  applyRbac,
+  createServiceAccount,
+  requestToken,
+  serviceAccountKubeconfig,
+} from "../schema/credentials.ts";
 import { eventually, kubectl, onCleanup, startManager, testClient, testNamespace } from "../support.ts";
 
 /** A directory with tls.crt and tls.key for 127.0.0.1, and the CA that signed them. */
@@ -42,23 +38,6 @@ async function certDir(t: TestContext): Promise<{ dir: string; caPem: string }> 
   await writeFile(join(dir, "tls.crt"), pair.certPem);
   await writeFile(join(dir, "tls.key"), pair.keyPem);
   return { dir, caPem: ca.certPem };
-}
-
-/** Applies cluster-scoped RBAC objects as the admin and deletes them when the test ends. */
-async function applyClusterRbac(
-  t: TestContext,
-  admin: Client,
-  roles: RoleObject[],
-  bindings: RoleBindingObject[],
-): Promise<void> {
-  for (const role of roles) {
-    await admin.apply(ClusterRole, role, { force: true });
-    onCleanup(t, () => admin.delete(ClusterRole, role.metadata.name ?? "").catch(() => {}));
-  }
-  for (const binding of bindings) {
-    await admin.apply(ClusterRoleBinding, binding, { force: true });
-    onCleanup(t, () => admin.delete(ClusterRoleBinding, binding.metadata.name ?? "").catch(() => {}));
-  }
 }
 
 /** Waits until the apiserver's RBAC says `user` may `verb` `what` (a resource or a non-resource URL). */
@@ -78,22 +57,21 @@ test("secure metrics answer 401, 403 or the metrics as the apiserver authenticat
 
   const auth = metricsAuthRbac({ name, serviceAccount: { name, namespace } });
   const reader = metricsReaderRole(name);
-  const readerBinding: RoleBindingObject = {
+  const readerBinding: ClusterRoleBindingObject = {
     apiVersion: ClusterRoleBinding.apiVersion,
     kind: ClusterRoleBinding.kind,
     metadata: { name: `${name}-metrics-reader` },
     roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: reader.metadata.name ?? "" },
     subjects: [{ kind: "ServiceAccount", name: "reader", namespace }],
   };
-  await applyClusterRbac(t, admin, [...auth.roles, reader], [...auth.bindings, readerBinding]);
+  await applyRbac(t, admin, { roles: [...auth.roles, reader], bindings: [...auth.bindings, readerBinding] });
   await waitUntilAllowed(sa(name), "create", "tokenreviews.authentication.k8s.io");
   await waitUntilAllowed(sa(name), "create", "subjectaccessreviews.authorization.k8s.io");
   await waitUntilAllowed(sa("reader"), "get", "/metrics");
 
   // A manager runs while its controllers do, so it gets one, on ConfigMaps of its namespace.
   const own = rbacFor(watchPermissions(ConfigMap), { name, namespace, serviceAccount: { name, namespace } });
-  for (const role of own.roles) await admin.apply(Role, role, { force: true });
-  for (const binding of own.bindings) await admin.apply(RoleBinding, binding, { force: true });
+  await applyRbac(t, admin, own);
   await waitUntilAllowed(sa(name), "watch", `configmaps -n ${namespace}`);
 
   const certs = await certDir(t);

@@ -14,6 +14,8 @@ import {
   groupOf,
   type KubeObject,
   type ResourceType,
+  Role,
+  RoleBinding,
   ServiceAccount,
   SubjectAccessReview,
 } from "../../../src/api/index.ts";
@@ -22,6 +24,7 @@ import {
   manifestsOf,
   type PermissionRequest,
   permissionsOf,
+  type RbacObjects,
   serviceAccountManifest,
 } from "../../../src/generate/index.ts";
 import type { Operator } from "../../../src/operator/index.ts";
@@ -82,6 +85,28 @@ export async function serviceAccountKubeconfig(
   const path = join(dir, "kubeconfig");
   await writeFile(path, stringify(document), { mode: 0o600 });
   return path;
+}
+
+/**
+ * Applies roles and their bindings as `rbacFor` builds them (Roles, or ClusterRoles and their
+ * bindings, which are deleted when the test ends), as `admin`.
+ */
+export async function applyRbac(t: TestContext, admin: Client, rbac: RbacObjects): Promise<void> {
+  const force = { force: true };
+  for (const role of rbac.roles) {
+    if (role.kind === "Role") await admin.apply(Role, role, force);
+    else {
+      await admin.apply(ClusterRole, role, force);
+      onCleanup(t, () => admin.delete(ClusterRole, role.metadata.name ?? "").catch(() => {}));
+    }
+  }
+  for (const binding of rbac.bindings) {
+    if (binding.kind === "RoleBinding") await admin.apply(RoleBinding, binding, force);
+    else {
+      await admin.apply(ClusterRoleBinding, binding, force);
+      onCleanup(t, () => admin.delete(ClusterRoleBinding, binding.metadata.name ?? "").catch(() => {}));
+    }
+  }
 }
 
 /**

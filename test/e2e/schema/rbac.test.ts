@@ -9,21 +9,12 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { type TestContext, test } from "node:test";
-import {
-  ConfigMap,
-  Event,
-  Lease,
-  Node,
-  Role,
-  RoleBinding,
-  Secret,
-  type SecretObject,
-} from "../../../src/api/index.ts";
+import { ConfigMap, Event, Lease, Node, Secret, type SecretObject } from "../../../src/api/index.ts";
 import { Client, ForbiddenError, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
 import { declaredPermissions, type RbacObjects, rbacFor } from "../../../src/generate/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
 import { eventually, testClient, testLogger, testNamespace } from "../support.ts";
-import { createServiceAccount, serviceAccountKubeconfig } from "./credentials.ts";
+import { applyRbac, createServiceAccount, serviceAccountKubeconfig } from "./credentials.ts";
 import { installCrds, Sprocket, type SprocketObject } from "./kinds.ts";
 import { type CleanupLog, configMapName, FINALIZER, sprocketController } from "./sprocket-operator.ts";
 
@@ -72,8 +63,7 @@ async function setUpOperator(t: TestContext): Promise<Operator> {
     namespace,
     serviceAccount: { name: OPERATOR, namespace },
   });
-  for (const role of rbac.roles) await admin.apply(Role, role, { force: true });
-  for (const binding of rbac.bindings) await admin.apply(RoleBinding, binding, { force: true });
+  await applyRbac(t, admin, rbac);
   const asOperator = await serviceAccountClient(t, kubeconfig);
   await eventually(() => asOperator.list(Sprocket, { namespace }).then(() => true), {
     what: "the generated Role to take effect",

@@ -75,18 +75,18 @@ describe("self", () => {
   });
 });
 
-/** An informer stand-in that exposes the handler a source registers. */
-function fakeInformer() {
-  const state: { handler?: InformerHandler<ConfigMapObject>; removed: boolean } = { removed: false };
+/** An informer stand-in (of ConfigMaps unless told otherwise) that exposes the handler a source registers. */
+function fakeInformer<T extends KubeObject = ConfigMapObject>() {
+  const state: { handler?: InformerHandler<T>; removed: boolean } = { removed: false };
   const informer = {
     type: ConfigMap,
-    addHandler(handler: InformerHandler<ConfigMapObject>) {
+    addHandler(handler: InformerHandler<T>) {
       state.handler = handler;
       return () => {
         state.removed = true;
       };
     },
-  } as unknown as Informer<ConfigMapObject>;
+  } as unknown as Informer<T>;
   return { informer, state };
 }
 
@@ -133,7 +133,9 @@ describe("informerSource", () => {
   it("filters events through its predicates", () => {
     const { informer, state } = fakeInformer();
     const queued: string[] = [];
-    informerSource(informer, self, [generationChanged], "watch").start((_key, reason) => queued.push(reason));
+    informerSource<ConfigMapObject>(informer, self, [generationChanged], "watch").start((_key, reason) =>
+      queued.push(reason),
+    );
     state.handler?.onUpdate?.(cm("a", undefined, 1), cm("a", undefined, 1));
     state.handler?.onUpdate?.(cm("a", undefined, 1), cm("a", undefined, 2));
     state.handler?.onAdd?.(cm("a"), false);
@@ -168,7 +170,7 @@ describe("informerSource", () => {
   });
 
   it("keeps normal priority for an object of the initial list that still awaits its controller", () => {
-    const { informer, state } = fakeInformer();
+    const { informer, state } = fakeInformer<KubeObject>();
     const queued: [string, number | undefined][] = [];
     informerSource(informer, self, [], "watch").start((key, _reason, priority) =>
       queued.push([key, priority]),

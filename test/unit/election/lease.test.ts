@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { LeaseObject } from "../../../src/api/index.ts";
 import { microTime, readLeaseRecord } from "../../../src/election/index.ts";
 
 describe("Lease record helpers", () => {
@@ -8,7 +9,11 @@ describe("Lease record helpers", () => {
   });
 
   it("reads a Lease without a spec as an empty, unheld record", () => {
-    const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "x" } };
+    const lease: LeaseObject = {
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name: "x" },
+    };
     assert.deepEqual(readLeaseRecord(lease), {
       holderIdentity: "",
       leaseDurationSeconds: 0,
@@ -18,8 +23,8 @@ describe("Lease record helpers", () => {
     });
   });
 
-  it("reads null fields as absent", () => {
-    const spec = { holderIdentity: null, renewTime: null, leaseDurationSeconds: 15, leaseTransitions: 2 };
+  it("reads absent fields as empty", () => {
+    const spec = { leaseDurationSeconds: 15, leaseTransitions: 2 };
     const record = readLeaseRecord({
       apiVersion: "coordination.k8s.io/v1",
       kind: "Lease",

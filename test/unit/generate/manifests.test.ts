@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseAllDocuments } from "yaml";
-import { Deployment } from "../../../src/api/index.ts";
+import { Deployment, type DeploymentObject, type PodSpec } from "../../../src/api/index.ts";
 import {
   controllerPermissions,
   deploymentManifest,
@@ -24,16 +24,23 @@ const options = {
 const files = operatorManifests(options);
 const docs = (file: string) => parseAllDocuments(files.get(file) ?? "").map((doc) => doc.toJS());
 
+/** The pod spec of a Deployment's template; fails the test when it has none. */
+function podSpec(deployment: DeploymentObject): PodSpec {
+  const pod = deployment.spec?.template.spec;
+  assert.ok(pod, "the Deployment has a pod template");
+  return pod;
+}
+
 describe("deploymentManifest", () => {
   const deployment = deploymentManifest(options);
-  const pod = deployment.spec.template.spec;
+  const pod = podSpec(deployment);
   const container = pod.containers[0];
 
   it("runs the image as the operator's service account, selecting its own labels", () => {
     assert.equal(container?.image, options.image);
     assert.equal(pod.serviceAccountName, "widgets");
-    assert.deepEqual(deployment.spec.selector.matchLabels, deployment.spec.template.metadata?.labels);
-    assert.equal(deployment.spec.replicas, 1);
+    assert.deepEqual(deployment.spec?.selector.matchLabels, deployment.spec?.template.metadata?.labels);
+    assert.equal(deployment.spec?.replicas, 1);
   });
 
   it("probes /healthz and /readyz on port 8081 and serves secure metrics on 8443", () => {
@@ -42,7 +49,7 @@ describe("deploymentManifest", () => {
       initialDelaySeconds: 5,
       periodSeconds: 10,
     });
-    assert.deepEqual((container?.readinessProbe as { httpGet: unknown } | undefined)?.httpGet, {
+    assert.deepEqual(container?.readinessProbe?.httpGet, {
       path: "/readyz",
       port: 8081,
     });
@@ -58,15 +65,14 @@ describe("deploymentManifest", () => {
   });
 
   it("passes extra arguments after the endpoint flags", () => {
-    const args = deploymentManifest({ ...options, args: ["--zap-devel"] }).spec.template.spec.containers[0]
-      ?.args;
+    const args = podSpec(deploymentManifest({ ...options, args: ["--zap-devel"] })).containers[0]?.args;
     assert.deepEqual(args?.slice(-2), ["--health-probe-bind-address=:8081", "--zap-devel"]);
   });
 
   it("uses other ports when asked", () => {
-    const custom = deploymentManifest({ ...options, healthPort: 9440, metricsPort: 9090 }).spec.template.spec
+    const custom = podSpec(deploymentManifest({ ...options, healthPort: 9440, metricsPort: 9090 }))
       .containers[0];
-    assert.deepEqual((custom?.livenessProbe as { httpGet: unknown } | undefined)?.httpGet, {
+    assert.deepEqual(custom?.livenessProbe?.httpGet, {
       path: "/healthz",
       port: 9440,
     });

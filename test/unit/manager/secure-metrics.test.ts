@@ -7,13 +7,13 @@ import { after, beforeEach, describe, it } from "node:test";
 import { pino } from "pino";
 import { Counter, Registry } from "prom-client";
 import { Agent, request } from "undici";
+import type { UserInfo } from "../../../src/api/authentication.k8s.io/v1.ts";
 import {
   type KubeObject,
   type ResourceType,
   type SubjectAccessReviewObject,
   TokenReview,
   type TokenReviewObject,
-  type UserInfo,
 } from "../../../src/api/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import { resolveEndpoints, startEndpoints } from "../../../src/manager/endpoints.ts";

@@ -16,7 +16,7 @@ const HTTP = 'k:{"containerPort":80,"protocol":"TCP"}';
 /** The Deployment the operator desires: one nginx container with a port (protocol left to the default). */
 function desired(
   extra: { env?: { name: string; value: string }[]; annotations?: Record<string, string> } = {},
-) {
+): DeploymentObject {
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -41,7 +41,7 @@ function desired(
         },
       },
     },
-  } as DeploymentObject;
+  };
 }
 
 /** The live Deployment: `desired` plus what others added, with the given field sets. */
@@ -53,13 +53,13 @@ function live(managedFields: ManagedFieldsEntry[]): DeploymentObject {
     ],
     annotations: { "kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z", team: "ops" },
   });
-  const spec = obj.spec.template.spec;
+  const spec = obj.spec?.template.spec;
+  assert.ok(spec);
   spec.hostNetwork = true;
   spec.initContainers = [{ name: "init", image: "busybox" }];
   const [nginx] = spec.containers;
-  // hostPort is not in the typed Container; the apiserver defaults it for pods on the host network.
-  if (nginx)
-    nginx.ports = [{ containerPort: 80, protocol: "TCP", hostPort: 80 } as { containerPort: number }];
+  // The apiserver defaults hostPort for pods on the host network.
+  if (nginx) nginx.ports = [{ containerPort: 80, protocol: "TCP", hostPort: 80 }];
   obj.metadata.managedFields = managedFields;
   obj.metadata.resourceVersion = "42";
   return obj;
@@ -124,6 +124,7 @@ describe("foreignAdditions", () => {
       }),
     ];
     const want = desired();
+    assert.ok(want.spec);
     delete want.spec.replicas; // an HPA scales it
     assert.deepEqual(foreignAdditions(live(entries), want, OWN), []);
   });

@@ -14,14 +14,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { promisify } from "node:util";
-import { ConfigMap, Job, type JobObject } from "kubeloop";
+import { ConfigMap, Job } from "kubeloop";
+import type { Container, PodSpec } from "kubeloop/api";
 import { ensureArtillery } from "../artillery.ts";
 import { createLoadTest, eventually, startOperator, testClient } from "./harness.ts";
 
 const run = promisify(execFile);
-
-type PodSpec = JobObject["spec"]["template"]["spec"];
-type Container = PodSpec["containers"][number];
 
 /** An HTTP server on loopback that counts the requests it answers. */
 async function countingServer(t: TestContext): Promise<{ port: number; served: () => number }> {
@@ -110,7 +108,8 @@ test("a worker's command line, run with the real Artillery CLI, finds its script
   );
   const job = await eventually(() => client.get(Job, "real", { namespace }), { what: "the LoadTest's Job" });
 
-  const pod = job.spec.template.spec;
+  const pod = job.spec?.template.spec;
+  assert.ok(pod, "the Job has a pod template");
   const [container] = pod.containers;
   assert.ok(container?.args, "the worker container has args");
   const root = mkdtempSync(join(tmpdir(), "kubeloop-worker-"));

@@ -101,6 +101,7 @@ test("workers run as their own ServiceAccount without a token, within the restri
   const pods = await client.list(Pod, { namespace, labelSelector: "artillery.io/test-name=confined" });
   assert.equal(pods.items.length, 2);
   for (const pod of pods.items) {
+    assert.ok(pod.spec);
     assert.equal(pod.spec.serviceAccountName, "confined-worker");
     assert.equal(pod.spec.automountServiceAccountToken, false);
     const mounts = pod.spec.containers[0]?.volumeMounts ?? [];
@@ -156,7 +157,7 @@ test("seed 000: workers the Job cannot create end the test at its start timeout 
   );
   assert.match(conditionOf(done, "Completed")?.message ?? "", /^2 of 2 workers had not started/);
   const job = await (await testClient()).get(Job, "nopods", { namespace });
-  assert.equal(job.spec.suspend, true, "no worker is created later");
+  assert.equal(job.spec?.suspend, true, "no worker is created later");
   assert.ok(job.metadata.annotations?.[NOT_STARTED_ANNOTATION]);
   const events = await operatorEvents(namespace, "nopods");
   assert.ok(

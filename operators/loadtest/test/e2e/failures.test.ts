@@ -125,7 +125,7 @@ test("a worker pod deleted mid-run is not replaced: its index fails and the othe
 function killedStatus(pod: PodObject) {
   return {
     phase: "Failed",
-    containerStatuses: pod.spec.containers.map((c) => ({
+    containerStatuses: (pod.spec?.containers ?? []).map((c) => ({
       name: c.name,
       image: c.image,
       imageID: "",

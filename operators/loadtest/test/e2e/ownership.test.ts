@@ -29,6 +29,7 @@ function foreignJob(namespace: string, name: string, owner?: { name: string; uid
       testScript: { config: { configMap: "x" } },
     }),
   );
+  assert.ok(template.spec);
   const ownerReferences = owner
     ? [{ apiVersion: "v1", kind: "ConfigMap", ...owner, controller: true, blockOwnerDeletion: false }]
     : undefined;

@@ -38,7 +38,7 @@ test("bug 1.7.6: a spec change after the start is rejected with the CEL rule's m
   const after = await client.get(LoadTest, "fixed", { namespace });
   assert.equal(after.metadata.generation, started.metadata.generation, "the spec did not change");
   assert.deepEqual([after.spec.count, after.spec.environment], [2, undefined]);
-  assert.equal((await client.get(Job, "fixed", { namespace })).spec.completions, 2);
+  assert.equal((await client.get(Job, "fixed", { namespace })).spec?.completions, 2);
 
   await client.patch(
     LoadTest,

@@ -92,7 +92,8 @@ test("bug 1.7.10 and 1.7.11: environment (opted in), image, pull policy, resourc
     podAnnotations: { "example.com/sidecar": "off" },
   });
   const job = await waitForJob(namespace, "tuned");
-  const worker = job.spec.template.spec.containers[0];
+  assert.ok(job.spec);
+  const worker = job.spec.template.spec?.containers[0];
   assert.deepEqual(worker?.args, ["run", "--environment", "prod", "/data/test-script.yaml"]);
   assert.equal(worker?.image, "registry.example/artillery:2.0.21");
   assert.equal(worker?.imagePullPolicy, "Always");
@@ -119,9 +120,9 @@ test("defaults: one worker of the pinned image, pulled IfNotPresent", async (t) 
   const { namespace } = await startOperator(t);
   await createLoadTest(namespace, "plain", { count: undefined }); // omitted: the CRD default applies
   const job = await waitForJob(namespace, "plain");
-  const worker = job.spec.template.spec.containers[0];
+  const worker = job.spec?.template.spec?.containers[0];
   assert.deepEqual(
-    [job.spec.completions, worker?.image, worker?.imagePullPolicy],
+    [job.spec?.completions, worker?.image, worker?.imagePullPolicy],
     [1, DEFAULT_IMAGE, "IfNotPresent"],
   );
   assert.doesNotMatch(worker?.image ?? "", /:latest$/);

@@ -81,7 +81,7 @@ async function checkCompleted(sample: (typeof SAMPLES)[number]): Promise<void> {
 
 /** The worker as upstream built it: named after the LoadTest, WORKER_ID its pod name, no --environment. */
 function checkWorkers(job: JobObject, name: string): void {
-  const worker = job.spec.template.spec.containers[0];
+  const worker = job.spec?.template.spec?.containers[0];
   assert.equal(worker?.name, name);
   assert.deepEqual(worker?.args, ["run", "/data/test-script.yaml"]);
   const workerId = worker?.env?.find((e) => e.name === "WORKER_ID");

@@ -56,7 +56,7 @@ describe("the LoadTest kind", () => {
     assert.equal(LoadTest.parseSpec({ testScript: script }).count, 1);
     const zero = LoadTest.parseSpec({ count: 0, testScript: script });
     assert.equal(workerCount(zero), 1);
-    assert.equal(desiredJob(loadTest({ count: 0 })).spec.completions, 1);
+    assert.equal(desiredJob(loadTest({ count: 0 })).spec?.completions, 1);
     assert.equal(LoadTest.safeParseSpec({ count: -1, testScript: script }).success, false);
   });
 

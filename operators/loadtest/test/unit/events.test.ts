@@ -14,7 +14,7 @@ function recorder() {
   return { recorded, ctx: { recorder: { normal: record("Normal"), warning: record("Warning") } } };
 }
 
-const pod = (name: string) => ({ apiVersion: "v1", kind: "Pod", metadata: { name } }) as PodObject;
+const pod = (name: string): PodObject => ({ apiVersion: "v1", kind: "Pod", metadata: { name } });
 
 function written(status: LoadTestStatus, completed?: { reason: string; message: string }) {
   const transitions = completed ? [{ type: "Completed", from: "False", to: "True", ...completed }] : [];

@@ -1,6 +1,6 @@
 /** LoadTests and Jobs for the LoadTest operator's unit tests. */
 import type { JobObject } from "kubeloop";
-import type { BuiltinCondition } from "kubeloop/api";
+import type { JobCondition } from "kubeloop/api/batch/v1";
 import { LoadTest, type LoadTestObject } from "../../api.ts";
 import { desiredJob } from "../../job.ts";
 
@@ -34,11 +34,7 @@ export function loadTest(
 }
 
 /** A Job condition of `type`, True unless told otherwise. */
-export function condition(
-  type: string,
-  at = END,
-  status: BuiltinCondition["status"] = "True",
-): BuiltinCondition {
+export function condition(type: string, at = END, status: JobCondition["status"] = "True"): JobCondition {
   return { type, status, reason: `${type}Reason`, message: `${type} message`, lastTransitionTime: at };
 }
 

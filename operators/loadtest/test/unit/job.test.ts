@@ -15,8 +15,9 @@ import { telemetryFrom } from "../../telemetry.ts";
 import { loadTest } from "./fixtures.ts";
 
 function container(spec: Record<string, unknown> = {}): Container {
-  const job = desiredJob(loadTest(spec));
-  const [only, ...more] = job.spec.template.spec.containers;
+  const pod = desiredJob(loadTest(spec)).spec?.template.spec;
+  assert.ok(pod);
+  const [only, ...more] = pod.containers;
   assert.equal(more.length, 0);
   assert.ok(only);
   return only;
@@ -25,6 +26,7 @@ function container(spec: Record<string, unknown> = {}): Container {
 describe("desiredJob", () => {
   it("bug 1.7.1: one Indexed Job where each worker runs once and a failure never stops the others", () => {
     const { metadata, spec } = desiredJob(loadTest({ count: 4 }));
+    assert.ok(spec?.template.spec);
     assert.deepEqual([metadata.name, metadata.namespace], ["checkout", "perf"]);
     assert.equal(spec.completionMode, "Indexed");
     assert.deepEqual([spec.completions, spec.parallelism], [4, 4]);
@@ -38,7 +40,8 @@ describe("desiredJob", () => {
   });
 
   it("runs the workers as their own ServiceAccount without a token, within the restricted Pod Security Standard", () => {
-    const pod = desiredJob(loadTest()).spec.template.spec;
+    const pod = desiredJob(loadTest()).spec?.template.spec;
+    assert.ok(pod);
     assert.equal(pod.serviceAccountName, "checkout-worker");
     assert.equal(pod.automountServiceAccountToken, false);
     assert.deepEqual(pod.securityContext, {
@@ -69,7 +72,7 @@ describe("desiredJob", () => {
       },
     ]);
     assert.deepEqual(worker.volumeMounts, [{ name: "test-script", mountPath: "/data", readOnly: true }]);
-    assert.deepEqual(job.spec.template.spec.volumes, [
+    assert.deepEqual(job.spec?.template.spec?.volumes, [
       { name: "test-script", configMap: { name: "script" } },
     ]);
     assert.deepEqual(worker.args, ["run", "/data/test-script.yaml"]);
@@ -98,7 +101,7 @@ describe("desiredJob", () => {
   it("injects the operator's telemetry settings as upstream, unless the spec's env sets them", () => {
     const telemetry = telemetryFrom({ ARTILLERY_DISABLE_TELEMETRY: "True" }, "loadtest-operator");
     const env = (spec: Record<string, unknown>) =>
-      desiredJob(loadTest(spec), telemetry).spec.template.spec.containers[0]?.env ?? [];
+      desiredJob(loadTest(spec), telemetry).spec?.template.spec?.containers[0]?.env ?? [];
     assert.deepEqual(env({}).slice(2), [
       { name: "ARTILLERY_DISABLE_TELEMETRY", value: "true" },
       { name: "ARTILLERY_TELEMETRY_DEBUG", value: "false" },
@@ -115,6 +118,7 @@ describe("desiredJob", () => {
   it("names the workers by the Job's own selector", () => {
     const job = desiredJob(loadTest());
     assert.equal(workerSelector(job), undefined, "none before the apiserver defaults it");
+    assert.ok(job.spec);
     job.spec.selector = { matchLabels: { "batch.kubernetes.io/controller-uid": "u1" } };
     assert.equal(workerSelector(job), "batch.kubernetes.io/controller-uid=u1");
   });
@@ -132,7 +136,7 @@ describe("desiredJob", () => {
     });
     assert.equal(custom.image, "registry.example/artillery:2.0.21");
     assert.equal(custom.imagePullPolicy, "Always");
-    assert.deepEqual(custom.resources, { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1" } });
+    assert.deepEqual(custom.resources, { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: 1 } });
   });
 
   it("puts the user's env after the operator's and podAnnotations on the pods", () => {
@@ -142,7 +146,7 @@ describe("desiredJob", () => {
         podAnnotations: { "sidecar/inject": "true" },
       }),
     );
-    const worker = job.spec.template.spec.containers[0];
+    const worker = job.spec?.template.spec?.containers[0];
     assert.deepEqual(
       worker?.env?.map((e) => e.name),
       [
@@ -154,7 +158,7 @@ describe("desiredJob", () => {
         "TARGET",
       ],
     );
-    assert.deepEqual(job.spec.template.metadata?.annotations, { "sidecar/inject": "true" });
+    assert.deepEqual(job.spec?.template.metadata?.annotations, { "sidecar/inject": "true" });
   });
 
   it("labels the Job and its pods as the Artillery operator did", () => {
@@ -164,7 +168,7 @@ describe("desiredJob", () => {
       "artillery.io/component": "loadtest-worker-master",
       "artillery.io/part-of": "loadtest",
     });
-    assert.equal(job.spec.template.metadata?.labels?.["artillery.io/component"], "loadtest-worker");
+    assert.equal(job.spec?.template.metadata?.labels?.["artillery.io/component"], "loadtest-worker");
   });
 });
 
@@ -194,6 +198,7 @@ describe("jobMatches", () => {
     relabelled.metadata.labels = { ...relabelled.metadata.labels, "artillery.io/component": "other" };
     assert.equal(jobMatches(desired(), relabelled), false);
     const scaled = stored([controllerReference(loadTestOwner)]);
+    assert.ok(scaled.spec);
     scaled.spec = { ...scaled.spec, parallelism: 1 };
     assert.equal(jobMatches(desired(), scaled), false);
   });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { BuiltinCondition } from "kubeloop/api";
+import type { JobCondition } from "kubeloop/api/batch/v1";
 import {
   giveUpOnWorkers,
   humanDuration,
@@ -13,7 +13,7 @@ import { condition, END, job, ms, START } from "./fixtures.ts";
 
 interface Row {
   name: string;
-  conditions: BuiltinCondition[];
+  conditions: JobCondition[];
   counts?: { active?: number; succeeded?: number; failed?: number };
   outcome: Outcome;
 }

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { ConfigMap, type ConfigMapObject, Deployment, type DeploymentObject, kstatus } from "kubeloop";
+import { ConfigMap, Deployment, kstatus } from "kubeloop";
 import { MyProxy } from "../../api.ts";
 import {
   conditionOf,
@@ -65,7 +65,7 @@ test("issue 13: a user's ConfigMap named like a MyProxy's survives creating and 
     kind: "ConfigMap",
     metadata: { name: "web-nginx", namespace: ns },
     data: { "settings.json": '{"user":"data"}' },
-  } as ConfigMapObject);
+  });
 
   await createProxy(ns, "web");
   await conflictThenDelete(ns, "web", /ConfigMap .*web-nginx already exists/);
@@ -94,7 +94,7 @@ test("issue 13: a user's Deployment named like a MyProxy survives creating and d
         spec: { containers: [{ name: "payments", image: "registry.example/payments:1.2" }] },
       },
     },
-  } as DeploymentObject);
+  });
 
   await createProxy(ns, "payments");
   // The MyProxy's own ConfigMap is created; it is the Deployment's name that conflicts.
@@ -104,9 +104,9 @@ test("issue 13: a user's Deployment named like a MyProxy survives creating and d
   const after = await client.get(Deployment, "payments", { namespace: ns });
   assert.equal(after.metadata.generation, before.metadata.generation, "its spec was never written");
   assert.equal(after.metadata.ownerReferences, undefined, "never adopted");
-  assert.equal(after.spec.replicas, 3);
+  assert.equal(after.spec?.replicas, 3);
   assert.deepEqual(
-    after.spec.template.spec.containers.map((c) => [c.name, c.image]),
+    after.spec?.template.spec?.containers.map((c) => [c.name, c.image]),
     [["payments", "registry.example/payments:1.2"]],
   );
   assert.equal(

@@ -56,7 +56,7 @@ async function driftEvents(ns: string, count: number) {
 
 test("a ConfigMap patched by hand is restored; the event and metric name the field manager", async (t) => {
   const { ns, manager, config } = await readyProxy(t);
-  const template = (await (await testClient()).get(Deployment, "edge", { namespace: ns })).spec.template;
+  const template = (await (await testClient()).get(Deployment, "edge", { namespace: ns })).spec?.template;
   assert.equal(await drifts(manager, "ConfigMap", "tamperer"), 0);
 
   const tampered = JSON.stringify({ data: { "default.conf": "server { listen 80; return 500; }\n" } });
@@ -88,10 +88,10 @@ test("a ConfigMap patched by hand is restored; the event and metric name the fie
     event?.note ?? "",
     /^ConfigMap edge-nginx was modified by tamperer \(Update at .+\); restored it$/,
   );
-  const after = (await (await testClient()).get(Deployment, "edge", { namespace: ns })).spec.template;
+  const after = (await (await testClient()).get(Deployment, "edge", { namespace: ns })).spec?.template;
   assert.equal(
-    after.metadata?.annotations?.[CONFIG_HASH_ANNOTATION],
-    template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION],
+    after?.metadata?.annotations?.[CONFIG_HASH_ANNOTATION],
+    template?.metadata?.annotations?.[CONFIG_HASH_ANNOTATION],
     "a repaired tamper does not roll the pods",
   );
 });
@@ -151,7 +151,10 @@ test("a deleted Deployment is recreated, and its new pods listed", async (t) => 
     },
     { what: "the Deployment recreated", timeoutMs: 10_000 },
   );
-  assert.deepEqual(recreated.spec.template.metadata?.annotations, before.spec.template.metadata?.annotations);
+  assert.deepEqual(
+    recreated.spec?.template.metadata?.annotations,
+    before.spec?.template.metadata?.annotations,
+  );
   await eventually(async () => (await drifts(manager, "Deployment", "unknown")) === 1, {
     what: "the deletion counted",
   });
@@ -176,11 +179,11 @@ test("a Deployment scaled by hand is scaled back, and the scaler named", async (
     async () => {
       const deployment = await getOrGone(Deployment, ns, "edge");
       const repaired = (await drifts(manager, "Deployment", "kubectl")) === 1;
-      return repaired && deployment?.spec.replicas === 2 && deployment;
+      return repaired && deployment?.spec?.replicas === 2 && deployment;
     },
     { what: "the replicas restored and the repair counted" },
   );
-  assert.equal(restored.spec.replicas, 2);
+  assert.equal(restored.spec?.replicas, 2);
   const [event] = await driftEvents(ns, 1);
   assert.equal(event?.note, "Deployment edge was modified by kubectl (Update); restored it");
 });
@@ -201,13 +204,13 @@ test("issue 13: fields someone adds to the Deployment (hostNetwork, an env entry
   const restored = await eventually(
     async () => {
       const deployment = await getOrGone(Deployment, ns, "edge");
-      const spec = deployment?.spec.template.spec;
+      const spec = deployment?.spec?.template.spec;
       return spec?.hostNetwork === undefined && spec?.containers[0]?.env === undefined && deployment;
     },
     { what: "hostNetwork and the env entry removed", timeoutMs: 15_000 },
   );
   assert.ok(
-    restored.spec.template.metadata?.annotations?.[restartedAt],
+    restored.spec?.template.metadata?.annotations?.[restartedAt],
     "kubectl rollout restart is a co-writer",
   );
   await eventually(async () => (await drifts(manager, "Deployment", "kubectl-patch")) === 1, {

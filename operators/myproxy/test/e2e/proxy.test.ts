@@ -38,12 +38,13 @@ test("a MyProxy gets an nginx Deployment of 2 replicas mounting its generated Co
   assert.equal(wait.code, 0, wait.stderr);
 
   const deployment = await (await testClient()).get(Deployment, "edge", { namespace: ns });
-  assert.equal(deployment.spec.replicas, 2);
+  assert.equal(deployment.spec?.replicas, 2);
   assert.deepEqual(
     deployment.metadata.ownerReferences?.map((r) => [r.kind, r.uid, r.controller]),
     [["MyProxy", proxy.metadata.uid, true]],
   );
-  const pod = deployment.spec.template;
+  const pod = deployment.spec?.template;
+  assert.ok(pod?.spec);
   assert.equal(pod.metadata?.labels?.["app.kubernetes.io/instance"], "edge");
   assert.equal(pod.spec.containers[0]?.image, "nginx:1.27.3-alpine");
   assert.deepEqual(pod.spec.containers[0]?.volumeMounts, [

@@ -60,7 +60,7 @@ test("myproxy's main flows run under its generated RBAC alone, and nothing is re
   await waitForCondition(ProxyRoute, ns, "home", { type: "Accepted", status: "True" });
   await waitForCondition(MyProxy, ns, "edge", { type: "Ready", status: "True" });
   const hashOf = async () =>
-    (await admin.get(Deployment, "edge", { namespace: ns })).spec.template.metadata?.annotations?.[
+    (await admin.get(Deployment, "edge", { namespace: ns })).spec?.template.metadata?.annotations?.[
       CONFIG_HASH_ANNOTATION
     ];
   const firstHash = await hashOf();

@@ -171,7 +171,7 @@ test("creating a missing backend Service accepts its route, updates the configur
   });
   await waitForCondition(MyProxy, ns, "edge", { type: "Ready", status: "True" });
   const before = await client.get(Deployment, "edge", { namespace: ns });
-  const oldHash = before.spec.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION];
+  const oldHash = before.spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION];
   const oldPods = await livePods(ns, "edge");
   const oldNames = oldPods.map((p) => p.metadata.name);
   const oldTemplate = new Set(oldPods.map((p) => p.metadata.labels?.["pod-template-hash"]));
@@ -205,7 +205,7 @@ test("creating a missing backend Service accepts its route, updates the configur
     "every pod was replaced",
   );
   const after = await client.get(Deployment, "edge", { namespace: ns });
-  assert.equal(after.spec.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION], newHash);
+  assert.equal(after.spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION], newHash);
   const newTemplate = new Set(
     (await livePods(ns, "edge")).map((p) => p.metadata.labels?.["pod-template-hash"]),
   );

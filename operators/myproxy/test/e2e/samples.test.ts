@@ -2,8 +2,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { DeploymentObject } from "kubeloop";
-import { resourceType } from "kubeloop/api";
+import { ReplicaSet } from "kubeloop/api";
 import { MyProxy, ProxyRoute } from "../../api.ts";
 import { CONFIG_HASH_ANNOTATION, INSTANCE_LABEL } from "../../deployment.ts";
 import {
@@ -68,5 +67,3 @@ test("the samples give a Ready proxy serving two routes, the third reporting its
     "one ReplicaSet, of the configuration with the routes",
   );
 });
-
-const ReplicaSet = resourceType<DeploymentObject>("apps/v1", "ReplicaSet", "replicasets", true);

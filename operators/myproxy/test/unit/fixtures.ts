@@ -3,7 +3,7 @@
  * and the longest values a route may hold, which the end-to-end tests use too.
  */
 import type { DeploymentObject, PodObject, ServiceObject } from "kubeloop";
-import type { BuiltinCondition } from "kubeloop/api";
+import type { DeploymentCondition } from "kubeloop/api/apps/v1";
 import type { ProxyRouteObject } from "../../api.ts";
 import type { AcceptedRoute } from "../../routes.ts";
 
@@ -80,10 +80,10 @@ export function deployment(
 /** A Deployment condition. */
 export function condition(
   type: string,
-  status: BuiltinCondition["status"],
+  status: DeploymentCondition["status"],
   reason: string,
   message = "",
-): BuiltinCondition {
+): DeploymentCondition {
   return { type, status, reason, message };
 }
 
