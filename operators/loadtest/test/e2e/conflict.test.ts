@@ -61,6 +61,13 @@ test("bug 1.7.9: a conflicting status write is recomputed from a fresh read; eve
   const events = await operatorEvents(namespace, "raced");
   const occurrences = (reason: string) =>
     events.filter((e) => e.reason === reason).reduce((n, e) => n + (e.series?.count ?? 1), 0);
-  assert.equal(occurrences("WorkersRunning"), 1, "the first transition's event once, though written twice");
+  // The held write carried the transition to WorkersRunning; after its 409 the status is recomputed
+  // from a fresh read, which on a loaded machine may already find the workers done and write
+  // Succeeded directly: that transition was never stored, so its event may be absent. What the bug
+  // made was the event recorded twice, for the write and its retry.
+  assert.ok(
+    occurrences("WorkersRunning") <= 1,
+    "the first transition's event at most once, though written twice",
+  );
   assert.equal(occurrences("Succeeded"), 1);
 });
