@@ -544,16 +544,7 @@ export class Manager implements ControllerHost {
     const serverShards = (type: ResourceType) =>
       this.#serverShards.get(`${type.apiVersion}/${type.kind}`) ?? true;
     const place = shardPlacement(key, shard, this.#declarations, serverShards);
-    const merging = this.#merger && {
-      merger: this.#merger,
-      shard,
-      key,
-      onError: (err: unknown) =>
-        this.logger.error(
-          { err, shard: shard.index },
-          "sharding: a handler threw while a shard's watch moved",
-        ),
-    };
+    const merging = this.#merger && { merger: this.#merger, shard };
     const cache = new ShardCache(this.client, this.#cacheOptions, this.cache, place, stopped.signal, merging);
     const running: RunningShard = { controllers: [], cache };
     const ends: (() => void)[] = [];

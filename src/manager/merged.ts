@@ -181,6 +181,11 @@ export interface Route {
   keeps(shard: HeldShard): Keep;
 }
 
+/** What identifies the views of `type` that merge along `route`: kind, what places objects, and the scope narrowed. */
+export function routeId(type: ResourceType, route: Route): string {
+  return `${type.apiVersion}/${type.kind}?${route.by}?${JSON.stringify(route.base)}`;
+}
+
 /** A shard's view of one kind, and the informer of its own it reads until merged. */
 interface Attached {
   readonly shard: HeldShard;
@@ -240,7 +245,7 @@ export class WatchMerger {
    * the shard stops.
    */
   attach(type: ResourceType, route: Route, attached: Attached): () => void {
-    const id = `${type.apiVersion}/${type.kind}?${route.by}?${JSON.stringify(route.base)}`;
+    const id = routeId(type, route);
     const group = this.#groups.get(id) ?? { type, route, views: new Set<Attached>() };
     this.#groups.set(id, group);
     const entry: Attached = { ...attached };

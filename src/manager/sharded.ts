@@ -27,7 +27,7 @@ import {
   shardSelector,
 } from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
-import { MovableView, type Route, type WatchMerger } from "./merged.ts";
+import { MovableView, type Route, routeId, type WatchMerger } from "./merged.ts";
 
 /** The label a manager sharded by uid puts on children: the index of their owner's shard. */
 export const SHARD_LABEL = "kubeloop.dev/shard";
@@ -234,8 +234,6 @@ export function shardAccepts<T extends KubeObject>(
 export interface ShardMerging {
   readonly merger: WatchMerger;
   readonly shard: HeldShard;
-  /** Told of a handler that threw while a view moved. */
-  readonly onError: (err: unknown) => void;
 }
 
 /**
@@ -249,6 +247,8 @@ export class ShardCache extends InformerCache {
   readonly #shared: InformerCache;
   readonly #place: Placement;
   readonly #merging: ShardMerging | undefined;
+  /** Told of a handler that threw while a view moved: the cache's own error hook. */
+  readonly #onError: (err: unknown) => void;
   /** The shard's views of the kinds it narrows, by kind and route. */
   readonly #views = new Map<string, MovableView<KubeObject>>();
   /** What closes the shard's views and takes them out of the merger, when it stops. */
@@ -266,17 +266,13 @@ export class ShardCache extends InformerCache {
     this.#shared = shared;
     this.#place = place;
     this.#merging = merging;
+    this.#onError = (err) => options.onError?.(err, "a shard's handler, told what changed as its view moved");
     // One listener for all the shard's views (a listener each would pass Node's limit of 10).
     stopped.addEventListener("abort", () => this.#closeViews(), { once: true });
   }
 
   #closeViews(): void {
     for (const close of this.#closing) close();
-  }
-
-  /** Where a handler that threw while a view moved is told. */
-  get #onError(): (err: unknown) => void {
-    return this.#merging?.onError ?? (() => {});
   }
 
   /** The scope of `type`, narrowed to the shard where the shard's own informer serves it. */
@@ -334,7 +330,7 @@ export class ShardCache extends InformerCache {
     indexers: Record<string, Indexer<T>>,
   ): MovableView<KubeObject> {
     const { merger, shard } = this.#merging as ShardMerging;
-    const id = `${kindOf(type)}?${route.by}?${JSON.stringify(route.base)}`;
+    const id = routeId(type, route);
     const existing = this.#views.get(id);
     if (existing) {
       for (const [name, indexer] of Object.entries(indexers))

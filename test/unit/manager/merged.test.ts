@@ -86,7 +86,7 @@ describe("WatchMerger", () => {
       const stopped = new AbortController();
       const route = hashRoute("uid", { namespace: "ns" });
       const place = () => ({ scope: route.scopeOf([shard]), route });
-      const merging = { merger, shard, onError: () => {} };
+      const merging = { merger, shard };
       const options = { clock, informer: { watch: { initialState: "list" as const } } };
       const cache = new ShardCache(client, options, shared, place, stopped.signal, merging);
       cache.start(stopped.signal);
