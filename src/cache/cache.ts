@@ -7,7 +7,7 @@ import type { KubeObject, ResourceType } from "../api/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { shardSelector } from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
-import type { CacheSyncTimeoutError } from "./errors.ts";
+import { type CacheSyncTimeoutError, InformerStoppedError } from "./errors.ts";
 import type { InformerHealth } from "./health.ts";
 import { Informer, type InformerMetrics, type InformerOptions, type InformerScope } from "./informer.ts";
 import type { LabelSelectorMatcher } from "./labels.ts";
@@ -135,12 +135,20 @@ export class InformerCache {
   }
 
   /**
-   * Resolves once every informer created so far has synced. Rejects with the signal's reason
-   * when `signal` aborts first, and with {@link CacheSyncTimeoutError} (for the first informer
-   * found late) when one has not synced within `syncTimeoutMs`.
+   * Resolves once every informer created so far has synced, or been removed (a removed informer
+   * is no longer the cache's to wait for). Rejects with the signal's reason when `signal` aborts
+   * first, with {@link CacheSyncTimeoutError} (for the first informer found late) when one has not
+   * synced within `syncTimeoutMs`, and with {@link InformerStoppedError} when one stopped unsynced.
    */
   async waitForSync(signal?: AbortSignal): Promise<void> {
-    await Promise.all(this.informers().map((i) => i.waitForSync(signal, this.syncTimeoutMs)));
+    await Promise.all(
+      this.informers().map((informer) =>
+        informer.waitForSync(signal, this.syncTimeoutMs).catch((err: unknown) => {
+          if (err instanceof InformerStoppedError && !this.informers().includes(informer)) return;
+          throw err;
+        }),
+      ),
+    );
   }
 
   /** True when every informer has synced. */

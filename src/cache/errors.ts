@@ -48,6 +48,23 @@ function likelyCause(type: ResourceType, lastError: unknown): string {
 }
 
 /**
+ * An informer stopped before its first list was stored: waiting for it to sync is over, as
+ * client-go's `WaitForCacheSync` returns false once its stop channel closes. A cache that removed
+ * the informer (a shard's view moved onto a merged one) no longer waits for it. Code
+ * `KL_INFORMER_STOPPED`.
+ */
+export class InformerStoppedError extends KubeloopError {
+  constructor(type: ResourceType, namespace: string | undefined) {
+    const where = namespace ? ` in namespace ${namespace}` : "";
+    super(
+      "KL_INFORMER_STOPPED",
+      `the informer of ${type.kind} (${type.apiVersion})${where} stopped before it synced: ` +
+        "it was stopped or its cache's signal aborted; read through a running cache",
+    );
+  }
+}
+
+/**
  * A relist option out of range: `periodMs` must be a finite number >= 0 (0 turns relisting off)
  * and `jitter` a fraction in [0, 1). Code `KL_CACHE_RELIST_OPTIONS`.
  */

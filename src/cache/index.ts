@@ -39,7 +39,7 @@
  * ```
  */
 export { type CacheReader, InformerCache, type InformerCacheOptions, readerOf } from "./cache.ts";
-export { CacheSyncTimeoutError, InvalidRelistOptionsError } from "./errors.ts";
+export { CacheSyncTimeoutError, InformerStoppedError, InvalidRelistOptionsError } from "./errors.ts";
 export type { InformerHealth, InformerState } from "./health.ts";
 export {
   Informer,

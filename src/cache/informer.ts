@@ -16,7 +16,7 @@ import {
   type WatchShard,
   watch,
 } from "../watch/index.ts";
-import { CacheSyncTimeoutError } from "./errors.ts";
+import { CacheSyncTimeoutError, InformerStoppedError } from "./errors.ts";
 import { HealthTracker, type InformerHealth } from "./health.ts";
 import { internStrings } from "./intern.ts";
 import { type Divergence, Relister } from "./internal/relist.ts";
@@ -132,6 +132,8 @@ export class Informer<T extends KubeObject> {
   /** Aborts this informer's own run (see {@link stop}); set while it runs. */
   #controller: AbortController | undefined;
   #stopped = false;
+  /** Its run ended (stopped, or its signal aborted): it syncs no more. */
+  #ended = false;
   /** The scope's shard as the relists ask for it and check it (the watch has its own). */
   readonly #shard: ShardFilter;
   #retainWriters = false;
@@ -182,10 +184,12 @@ export class Informer<T extends KubeObject> {
    * Resolves once the first list has been stored. Rejects with the signal's reason (an
    * `AbortError` unless it was aborted with another) when `signal` aborts first, and with
    * {@link CacheSyncTimeoutError} (naming the last list or watch failure) after `timeoutMs`:
-   * it never resolves while the store is still empty for want of a sync.
+   * it never resolves while the store is still empty for want of a sync. Rejects with
+   * {@link InformerStoppedError} once the informer stopped unsynced: it would never sync.
    */
   waitForSync(signal?: AbortSignal, timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.#synced) return Promise.resolve();
+    if (this.#ended) return Promise.reject(this.#stoppedError());
     return this.#syncWaiters.wait(
       signal,
       timeoutMs,
@@ -243,7 +247,18 @@ export class Informer<T extends KubeObject> {
   stop(): Promise<void> {
     this.#stopped = true;
     this.#controller?.abort(new Error(`the ${this.type.kind} informer was stopped`));
+    if (!this.#running) this.#end();
     return this.#running ?? Promise.resolve();
+  }
+
+  /** No sync comes any more: waiters are told so at once. */
+  #end(): void {
+    this.#ended = true;
+    if (!this.#synced) this.#syncWaiters.rejectAll(this.#stoppedError());
+  }
+
+  #stoppedError(): InformerStoppedError {
+    return new InformerStoppedError(this.type, this.scope.namespace);
   }
 
   async #runUntil(parent: AbortSignal): Promise<void> {
@@ -255,6 +270,7 @@ export class Informer<T extends KubeObject> {
     } finally {
       release();
       this.#health.stopped();
+      this.#end();
     }
   }
 

@@ -11,13 +11,14 @@
  */
 import type { Logger } from "pino";
 import { type KubeObject, keyOf, type ResourceType } from "../api/index.ts";
-import type {
-  Indexer,
-  Informer,
-  InformerCache,
-  InformerHandler,
-  InformerScope,
-  StoreReader,
+import {
+  type Indexer,
+  type Informer,
+  type InformerCache,
+  type InformerHandler,
+  type InformerScope,
+  InformerStoppedError,
+  type StoreReader,
 } from "../cache/index.ts";
 import type { Clock, Timer } from "../clock/index.ts";
 import type { HeldShard } from "../sharding/index.ts";
@@ -132,6 +133,21 @@ export class MovableView<T extends KubeObject> {
     };
   }
 
+  /**
+   * Waits for the source to sync; when the source stops unsynced because the view moved off it
+   * (onto a merged informer that synced first), waits for the new source instead.
+   */
+  async #waitForSync(signal?: AbortSignal, timeoutMs?: number): Promise<void> {
+    for (;;) {
+      const source = this.#source;
+      try {
+        return await source.waitForSync(signal, timeoutMs);
+      } catch (err) {
+        if (!(err instanceof InformerStoppedError) || this.#source === source) throw err;
+      }
+    }
+  }
+
   #proxy(): Informer<T> {
     const members: Partial<Record<keyof Informer<T>, unknown>> = {
       store: this.store,
@@ -152,6 +168,7 @@ export class MovableView<T extends KubeObject> {
         this.retainsWriters = true;
         this.#source.retainWriters();
       },
+      waitForSync: (signal?: AbortSignal, timeoutMs?: number) => this.#waitForSync(signal, timeoutMs),
     };
     const view = this;
     return new Proxy({} as Informer<T>, {

@@ -5,7 +5,7 @@ import { followAbort } from "./signals.ts";
 /** The pending waits for one informer's sync. */
 export class SyncWaiters {
   readonly #clock: Clock;
-  readonly #waiters = new Set<() => void>();
+  readonly #waiters = new Map<() => void, (err: unknown) => void>();
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -28,7 +28,7 @@ export class SyncWaiters {
         outcome();
       };
       const synced = () => settle(resolve);
-      this.#waiters.add(synced);
+      this.#waiters.set(synced, (err) => settle(() => reject(err)));
       if (signal) unfollow = followAbort(signal, (reason) => settle(() => reject(reason)));
       if (Number.isFinite(timeoutMs)) {
         timer = this.#clock.setTimer(timeoutMs, () => settle(() => reject(timeoutError())));
@@ -38,6 +38,11 @@ export class SyncWaiters {
 
   /** Resolves every pending wait. */
   releaseAll(): void {
-    for (const synced of [...this.#waiters]) synced();
+    for (const synced of [...this.#waiters.keys()]) synced();
+  }
+
+  /** Rejects every pending wait with `err`. */
+  rejectAll(err: unknown): void {
+    for (const fail of [...this.#waiters.values()]) fail(err);
   }
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { describe, it } from "node:test";
 import { ConfigMap, resourceType } from "../../../src/api/index.ts";
-import { CacheSyncTimeoutError } from "../../../src/cache/index.ts";
+import { CacheSyncTimeoutError, InformerStoppedError } from "../../../src/cache/index.ts";
 import { apiErrorFrom, KindNotFoundError } from "../../../src/client/index.ts";
 import { flush, isSettled } from "../watch/support.ts";
 import { cm, newCache } from "./support.ts";
@@ -102,6 +102,34 @@ describe("InformerCache: sync timeout", () => {
       cache.health().map((h) => [h.kind, h.state]),
       [["v1/ConfigMap", "synced"]],
     );
+  });
+});
+
+describe("InformerCache: an informer stopped before it synced", () => {
+  it("tells its waiters at once, and a cache that removed it waits for the others only", async (t) => {
+    const { cache, client, stop } = newCache(t);
+    const configMaps = client.kind("ConfigMap");
+    const removed = cache.informer(ConfigMap, { namespace: "gone" });
+    const kept = cache.informer(ConfigMap, { namespace: "kept" });
+    cache.start(stop.signal);
+    const waiting = removed.waitForSync();
+    const cacheSynced = cache.waitForSync();
+    await cache.remove(ConfigMap, { namespace: "gone" });
+    await assert.rejects(waiting, (err: unknown) => {
+      assert.ok(err instanceof InformerStoppedError);
+      assert.equal(err.code, "KL_INFORMER_STOPPED");
+      assert.match(
+        err.message,
+        /^the informer of ConfigMap \(v1\) in namespace gone stopped before it synced/,
+      );
+      return true;
+    });
+    await assert.rejects(removed.waitForSync(), InformerStoppedError, "and so does a wait begun later");
+    assert.equal(await isSettled(cacheSynced), false, "the kept informer has not listed yet");
+    configMaps.page([cm("a", "kept")], "3");
+    configMaps.stream();
+    await cacheSynced;
+    assert.equal(kept.synced, true);
   });
 });
 

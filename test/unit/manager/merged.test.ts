@@ -13,6 +13,7 @@ import { type HeldShard, inShard, shardSelector, splitHashSpace } from "../../..
 import { cm, names, newCache, recording, startInformer } from "../cache/support.ts";
 import { until } from "../controller/support.ts";
 import { uidIn } from "../sharding/support.ts";
+import { isSettled } from "../watch/support.ts";
 
 const [low, high] = splitHashSpace(2) as [HeldShard["range"], HeldShard["range"]];
 
@@ -122,6 +123,47 @@ describe("WatchMerger", () => {
     assert.deepEqual(log, ["add c@8"]);
     zero.stopped.abort();
     one.stopped.abort();
+  });
+
+  test("a shard whose own list has not answered when its view moves is synced by the merged informer", async (t) => {
+    // Seen in CI under injected faults: the merge removed the shard's own informer before its first
+    // list came back, and the shard's cache waited for it until the sync timeout.
+    const { client, cache: shared, clock, stop } = newCache(t);
+    shared.start(stop.signal);
+    const configMaps = client.kind("ConfigMap");
+    const shard: HeldShard = { index: 0, range: low };
+    const route = hashRoute("uid", { namespace: "ns" });
+    configMaps.page([withUid("a", "low")], "5");
+    configMaps.stream();
+    await shared.informer(ConfigMap, route.scopeOf([shard])).waitForSync();
+    const merger = new WatchMerger({
+      cache: shared,
+      settleMs: 4_000,
+      clock,
+      logger: pino({ level: "silent" }),
+      signal: stop.signal,
+      syncTimeoutMs: 60_000,
+    });
+    const stopped = new AbortController();
+    t.after(() => stopped.abort());
+    const place = () => ({ scope: route.scopeOf([shard]), route });
+    const options = { clock, informer: { watch: { initialState: "list" as const } } };
+    const cache = new ShardCache(client, options, shared, place, stopped.signal, { merger, shard });
+    const view = cache.informer(ConfigMap);
+    cache.start(stopped.signal);
+    await until(() => configMaps.lists.length === 2);
+    const synced = cache.waitForSync();
+    const read = cache.reader(ConfigMap);
+    assert.equal(await isSettled(synced), false, "the shard's own list is still out");
+
+    clock.advance(4_000);
+    await until(() => cache.informers().length === 0);
+    await synced;
+    assert.deepEqual(
+      (await read).list().map((o) => o.metadata.name),
+      ["a"],
+    );
+    assert.equal(view.synced, true);
   });
 });
 
