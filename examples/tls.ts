@@ -2,8 +2,8 @@
 import { createServer } from "node:https";
 import { createCertificateAuthority, issueCertificate } from "kubeloop/tls";
 
-const ca = createCertificateAuthority("dev-ca");
-const serving = issueCertificate(ca, {
+const ca = await createCertificateAuthority("dev-ca");
+const serving = await issueCertificate(ca, {
   commonName: "api",
   hosts: ["127.0.0.1", "localhost"],
   usage: "server",

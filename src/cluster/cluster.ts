@@ -76,11 +76,11 @@ export interface Cluster {
   /** Compacts etcd's history up to its current revision, so older resourceVersions expire. Returns the revision. */
   compactEtcd(): Promise<number>;
   /** Writes a kubeconfig for another user (client certificate signed by the cluster CA) and returns its path. */
-  userKubeconfig(user: string, groups?: string[]): string;
+  userKubeconfig(user: string, groups?: string[]): Promise<string>;
   /** The cluster CA's certificate (PEM), which clients of this cluster trust. */
   readonly caPem: string;
   /** Issues a certificate signed by the cluster CA, e.g. for a proxy placed in front of the apiserver. */
-  issueCertificate(request: LeafRequest): KeyPair;
+  issueCertificate(request: LeafRequest): Promise<KeyPair>;
   /** Runs the built kubectl against this cluster. */
   kubectl(args: string[], opts?: { input?: string; timeoutMs?: number }): Promise<KubectlResult>;
   /** Stops every component this cluster started (by PID) and removes a temporary run directory. */
@@ -130,7 +130,7 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
     scheduler: await freePort(),
   };
   const server = `https://127.0.0.1:${ports.apiserver}`;
-  const run = prepareRunDir(options.runDir, server);
+  const run = await prepareRunDir(options.runDir, server);
   const temporary = options.runDir === undefined;
   const pidsFile = run.path("pids");
   const procs = new Map<ComponentName, ComponentProcess>();
@@ -212,8 +212,12 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
     compactEtcd: () => compactEtcd(`http://127.0.0.1:${ports.etcdClient}`),
     caPem: run.ca.certPem,
     issueCertificate: (request) => issueCertificate(run.ca, request),
-    userKubeconfig(user, groups = []) {
-      const pair = issueCertificate(run.ca, { commonName: user, organizations: groups, usage: "client" });
+    async userKubeconfig(user, groups = []) {
+      const pair = await issueCertificate(run.ca, {
+        commonName: user,
+        organizations: groups,
+        usage: "client",
+      });
       const doc = buildKubeconfig({ name: "kubeloop", server, caPem: run.ca.certPem, ...pair });
       const path = run.path(`kubeconfig-${user.replace(/[^\w.-]/g, "_")}`);
       writeFileSync(path, kubeconfigYaml(doc), { mode: 0o600 });

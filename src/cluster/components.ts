@@ -37,12 +37,12 @@ export interface RunFiles {
  * Creates the run directory (`runDir`, else a new temporary one) with a fresh CA, the apiserver's
  * serving certificate, the service-account key pair and an admin kubeconfig for `server`.
  */
-export function prepareRunDir(runDir: string | undefined, server: string): RunFiles {
+export async function prepareRunDir(runDir: string | undefined, server: string): Promise<RunFiles> {
   const dir = runDir ?? mkdtempSync(join(tmpdir(), "kubeloop-"));
   mkdirSync(dir, { recursive: true });
   const path = (name: string) => join(dir, name);
-  const ca = createCertificateAuthority("kubeloop-ca");
-  const serving = issueCertificate(ca, {
+  const ca = await createCertificateAuthority("kubeloop-ca");
+  const serving = await issueCertificate(ca, {
     commonName: "kube-apiserver",
     hosts: [
       "127.0.0.1",
@@ -54,7 +54,7 @@ export function prepareRunDir(runDir: string | undefined, server: string): RunFi
     ],
     usage: "server",
   });
-  const admin = issueCertificate(ca, {
+  const admin = await issueCertificate(ca, {
     commonName: "kubeloop-admin",
     organizations: ["system:masters"],
     usage: "client",

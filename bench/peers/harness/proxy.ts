@@ -41,11 +41,11 @@ export async function startCountingProxy(cluster: Cluster): Promise<CountingProx
   child.send({
     upstream: upstreamFromKubeconfig(cluster.kubeconfig),
     serving: {
-      ...cluster.issueCertificate({
+      ...(await cluster.issueCertificate({
         commonName: "kubeloop-proxy",
         hosts: ["127.0.0.1", "localhost"],
         usage: "server",
-      }),
+      })),
       caPem: cluster.caPem,
     },
     clientCa: cluster.caPem,

@@ -13,7 +13,7 @@ export interface ProxyCluster {
   readonly server: string;
   readonly kubeconfig: KubeconfigDocument;
   readonly caPem: string;
-  issueCertificate(request: LeafRequest): KeyPair;
+  issueCertificate(request: LeafRequest): Promise<KeyPair>;
 }
 
 /** The proxy's serving certificate and key, and the CA (PEM) that clients must trust for it. */
@@ -61,12 +61,12 @@ const servingHosts = ["127.0.0.1", "localhost"];
 const servingRequest: LeafRequest = { commonName: "kubeloop-proxy", hosts: servingHosts, usage: "server" };
 
 /** Resolves credentials and certificates from the options. */
-export function resolveSetup(options: ProxyOptions): ProxySetup {
+export async function resolveSetup(options: ProxyOptions): Promise<ProxySetup> {
   if ("cluster" in options) {
     const { cluster } = options;
     return {
       upstream: upstreamFromKubeconfig(cluster.kubeconfig),
-      serving: { ...cluster.issueCertificate(servingRequest), caPem: cluster.caPem },
+      serving: { ...(await cluster.issueCertificate(servingRequest)), caPem: cluster.caPem },
       clientCa: cluster.caPem,
       adminKubeconfig: cluster.kubeconfig,
     };
@@ -74,7 +74,7 @@ export function resolveSetup(options: ProxyOptions): ProxySetup {
   const { upstream } = options;
   return {
     upstream,
-    serving: options.serving ?? selfSignedServingCertificate(servingRequest.commonName, servingHosts),
+    serving: options.serving ?? (await selfSignedServingCertificate(servingRequest.commonName, servingHosts)),
     clientCa: options.clientCa ?? upstream.ca,
     adminKubeconfig: buildKubeconfig({
       name: "kubeloop-proxy",

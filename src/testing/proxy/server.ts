@@ -62,7 +62,7 @@ export interface FaultProxy {
  * ```
  */
 export async function startProxy(options: ProxyOptions): Promise<FaultProxy> {
-  const setup = resolveSetup(options);
+  const setup = await resolveSetup(options);
   const stopping = new AbortController();
   const ctx: ProxyContext = {
     rules: new RuleSet(options.seed ?? 1),

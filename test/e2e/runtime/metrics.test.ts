@@ -31,8 +31,8 @@ import { eventually, kubectl, onCleanup, startManager, testClient, testNamespace
 
 /** A directory with tls.crt and tls.key for 127.0.0.1, and the CA that signed them. */
 async function certDir(t: TestContext): Promise<{ dir: string; caPem: string }> {
-  const ca = createCertificateAuthority("metrics-e2e-ca");
-  const pair = issueCertificate(ca, { commonName: "metrics", hosts: ["127.0.0.1"], usage: "server" });
+  const ca = await createCertificateAuthority("metrics-e2e-ca");
+  const pair = await issueCertificate(ca, { commonName: "metrics", hosts: ["127.0.0.1"], usage: "server" });
   const dir = await mkdtemp(join(tmpdir(), "kubeloop-metrics-e2e-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, "tls.crt"), pair.certPem);

@@ -377,7 +377,7 @@ test("impersonation keeps the caller's RBAC: certificates by user and group, bea
     (JSON.parse((await run(kubeconfig, "auth", "whoami", "-o", "json")).stdout) as Body).status?.userInfo;
 
   assert.equal((await run(proxy.kubeconfig(), "get", "configmaps")).code, 0, "admin may list");
-  const alice = proxy.kubeconfig(cluster.userKubeconfig("alice"));
+  const alice = proxy.kubeconfig(await cluster.userKubeconfig("alice"));
   const denied = await run(alice, "get", "configmaps");
   assert.notEqual(denied.code, 0);
   assert.match(denied.stderr, /User "alice" cannot list resource "configmaps"/);
@@ -394,7 +394,7 @@ test("impersonation keeps the caller's RBAC: certificates by user and group, bea
     what: "alice's binding",
   });
 
-  const bob = proxy.kubeconfig(cluster.userKubeconfig("bob", ["readers"]));
+  const bob = proxy.kubeconfig(await cluster.userKubeconfig("bob", ["readers"]));
   assert.deepEqual(await whoami(bob), { username: "bob", groups: ["readers", "system:authenticated"] });
   assert.notEqual((await run(bob, "get", "configmaps")).code, 0);
   await cluster.kubectl([

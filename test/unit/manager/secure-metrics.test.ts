@@ -207,8 +207,8 @@ describe("the metrics serving certificate", () => {
   });
 
   it("is read from certDir (tls.crt and tls.key), and clients trusting its CA verify it", async (t) => {
-    const ca = createCertificateAuthority("metrics-test-ca");
-    const pair = issueCertificate(ca, { commonName: "metrics", hosts: ["127.0.0.1"], usage: "server" });
+    const ca = await createCertificateAuthority("metrics-test-ca");
+    const pair = await issueCertificate(ca, { commonName: "metrics", hosts: ["127.0.0.1"], usage: "server" });
     const dir = await mkdtemp(join(tmpdir(), "kubeloop-metrics-certs-"));
     t.after(() => rm(dir, { recursive: true, force: true }));
     await writeFile(join(dir, "tls.crt"), pair.certPem);
