@@ -1,53 +1,33 @@
 /**
- * The sharded-replica scenario (support.ts) on a control plane of its own whose apiserver has the
- * `ShardedListAndWatch` gate off, as an older or unconfigured cluster: the server ignores shard
- * selectors, which each replica finds out at start; it then watches the Widgets whole, once (not
- * once per shard it holds), each shard seeing them through a filter of the same hash
- * (`kubeloop_shard_client_filtered{kind="Widget"}` 1) — and the guarantees hold all the same.
+ * The sharded-replica scenario (support.ts) with the reference operator, on a control plane of its
+ * own whose apiserver has the `ShardedListAndWatch` gate off, as an older or unconfigured cluster:
+ * the server ignores shard selectors, which each replica finds out at start; it then watches each
+ * kind whole, once (not once per shard it holds), each shard seeing it through a filter of the
+ * same hash (`kubeloop_shard_client_filtered{kind="ProxyRoute"}` 1) — and the guarantees hold all
+ * the same.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { Namespace } from "../../../src/api/index.ts";
-import { Client, loadKubeconfig } from "../../../src/client/index.ts";
-import { type Cluster, startCluster } from "../../../src/cluster/index.ts";
-import { shareWidgets, widgetCount } from "./support.ts";
+import { test } from "node:test";
+import { clusterOfItsOwn, shareObjects } from "./support.ts";
+import { proxies, routeCount } from "./workloads.ts";
 
-let cluster: Cluster | undefined;
-before(async () => {
-  cluster = await startCluster({
-    apiserverArgs: ["--feature-gates=ShardedListAndWatch=false"],
-    components: { controllerManager: true, scheduler: false, kwok: false },
-    report: () => {},
-  });
-});
-after(() => cluster?.stop());
-
-test("with the gate off, sharded replicas filter on the client: each receives every widget once, and the guarantees hold", async (t) => {
-  const kubeconfig = (cluster as Cluster).kubeconfigPath;
-  const client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
-  t.after(() => client.close());
-  const namespace = "sharded-fallback";
-  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
-  const { events, outside, clientFiltered, cached, takeoverMs } = await shareWidgets(t, {
-    kubeconfig,
-    client,
-    namespace,
-    serverShards: false,
-  });
+test("with the gate off, sharded myproxy replicas filter on the client: each receives every route once, and the guarantees hold", async (t) => {
+  const where = await clusterOfItsOwn(t, false);
+  const { events, whole, outside, clientFiltered, cached, takeoverMs } = await shareObjects(
+    t,
+    where,
+    proxies,
+  );
   for (const [i, received] of events.entries()) {
     assert.ok(
-      received >= widgetCount && received < 1.5 * widgetCount,
-      `replica ${i + 1} received ${received} widget events: the kind once, not once per shard`,
+      received >= 0.9 * whole && received < 1.3 * whole,
+      `replica ${i + 1} received ${received} route events of ${whole}: the kind whole, once (not once per shard)`,
     );
   }
   assert.deepEqual(clientFiltered, [1, 1, 1]);
-  assert.deepEqual(
-    cached,
-    [widgetCount, widgetCount, widgetCount],
-    "each replica caches the kind whole, once",
-  );
+  assert.deepEqual(cached, [routeCount, routeCount, routeCount], "each replica caches the kind whole, once");
   assert.deepEqual(outside, [0, 0, 0], "no sharded watch was asked for, so none dropped anything");
   t.diagnostic(
-    `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; widget events per replica: ${events.join(", ")}`,
+    `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; route events per replica: ${events.join(", ")} of ${whole}`,
   );
 });

@@ -1,13 +1,15 @@
 /**
  * Three replicas of a sharded operator, each a process of its own, share 1,000 Widgets over 16
  * virtual shards (a Lease each), sharded by uid on the apiserver (the run's cluster has the
- * `ShardedListAndWatch` gate on): see support.ts for the scenario. Filtered by the server, each
- * replica receives about its share of the watch events, and drops nothing on its client.
+ * `ShardedListAndWatch` gate on), their ConfigMaps routed by the shard label: see support.ts for
+ * the scenario. Filtered by the server, each replica receives about its share of the watch
+ * events, and drops nothing on its client.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { testClient, testNamespace } from "../support.ts";
-import { shareWidgets, widgetCount } from "./support.ts";
+import { shareObjects } from "./support.ts";
+import { widgets } from "./workloads.ts";
 
 test("three sharded replicas share 1,000 widgets, survive a SIGKILL within the Lease duration + 5 s, rebalance onto a fourth, and never reconcile a widget twice at once", async (t) => {
   const where = {
@@ -16,18 +18,22 @@ test("three sharded replicas share 1,000 widgets, survive a SIGKILL within the L
     namespace: await testNamespace(t),
     serverShards: true,
   };
-  const { events, outside, clientFiltered, cached, takeoverMs } = await shareWidgets(t, where);
+  const { events, whole, outside, clientFiltered, cached, takeoverMs } = await shareObjects(
+    t,
+    where,
+    widgets,
+  );
   for (const [i, received] of events.entries()) {
-    assert.ok(received < 0.6 * widgetCount, `replica ${i + 1} received ${received} widget events`);
+    assert.ok(received < 0.6 * whole, `replica ${i + 1} received ${received} of ${whole} widget events`);
   }
   assert.deepEqual(outside, [0, 0, 0], "the server sent each replica only its shards");
   assert.deepEqual(clientFiltered, [0, 0, 0]);
   assert.equal(
     cached.reduce((sum, n) => sum + n, 0),
-    widgetCount,
+    1_000,
     `each widget cached by one replica: ${cached.join(", ")}`,
   );
   t.diagnostic(
-    `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; widget events per replica: ${events.join(", ")}`,
+    `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; widget events per replica: ${events.join(", ")} of ${whole}`,
   );
 });

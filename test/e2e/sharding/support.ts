@@ -1,14 +1,15 @@
 /**
  * The scenario of the sharded-replica tests: three replicas of a sharded operator (a process each,
- * fixtures/replica.ts) share 1,000 Widgets over 16 virtual shards by uid; one is killed with
- * SIGKILL, a fourth joins; every reconcile start and end is audited.
+ * see fixtures/) share a workload of 1,000 objects (workloads.ts) over 16 virtual shards; one is
+ * killed with SIGKILL, a fourth joins; every reconcile start and end is audited.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import type { TestContext } from "node:test";
-import { fileURLToPath } from "node:url";
-import type { Client } from "../../../src/client/index.ts";
+import { Namespace, type ResourceType } from "../../../src/api/index.ts";
+import { Client, loadKubeconfig } from "../../../src/client/index.ts";
+import { startCluster } from "../../../src/cluster/index.ts";
 import { scrapeMetric } from "../../../src/testing/index.ts";
+import { watch } from "../../../src/watch/index.ts";
 import {
   assertNeverTogether,
   assertNoKeyTogether,
@@ -17,39 +18,89 @@ import {
   runnableIntervals,
   startOperatorProcess,
 } from "../fixtures/process.ts";
-import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
-import { eventually } from "../support.ts";
+import { eventually, onCleanup } from "../support.ts";
 
-const script = join(fileURLToPath(import.meta.url), "../fixtures/replica.ts");
-const shards = 16;
+/** The virtual shards the replicas share. */
+export const shards = 16;
 const leaseDurationMs = 8_000;
-const widgets = 1_000;
 const now = () => performance.timeOrigin + performance.now();
 
 /** Where the replicas run: a cluster's kubeconfig, an admin client of it, a namespace there. */
 export interface ReplicaCluster {
   kubeconfig: string;
   client: Client;
+  /** Where the Leases live (and, for a namespaced workload, its objects). */
   namespace: string;
   /** Whether its apiserver shards lists and watches (else each replica watches the kind whole, once). */
   serverShards: boolean;
 }
 
+/**
+ * What the replicas run and share: an operator fixture, the objects it reconciles, and how to tell
+ * they converged. Reconciles are audited by key `<controller>:<namespace>/<name>`.
+ */
+export interface Workload {
+  /** The replica process (see fixtures/). */
+  readonly script: string;
+  /** The kind counted: its objects and watch events per replica. */
+  readonly type: ResourceType;
+  /** The kinds each replica watches once for all its shards, once merged. */
+  readonly mergedKinds: readonly string[];
+  /** The audit keys of the `kind` objects in `where`, one per object. */
+  keys(where: ReplicaCluster): readonly string[];
+  /** Installs what the operator needs (its CRDs). */
+  install(where: ReplicaCluster): Promise<void>;
+  /** Creates the objects. */
+  create(where: ReplicaCluster): Promise<void>;
+  /** Changes every object's spec. */
+  change(where: ReplicaCluster): Promise<void>;
+  /** Whether every object holds what its operator makes of its spec: as created, or once changed. */
+  converged(where: ReplicaCluster, changed: boolean): Promise<boolean>;
+}
+
+/**
+ * A control plane of the test's own, stopped when the test ends (after the replicas), with the apiserver's
+ * `ShardedListAndWatch` gate as given, and a namespace for the Leases. A workload whose operator
+ * watches every namespace needs one: on the run's cluster the conformance kit's operators, which
+ * watch every namespace too, would reconcile its objects.
+ */
+export async function clusterOfItsOwn(t: TestContext, shardedListAndWatch: boolean): Promise<ReplicaCluster> {
+  const cluster = await startCluster({
+    apiserverArgs: [`--feature-gates=ShardedListAndWatch=${shardedListAndWatch}`],
+    components: { controllerManager: true, scheduler: false, kwok: false },
+    report: () => {},
+  });
+  onCleanup(t, () => cluster.stop());
+  const kubeconfig = cluster.kubeconfigPath;
+  const client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
+  onCleanup(t, () => client.close());
+  const namespace = "sharded-leases";
+  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
+  return { kubeconfig, client, namespace, serverShards: shardedListAndWatch };
+}
+
 /** What the scenario measured. */
 export interface ShareOutcome {
-  /** Widget watch events each of the first three replicas received while the widgets were created. */
+  /** Watch events of the counted kind each of the first three replicas received while the objects were created. */
   events: number[];
-  /** Widgets dropped by each replica's watches because they were outside its shards. */
+  /** The events a watch of the whole kind received meanwhile: what one unsharded replica would. */
+  whole: number;
+  /** Objects dropped by each replica's watches because they were outside its shards. */
   outside: number[];
-  /** `kubeloop_shard_client_filtered` for Widget on each replica: 1 where the apiserver does not shard. */
+  /** `kubeloop_shard_client_filtered` for the kind on each replica: 1 where the apiserver does not shard. */
   clientFiltered: number[];
-  /** Widgets each replica caches (`kubeloop_cache_objects`). */
+  /** Objects of the kind each replica caches (`kubeloop_cache_objects`). */
   cached: number[];
-  /** From the SIGKILL to the last of the killed replica's widgets reconciled again by another. */
+  /** From the SIGKILL to the last of the killed replica's objects reconciled again by another. */
   takeoverMs: number;
 }
 
-function startReplica(t: TestContext, where: ReplicaCluster, identity: string): OperatorProcess {
+function startReplica(
+  t: TestContext,
+  where: ReplicaCluster,
+  script: string,
+  identity: string,
+): OperatorProcess {
   return startOperatorProcess(t, script, identity, {
     KUBECONFIG: where.kubeconfig,
     OPERATOR_NAMESPACE: where.namespace,
@@ -80,42 +131,52 @@ function balanced(replicas: readonly OperatorProcess[]): boolean {
   return all.size === shards && counts.every((n) => n >= Math.floor(fair) && n <= Math.ceil(fair));
 }
 
-/** The sum of the samples of `name` for Widget in `replica`'s /metrics. */
-function widgetMetric(replica: OperatorProcess, name: string): Promise<number> {
+/** The sum of the samples of `name` for `kind` in `replica`'s /metrics. */
+function kindMetric(replica: OperatorProcess, name: string, kind: string): Promise<number> {
   const port = replica.all("started")[0]?.port;
-  return scrapeMetric(`http://127.0.0.1:${port}/metrics`, name, { kind: "Widget" });
+  return scrapeMetric(`http://127.0.0.1:${port}/metrics`, name, { kind });
 }
 
-/** Runs `write` for every name, 50 at a time. */
-async function forEach(names: readonly string[], write: (name: string) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < names.length; i += 50) await Promise.all(names.slice(i, i + 50).map(write));
+/** Runs `write` for every item, 50 at a time. */
+export async function forEach<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += 50) await Promise.all(items.slice(i, i + 50).map(write));
 }
 
-async function converged(
-  client: Client,
-  ns: string,
-  names: readonly string[],
-  message: (n: string) => string,
-) {
-  await eventually(
-    async () => {
-      const configMaps = await convergedWidgets(client, ns);
-      return names.every((n) => configMaps.get(n) === message(n));
+async function converged(where: ReplicaCluster, workload: Workload, changed: boolean): Promise<void> {
+  await eventually(() => workload.converged(where, changed), {
+    what: `the ${workload.type.kind} objects converged${changed ? " after a change" : ""}`,
+    timeoutMs: 120_000,
+    intervalMs: 1_000,
+  });
+}
+
+/** Counts the watch events of the whole of `type` from now until `stop()`, which returns the count. */
+function countEvents(client: Client, type: ResourceType): { stop(): number } {
+  const stopped = new AbortController();
+  let count = 0;
+  const counted = (async () => {
+    for await (const event of watch(client, type, { signal: stopped.signal })) {
+      if (event.type === "initApply" || event.type === "apply" || event.type === "delete") count++;
+    }
+  })();
+  counted.catch(() => {});
+  return {
+    stop: () => {
+      stopped.abort();
+      return count;
     },
-    { what: `${names.length} widgets converged`, timeoutMs: 120_000, intervalMs: 1_000 },
-  );
+  };
 }
 
 /**
- * Waits until each of `replicas` watches Widgets (by uid) and their ConfigMaps (by the shard
- * label) once for all the shards it holds: its last merge of each covers as many shards as it holds.
+ * Waits until each of `replicas` watches each of `kinds` once for all the shards it holds: its
+ * last merge of each covers as many shards as it holds.
  */
-async function watchesMerged(replicas: readonly OperatorProcess[]): Promise<void> {
+async function watchesMerged(replicas: readonly OperatorProcess[], kinds: readonly string[]): Promise<void> {
   const mergedKind = (r: OperatorProcess, kind: string) =>
     r.all("watches-merged").findLast((e) => e.kind === kind)?.shards === held(r).size;
-  const merged = (r: OperatorProcess) => mergedKind(r, "Widget") && mergedKind(r, "ConfigMap");
-  await eventually(() => replicas.every(merged), {
-    what: "each replica's shards watched through one Widget watch and one ConfigMap watch",
+  await eventually(() => replicas.every((r) => kinds.every((kind) => mergedKind(r, kind))), {
+    what: `each replica's shards watched through one watch of each of ${kinds.join(", ")}`,
     timeoutMs: 30_000,
   });
 }
@@ -139,36 +200,43 @@ const reconciled = (replica: OperatorProcess) =>
   new Set(replica.all("reconcile-start").map((e) => e.key as string));
 
 /**
- * Runs the scenario on `where`: every widget reconciled, each replica reconciling about its share,
- * a killed replica's widgets reconciled again by the others within the Lease duration + 5 s, the
- * shards rebalanced onto a fourth replica, and no widget reconciled by two replicas at once.
+ * Runs the scenario on `where`: every object reconciled, each replica reconciling about its share,
+ * a killed replica's objects reconciled again by the others within the Lease duration + 5 s, the
+ * shards rebalanced onto a fourth replica, and no object reconciled by two replicas at once.
  */
-export async function shareWidgets(t: TestContext, where: ReplicaCluster): Promise<ShareOutcome> {
-  const { client, namespace: ns } = where;
-  await installWidgetCrd(where.kubeconfig);
-  const replicas = ["r1", "r2", "r3"].map((identity) => startReplica(t, where, identity));
+export async function shareObjects(
+  t: TestContext,
+  where: ReplicaCluster,
+  workload: Workload,
+): Promise<ShareOutcome> {
+  await workload.install(where);
+  const start = (identity: string) => startReplica(t, where, workload.script, identity);
+  const replicas = ["r1", "r2", "r3"].map(start);
   await eventually(() => balanced(replicas), {
     what: "three replicas sharing the shards",
     timeoutMs: 90_000,
   });
 
   await oneRunsRunnable(replicas);
-  if (where.serverShards) await watchesMerged(replicas);
+  if (where.serverShards) await watchesMerged(replicas, workload.mergedKinds);
 
-  const names = Array.from({ length: widgets }, (_, i) => `w${i}`);
-  await forEach(names, (n) => client.create(Widget, widget(ns, n, `hello ${n}`)));
-  await converged(client, ns, names, (n) => `hello ${n}`);
-  const events = await Promise.all(replicas.map((r) => widgetMetric(r, "kubeloop_watch_events_total")));
-  const outside = await Promise.all(
-    replicas.map((r) => widgetMetric(r, "kubeloop_watch_outside_shard_total")),
-  );
-  const clientFiltered = await Promise.all(
-    replicas.map((r) => widgetMetric(r, "kubeloop_shard_client_filtered")),
-  );
-  const cached = await Promise.all(replicas.map((r) => widgetMetric(r, "kubeloop_cache_objects")));
+  const counting = countEvents(where.client, workload.type);
+  await workload.create(where);
+  await converged(where, workload, false);
+  const whole = counting.stop();
+  const metric = (name: string) => Promise.all(replicas.map((r) => kindMetric(r, name, workload.type.kind)));
+  const events = await metric("kubeloop_watch_events_total");
+  const outside = await metric("kubeloop_watch_outside_shard_total");
+  const clientFiltered = await metric("kubeloop_shard_client_filtered");
+  const cached = await metric("kubeloop_cache_objects");
+  const keys = new Set(workload.keys(where));
+  const share = (replica: OperatorProcess) =>
+    [...reconciled(replica)].filter((key) => keys.has(key)).length / keys.size;
   for (const replica of replicas) {
-    const share = reconciled(replica).size / widgets;
-    assert.ok(share > 0.15 && share < 0.55, `${replica.identity} reconciled ${share} of the widgets`);
+    assert.ok(
+      share(replica) > 0.15 && share(replica) < 0.55,
+      `${replica.identity} reconciled ${share(replica)} of the objects`,
+    );
   }
 
   const [victim, ...survivors] = replicas as [OperatorProcess, ...OperatorProcess[]];
@@ -179,34 +247,29 @@ export async function shareWidgets(t: TestContext, where: ReplicaCluster): Promi
   const reconciledAfterKill = (key: string) =>
     survivors.flatMap((s) => s.all("reconcile-start").filter((e) => e.key === key && e.at > killedAt));
   await eventually(() => [...victimKeys].every((key) => reconciledAfterKill(key).length > 0), {
-    what: "the survivors to reconcile the killed replica's widgets",
+    what: "the survivors to reconcile the killed replica's objects",
     timeoutMs: 60_000,
   });
   const takenOver = [...victimKeys].map((key) => Math.min(...reconciledAfterKill(key).map((e) => e.at)));
   const takeoverMs = Math.max(...takenOver) - killedAt;
   assert.ok(
     takeoverMs <= leaseDurationMs + 5_000,
-    `the killed replica's widgets were reconciled again after ${takeoverMs} ms`,
+    `the killed replica's objects were reconciled again after ${takeoverMs} ms`,
   );
 
-  const fourth = startReplica(t, where, "r4");
+  const fourth = start("r4");
   const live = [...survivors, fourth];
   await eventually(() => balanced(live), {
     what: "the shards rebalanced onto a fourth replica",
     timeoutMs: 90_000,
   });
-  await forEach(names, (n) =>
-    client.patch(Widget, n, { spec: { message: `again ${n}` } }, { type: "merge", namespace: ns }),
-  );
-  await converged(client, ns, names, (n) => `again ${n}`);
-  assert.ok(reconciled(fourth).size > 0.1 * widgets, "the fourth replica reconciles its share");
+  await workload.change(where);
+  await converged(where, workload, true);
+  assert.ok(share(fourth) > 0.1, `the fourth replica reconciles its share, not ${share(fourth)}`);
   await oneRunsRunnable(live);
   const ran = [runnableIntervals(victim, killedAt), ...live.map((r) => runnableIntervals(r))];
   for (const [i, a] of ran.entries()) for (const b of ran.slice(i + 1)) assertNeverTogether(a, b);
 
   assertNoKeyTogether([reconcileIntervals(victim, killedAt), ...live.map((r) => reconcileIntervals(r))]);
-  return { events, outside, clientFiltered, cached, takeoverMs };
+  return { events, whole, outside, clientFiltered, cached, takeoverMs };
 }
-
-/** The number of widgets of the scenario. */
-export const widgetCount = widgets;

@@ -4,7 +4,7 @@
  * shards' own informers once their holdings settled (`WatchMerger` with `ShardCache`).
  */
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { describe, type TestContext, test } from "node:test";
 import { pino } from "pino";
 import { ConfigMap, type ConfigMapObject, type KubeObject } from "../../../src/api/index.ts";
 import { MovableView, WatchMerger } from "../../../src/manager/merged.ts";
@@ -70,29 +70,37 @@ describe("MovableView", () => {
   });
 });
 
+/**
+ * A started shared cache with a merger on it (merging 4 s after the last change), and the caches
+ * of shards (their ConfigMaps by uid, in namespace ns) that join it, started, stopped when the test ends.
+ */
+function merging(t: TestContext) {
+  const { client, cache: shared, clock, stop } = newCache(t);
+  shared.start(stop.signal);
+  const merger = new WatchMerger({
+    cache: shared,
+    settleMs: 4_000,
+    clock,
+    logger: pino({ level: "silent" }),
+    signal: stop.signal,
+    syncTimeoutMs: 60_000,
+  });
+  const route = hashRoute("uid", { namespace: "ns" });
+  const shardCache = (shard: HeldShard) => {
+    const stopped = new AbortController();
+    t.after(() => stopped.abort());
+    const place = () => ({ scope: route.scopeOf([shard]), route });
+    const options = { clock, informer: { watch: { initialState: "list" as const } } };
+    const cache = new ShardCache(client, options, shared, place, stopped.signal, { merger, shard });
+    cache.start(stopped.signal);
+    return { cache, stopped };
+  };
+  return { configMaps: client.kind("ConfigMap"), shared, clock, route, shardCache };
+}
+
 describe("WatchMerger", () => {
   test("once the shards held settled, one informer over all their ranges replaces the shards' own", async (t) => {
-    const { client, cache: shared, clock, stop } = newCache(t);
-    shared.start(stop.signal);
-    const configMaps = client.kind("ConfigMap");
-    const merger = new WatchMerger({
-      cache: shared,
-      settleMs: 4_000,
-      clock,
-      logger: pino({ level: "silent" }),
-      signal: stop.signal,
-      syncTimeoutMs: 60_000,
-    });
-    const shardCache = (shard: HeldShard) => {
-      const stopped = new AbortController();
-      const route = hashRoute("uid", { namespace: "ns" });
-      const place = () => ({ scope: route.scopeOf([shard]), route });
-      const merging = { merger, shard };
-      const options = { clock, informer: { watch: { initialState: "list" as const } } };
-      const cache = new ShardCache(client, options, shared, place, stopped.signal, merging);
-      cache.start(stopped.signal);
-      return { cache, stopped };
-    };
+    const { configMaps, shared, clock, shardCache } = merging(t);
     configMaps.page([withUid("a", "low")], "5");
     configMaps.stream();
     configMaps.page([withUid("b", "high")], "6");
@@ -128,29 +136,13 @@ describe("WatchMerger", () => {
   test("a shard whose own list has not answered when its view moves is synced by the merged informer", async (t) => {
     // Seen in CI under injected faults: the merge removed the shard's own informer before its first
     // list came back, and the shard's cache waited for it until the sync timeout.
-    const { client, cache: shared, clock, stop } = newCache(t);
-    shared.start(stop.signal);
-    const configMaps = client.kind("ConfigMap");
+    const { configMaps, shared, clock, route, shardCache } = merging(t);
     const shard: HeldShard = { index: 0, range: low };
-    const route = hashRoute("uid", { namespace: "ns" });
     configMaps.page([withUid("a", "low")], "5");
     configMaps.stream();
     await shared.informer(ConfigMap, route.scopeOf([shard])).waitForSync();
-    const merger = new WatchMerger({
-      cache: shared,
-      settleMs: 4_000,
-      clock,
-      logger: pino({ level: "silent" }),
-      signal: stop.signal,
-      syncTimeoutMs: 60_000,
-    });
-    const stopped = new AbortController();
-    t.after(() => stopped.abort());
-    const place = () => ({ scope: route.scopeOf([shard]), route });
-    const options = { clock, informer: { watch: { initialState: "list" as const } } };
-    const cache = new ShardCache(client, options, shared, place, stopped.signal, { merger, shard });
+    const { cache } = shardCache(shard);
     const view = cache.informer(ConfigMap);
-    cache.start(stopped.signal);
     await until(() => configMaps.lists.length === 2);
     const synced = cache.waitForSync();
     const read = cache.reader(ConfigMap);

@@ -1,0 +1,155 @@
+/**
+ * The workloads of the sharded-replica scenario (support.ts): 1,000 Widgets of a test operator
+ * sharded by uid, whose children are routed by the shard label; and the myproxy reference
+ * operator sharded by namespace, serving 1,024 ProxyRoutes across 32 namespaces.
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  MyProxy,
+  type MyProxyObject,
+  ProxyRoute,
+  type ProxyRouteObject,
+} from "../../../operators/myproxy/api.ts";
+import operator from "../../../operators/myproxy/operator.ts";
+import { Namespace, Service, type ServiceObject } from "../../../src/api/index.ts";
+import { crdYaml } from "../../../src/schema/index.ts";
+import { inRanges, shardHash, splitHashSpace } from "../../../src/sharding/index.ts";
+import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
+import { kubectl } from "../support.ts";
+import { forEach, shards, type Workload } from "./support.ts";
+
+const fixture = (name: string) => join(fileURLToPath(import.meta.url), "../fixtures", name);
+
+const widgetNames = Array.from({ length: 1_000 }, (_, i) => `w${i}`);
+
+/** 1,000 Widgets in the scenario's namespace, each mirrored into a ConfigMap (fixtures/replica.ts). */
+export const widgets: Workload = {
+  script: fixture("replica.ts"),
+  type: Widget,
+  mergedKinds: ["Widget", "ConfigMap"],
+  keys: ({ namespace }) => widgetNames.map((n) => `widget:${namespace}/${n}`),
+  install: ({ kubeconfig }) => installWidgetCrd(kubeconfig),
+  async create({ client, namespace }) {
+    await forEach(widgetNames, (n) => client.create(Widget, widget(namespace, n, `hello ${n}`)));
+  },
+  async change({ client, namespace }) {
+    await forEach(widgetNames, (n) =>
+      client.patch(Widget, n, { spec: { message: `again ${n}` } }, { type: "merge", namespace }),
+    );
+  },
+  async converged({ client, namespace }, changed) {
+    const configMaps = await convergedWidgets(client, namespace);
+    return widgetNames.every((n) => configMaps.get(n) === `${changed ? "again" : "hello"} ${n}`);
+  },
+};
+
+/**
+ * The namespaces of the myproxy workload, two in each shard: so that each replica's share is that
+ * of the shards it holds. A few dozen namespaces hash lumpily, and names differing only in their
+ * last characters (`edge-01`, `edge-02`, ...) all land in one shard: the high bits of FNV-1a barely
+ * depend on the last bytes.
+ */
+const proxyNamespaces = spreadNames("edge", 2);
+/** The routes of each namespace: 32 × 32 = 1,024 routes, with 32 MyProxies. */
+const routeNames = Array.from({ length: 32 }, (_, j) => `r${String(j).padStart(2, "0")}`);
+const routes = proxyNamespaces.flatMap((namespace) => routeNames.map((name) => ({ namespace, name })));
+/** The number of routes the myproxy workload serves. */
+export const routeCount = routes.length;
+const pathOf = (name: string, changed: boolean) => `/${changed ? "again-" : ""}${name}`;
+
+/** `perShard` names `<prefix>-<hex>` in each of the scenario's shards. */
+function spreadNames(prefix: string, perShard: number): string[] {
+  const ranges = splitHashSpace(shards);
+  const filled = new Map<number, number>();
+  const names: string[] = [];
+  for (let i = 0; names.length < shards * perShard; i++) {
+    const name = `${prefix}-${createHash("sha256").update(String(i)).digest("hex").slice(0, 6)}`;
+    const shard = ranges.findIndex((range) => inRanges(shardHash(name), [range]));
+    const held = filled.get(shard) ?? 0;
+    filled.set(shard, held + 1);
+    if (held < perShard) names.push(name);
+  }
+  return names.sort();
+}
+
+function proxyRoute(namespace: string, name: string): ProxyRouteObject {
+  return {
+    apiVersion: ProxyRoute.apiVersion,
+    kind: ProxyRoute.kind,
+    metadata: { name, namespace },
+    spec: {
+      proxy: "edge",
+      host: `${namespace}.example.com`,
+      path: pathOf(name, false),
+      backend: { service: "backend", port: 80 },
+    },
+  };
+}
+
+/** Creates a namespace with its MyProxy and backend Service. */
+async function proxyNamespace(where: Parameters<Workload["create"]>[0], name: string): Promise<void> {
+  const { client } = where;
+  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+  const backend: ServiceObject = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "backend", namespace: name },
+    spec: { selector: { app: "backend" }, ports: [{ port: 80 }] },
+  };
+  const proxy: MyProxyObject = {
+    apiVersion: MyProxy.apiVersion,
+    kind: MyProxy.kind,
+    metadata: { name: "edge", namespace: name },
+    spec: { replicas: 1, image: "nginx:1.27.3-alpine", port: 80 },
+  };
+  await client.create(Service, backend);
+  await client.create(MyProxy, proxy);
+}
+
+/** Whether `route` is accepted at its current generation, on the path expected. */
+function accepted(route: ProxyRouteObject, changed: boolean): boolean {
+  const condition = route.status?.conditions?.find((c) => c.type === "Accepted");
+  return (
+    route.spec.path === pathOf(route.metadata.name ?? "", changed) &&
+    condition?.status === "True" &&
+    condition.observedGeneration === route.metadata.generation
+  );
+}
+
+/**
+ * The myproxy reference operator (fixtures/myproxy-replica.ts) sharded by namespace: 32 namespaces
+ * with a MyProxy and 32 ProxyRoutes each. Converged when every route is Accepted (its MyProxy's
+ * generated configuration holds it) at its current generation.
+ */
+export const proxies: Workload = {
+  script: fixture("myproxy-replica.ts"),
+  type: ProxyRoute,
+  mergedKinds: ["MyProxy", "ProxyRoute"],
+  keys: () => routes.map((r) => `proxyroute:${r.namespace}/${r.name}`),
+  async install({ kubeconfig }) {
+    await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml(operator.kinds), kubeconfig });
+    const crds = operator.kinds.map((k) => `crd/${k.plural}.${k.group}`);
+    await kubectl(["wait", "--for=condition=Established", ...crds, "--timeout=60s"], { kubeconfig });
+  },
+  async create(where) {
+    const { client } = where;
+    await forEach(proxyNamespaces, (name) => proxyNamespace(where, name));
+    await forEach(routes, (r) => client.create(ProxyRoute, proxyRoute(r.namespace, r.name)));
+  },
+  async change({ client }) {
+    await forEach(routes, ({ namespace, name }) =>
+      client.patch(ProxyRoute, name, { spec: { path: pathOf(name, true) } }, { type: "merge", namespace }),
+    );
+  },
+  async converged({ client }, changed) {
+    const listed = await client.list(ProxyRoute);
+    const ok = new Set(
+      listed.items
+        .filter((r) => accepted(r, changed))
+        .map((r) => `${r.metadata.namespace}/${r.metadata.name}`),
+    );
+    return routes.every((r) => ok.has(`${r.namespace}/${r.name}`));
+  },
+};
