@@ -1,9 +1,15 @@
 /**
  * The reference operator sharded: three replicas of myproxy, each a process of its own, share 32
- * namespaces of MyProxies and 1,024 ProxyRoutes over 16 virtual shards by namespace, on a control
- * plane of their own with the `ShardedListAndWatch` gate on (see support.ts for the scenario).
- * Filtered by the server, each replica receives about its share of the route events and caches
- * only its namespaces' routes.
+ * namespaces of MyProxies and 1,024 ProxyRoutes over 16 virtual shards by namespace (see
+ * support.ts for the scenario), on a control plane of their own: first with the apiserver's
+ * `ShardedListAndWatch` gate on, then on another with it off. One after the other, so that the
+ * run has one such control plane at a time.
+ *
+ * With the gate on, the server filters: each replica receives about its share of the route events
+ * and caches only its namespaces' routes. With it off, as an older or unconfigured cluster, the
+ * server ignores shard selectors, which each replica finds out at start; it then watches each kind
+ * whole, once (not once per shard it holds), each shard seeing it through a filter of the same
+ * hash (`kubeloop_shard_client_filtered{kind="ProxyRoute"}` 1) — and the guarantees hold all the same.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -27,6 +33,27 @@ test("three myproxy replicas sharded by namespace serve 1,024 routes, survive a 
     routeCount,
     `each route cached by one replica: ${cached.join(", ")}`,
   );
+  t.diagnostic(
+    `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; route events per replica: ${events.join(", ")} of ${whole}`,
+  );
+});
+
+test("with the gate off, sharded myproxy replicas filter on the client: each receives every route once, and the guarantees hold", async (t) => {
+  const where = await clusterOfItsOwn(t, false);
+  const { events, whole, outside, clientFiltered, cached, takeoverMs } = await shareObjects(
+    t,
+    where,
+    proxies,
+  );
+  for (const [i, received] of events.entries()) {
+    assert.ok(
+      received >= 0.9 * whole && received < 1.3 * whole,
+      `replica ${i + 1} received ${received} route events of ${whole}: the kind whole, once (not once per shard)`,
+    );
+  }
+  assert.deepEqual(clientFiltered, [1, 1, 1]);
+  assert.deepEqual(cached, [routeCount, routeCount, routeCount], "each replica caches the kind whole, once");
+  assert.deepEqual(outside, [0, 0, 0], "no sharded watch was asked for, so none dropped anything");
   t.diagnostic(
     `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; route events per replica: ${events.join(", ")} of ${whole}`,
   );

@@ -102,7 +102,8 @@ async function proxyNamespace(where: Parameters<Workload["create"]>[0], name: st
     apiVersion: MyProxy.apiVersion,
     kind: MyProxy.kind,
     metadata: { name: "edge", namespace: name },
-    spec: { replicas: 1, image: "nginx:1.27.3-alpine", port: 80 },
+    // No pods: the scenario is about the operator's own work; its control plane runs no controllers.
+    spec: { replicas: 0, image: "nginx:1.27.3-alpine", port: 80 },
   };
   await client.create(Service, backend);
   await client.create(MyProxy, proxy);
