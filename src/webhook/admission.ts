@@ -4,7 +4,13 @@
  * answers the JSON patch). A declaration is a value: the webhook server serves it at its
  * {@link AdmissionWebhook.path}, named as controller-runtime names it.
  */
-import { groupOf, type KubeObject, type ResourceType } from "../api/index.ts";
+import {
+  groupOf,
+  type KubeObject,
+  type LabelSelector,
+  type ResourceType,
+  type ValidatingWebhookConfigurationObject,
+} from "../api/index.ts";
 import type { InformerCache } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import { BadWebhookRequestError, WebhookDeclarationError } from "./errors.ts";
@@ -20,8 +26,37 @@ import type { Verdict } from "./verdict.ts";
  */
 export type SideEffects = "None" | "NoneOnDryRun";
 
+/** A CEL condition the apiserver checks before it calls the webhook (`matchConditions`). */
+export type MatchCondition = NonNullable<
+  NonNullable<ValidatingWebhookConfigurationObject["webhooks"]>[number]["matchConditions"]
+>[number];
+
+/**
+ * Which requests the apiserver sends a webhook, and what it does when the webhook cannot answer:
+ * the fields of its entry in the Validating/MutatingWebhookConfiguration that the manager and
+ * `kubeloop generate` write.
+ */
+export interface AdmissionMatch {
+  /**
+   * `"Fail"` (the default): a request the webhook cannot answer (down, unreachable, timed out) is
+   * refused, so nothing it would have refused gets in; `"Ignore"`: such a request is admitted.
+   */
+  readonly failurePolicy?: "Fail" | "Ignore";
+  /** The operations sent. Default CREATE and UPDATE. */
+  readonly operations?: readonly Operation[];
+  /** CEL conditions a request must meet to be sent (all of them). */
+  readonly matchConditions?: readonly MatchCondition[];
+  /** Only objects whose labels match are sent. */
+  readonly objectSelector?: LabelSelector;
+  /**
+   * Only objects in namespaces whose labels match are sent; added to the default selector, which
+   * leaves out kube-system and the operator's own namespace whatever this says.
+   */
+  readonly namespaceSelector?: LabelSelector;
+}
+
 /** Options of {@link validating} and {@link defaulting}. */
-export interface AdmissionOptions {
+export interface AdmissionOptions extends AdmissionMatch {
   /** Default `"None"`. */
   readonly sideEffects?: SideEffects;
   /**
@@ -77,6 +112,8 @@ export interface AdmissionWebhook {
   readonly resource: ResourceType;
   readonly sideEffects: SideEffects;
   readonly timeoutSeconds: number;
+  /** Which requests the apiserver sends it, and its failure policy, as declared (defaults not applied). */
+  readonly match: AdmissionMatch;
   /** Runs the handler on one request; throws what the handler throws. */
   admit(request: AdmissionRequest, ctx: AdmissionContext): Promise<AdmissionAnswer>;
 }
@@ -103,15 +140,9 @@ function declare(
   admit: AdmissionWebhook["admit"],
 ): AdmissionWebhook {
   const path = pathFor(type === "validating" ? "validate" : "mutate", resource);
+  const { sideEffects = "None", timeoutSeconds: _timeout, ...match } = options;
   const timeoutSeconds = checkedTimeout(path, options);
-  return Object.freeze({
-    type,
-    path,
-    resource,
-    sideEffects: options.sideEffects ?? "None",
-    timeoutSeconds,
-    admit,
-  });
+  return Object.freeze({ type, path, resource, sideEffects, timeoutSeconds, match, admit });
 }
 
 function objectOf<T extends KubeObject>(request: AdmissionRequest, field: "object" | "oldObject"): T {

@@ -69,3 +69,24 @@ export class ConversionError extends KubeloopError {
     super("KL_WEBHOOK_CONVERSION", message, options);
   }
 }
+
+/**
+ * The webhook server could not listen: most often its port is in use (another operator, or a
+ * second `kubeloop run`). Code `KL_WEBHOOK_LISTEN`.
+ */
+export class WebhookListenError extends KubeloopError {
+  constructor(host: string | undefined, port: number, cause: unknown) {
+    const address = `${host ?? "*"}:${port}`;
+    const code = (cause as NodeJS.ErrnoException)?.code;
+    const problem =
+      code === "EADDRINUSE"
+        ? `port ${port} is in use`
+        : `${cause instanceof Error ? cause.message : String(cause)}`;
+    super(
+      "KL_WEBHOOK_LISTEN",
+      `the webhook server cannot listen on ${address}: ${problem}; stop what listens there, or serve ` +
+        "the webhooks on another port (--webhook-bind-address=:9444, or the manager's webhookServer.port; 0 picks a free one)",
+      { cause },
+    );
+  }
+}

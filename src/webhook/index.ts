@@ -13,10 +13,14 @@
  * ConversionReview v1, reloads its certificate files when they change, and counts requests with
  * controller-runtime's metric names.
  *
- * Not for: webhook configurations, Services and `caBundle`s (`kubeloop/generate` and the manager
- * will make them from the declarations), nor CEL rules, which the CRD checks without a webhook
- * (`withRules` in `kubeloop/schema`): reach for a webhook when a check needs other objects, a
- * default is computed, or versions differ in shape.
+ * The configurations that make the apiserver call them ({@link admissionConfigurations},
+ * {@link conversionPatches}) are built here too, with safe defaults, for the manager (which
+ * applies them with its own CA when it makes its certificate) and `kubeloop/generate` alike.
+ *
+ * Not for: serving them with an operator (the manager's `webhooks` option, or `defineOperator`'s,
+ * does: on every replica, before its caches sync), nor CEL rules, which the CRD checks without a
+ * webhook (`withRules` in `kubeloop/schema`): reach for a webhook when a check needs other
+ * objects, a default is computed, or versions differ in shape.
  *
  * @example
  * ```ts
@@ -48,16 +52,36 @@
 export {
   type AdmissionAnswer,
   type AdmissionContext,
+  type AdmissionMatch,
   type AdmissionOptions,
   type AdmissionWebhook,
   type Defaulter,
   defaulting,
+  type MatchCondition,
   type SideEffects,
   type Validator,
   validating,
   type WebhookCache,
 } from "./admission.ts";
-export type { CertificateFiles, ServingTls } from "./certificates.ts";
+export {
+  CA_FILE,
+  type CertificateFiles,
+  certificateFilesIn,
+  type ServingTls,
+  watchFiles,
+  writeSelfManagedCertificates,
+} from "./certificates.ts";
+export {
+  admissionConfigurations,
+  type ConfigurationOptions,
+  clientConfigOf,
+  conversionPatches,
+  conversionStanza,
+  crdNameOf,
+  type WebhookClientConfig,
+  type WebhookEndpoint,
+  webhookName,
+} from "./configuration.ts";
 export {
   type ConversionOptions,
   type ConversionWebhook,
@@ -70,6 +94,7 @@ export {
   BadWebhookRequestError,
   ConversionError,
   WebhookDeclarationError,
+  WebhookListenError,
   WebhookSideEffectError,
   WebhookTimeoutError,
 } from "./errors.ts";

@@ -16,7 +16,7 @@ import type { KeyPair } from "../tls/index.ts";
 import type { AdmissionWebhook, WebhookCache } from "./admission.ts";
 import { type CertificateFiles, readKeyPair, type ServingTls, watchFiles } from "./certificates.ts";
 import type { ConversionWebhook } from "./conversion.ts";
-import { BadWebhookRequestError } from "./errors.ts";
+import { BadWebhookRequestError, WebhookListenError } from "./errors.ts";
 import { failureStatus, readJson, sendJson } from "./internal/http.ts";
 import { type Route, routesOf } from "./internal/routes.ts";
 import { stderrLogger, type WebhookLogger } from "./logger.ts";
@@ -118,17 +118,25 @@ export class WebhookServer {
     return [...this.#routes.keys()];
   }
 
-  /** Reads the certificate, starts serving, and resolves with the port (call once). */
+  /** True while the server takes connections. */
+  get listening(): boolean {
+    return this.#server?.listening ?? false;
+  }
+
+  /**
+   * Reads the certificate, starts serving, and resolves with the port (call once). Rejects with
+   * {@link WebhookListenError} when it cannot listen (the port is in use, say).
+   */
   async listen(): Promise<{ port: number }> {
     const { tls, port = 9443, host } = this.#options;
     this.#certificate = await readKeyPair(tls);
     const server = createServer(secureContext(this.#certificate), (req, res) => void this.#serve(req, res));
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once("error", (err) => reject(new WebhookListenError(host, port, err)));
       server.listen({ port, host }, resolve);
     });
-    if ("certFile" in tls) this.#watchers = watchFiles(tls, () => this.#reload(tls));
+    if ("certFile" in tls) this.#watchers = watchFiles([tls.certFile, tls.keyFile], () => this.#reload(tls));
     return { port: (server.address() as AddressInfo).port };
   }
 
