@@ -17,8 +17,24 @@ interface RouteV1alpha1 extends KubeObject {
 }
 
 // #region readme-webhooks
-import { conversion, WebhookServer } from "kubeloop/webhook";
+import { defineOperator } from "kubeloop";
+import { conversion, defaulting, Verdict, validating } from "kubeloop/webhook";
 
+const routeValidation = validating(Route, async (route, _old, ctx) => {
+  const routes = await ctx.cache.reader(Route);
+  const taken = routes
+    .list()
+    .find((r) => r.spec.hostname === route.spec.hostname && r.metadata.name !== route.metadata.name);
+  if (taken) {
+    return Verdict.deny(`the hostname ${route.spec.hostname} is taken`, {
+      causes: [{ field: "spec.hostname", message: `used by ${taken.metadata.name}` }],
+    });
+  }
+});
+const routeDefaults = defaulting(Route, (route) => {
+  route.spec.tls ??= { secretName: `${route.metadata.name}-tls` };
+  return route;
+});
 const routeVersions = conversion(Route, {
   hub: "v1",
   spokes: {
@@ -29,19 +45,11 @@ const routeVersions = conversion(Route, {
     },
   },
 });
-const server = new WebhookServer({
-  webhooks: [routeVersions],
-  tls: {
-    certFile: "/tmp/k8s-webhook-server/serving-certs/tls.crt",
-    keyFile: "/tmp/k8s-webhook-server/serving-certs/tls.key",
-  },
-  client,
-  cache,
-  registry, // controller_runtime_webhook_requests_total, _latency_seconds, _requests_in_flight
-});
-await server.listen(); // HTTPS on :9443, /convert
-// #endregion
 
-declare const client: import("kubeloop").Client;
-declare const cache: import("kubeloop/cache").InformerCache;
-declare const registry: import("prom-client").Registry;
+export default defineOperator({
+  name: "routes",
+  kinds: [Route],
+  webhooks: [routeValidation, routeDefaults, routeVersions],
+  setup: () => {},
+});
+// #endregion

@@ -136,7 +136,10 @@ function webhookContainer(options: DeploymentOptions) {
   if (!webhooks) return { args: [], ports: [], volumeMounts: [] };
   const certManager = webhooks.certificates === "cert-manager";
   return {
-    args: [`--webhook-bind-address=:${WEBHOOK_PORT}`, ...(certManager ? [`--webhook-cert-path=${WEBHOOK_CERT_DIR}`] : [])],
+    args: [
+      `--webhook-bind-address=:${WEBHOOK_PORT}`,
+      ...(certManager ? [`--webhook-cert-path=${WEBHOOK_CERT_DIR}`] : []),
+    ],
     ports: [{ name: "webhook-server", containerPort: WEBHOOK_PORT, protocol: "TCP" as const }],
     volumeMounts: certManager ? [{ name: "webhook-certs", mountPath: WEBHOOK_CERT_DIR, readOnly: true }] : [],
   };

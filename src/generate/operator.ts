@@ -70,7 +70,9 @@ export async function manifestsOf(
     ...(overrides.replicas === undefined ? {} : { replicas: overrides.replicas }),
     ...(overrides.sharding ? { sharding: overrides.sharding } : {}),
     ...(definition.webhooks?.length
-      ? { webhooks: { webhooks: definition.webhooks, certificates: overrides.webhookCerts ?? "cert-manager" } }
+      ? {
+          webhooks: { webhooks: definition.webhooks, certificates: overrides.webhookCerts ?? "cert-manager" },
+        }
       : {}),
   });
 }

@@ -81,7 +81,11 @@ export function webhookServiceManifest(options: WebhookManifestOptions): Service
   return {
     apiVersion,
     kind,
-    metadata: { name: namesOf(options.name).service, namespace: options.namespace, labels: { ...options.selector } },
+    metadata: {
+      name: namesOf(options.name).service,
+      namespace: options.namespace,
+      labels: { ...options.selector },
+    },
     spec: {
       selector: { ...options.selector },
       ports: [{ name: "webhook", port: 443, protocol: "TCP", targetPort: "webhook-server" }],

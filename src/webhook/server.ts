@@ -9,6 +9,7 @@ import type { FSWatcher } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { finished } from "node:stream/promises";
 import { Registry } from "prom-client";
 import type { Client } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
@@ -99,6 +100,9 @@ export class WebhookServer {
   #certificate: KeyPair | undefined;
   #watchers: FSWatcher[] = [];
   #closing = false;
+  /** Requests being answered, and who waits for there to be none. */
+  #inFlight = 0;
+  #drained: (() => void) | undefined;
 
   /** Checks the webhooks (two may not claim one path) and registers the metrics; serves nothing yet. */
   constructor(options: WebhookServerOptions) {
@@ -142,17 +146,19 @@ export class WebhookServer {
 
   /**
    * Stops taking connections and resolves once the requests in flight are answered (each within
-   * its webhook's timeout); idle connections close at once, busy ones after their answer.
+   * its webhook's timeout); idle connections close at once, busy ones after their answer, and any
+   * left then (a caller connected that sent no request yet) are closed.
    */
   async close(): Promise<void> {
     for (const watcher of this.#watchers) watcher.close();
     const server = this.#server;
     if (!server) return;
     this.#closing = true;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
+    server.closeAllConnections();
+    await closed;
   }
 
   async #reload(files: CertificateFiles): Promise<void> {
@@ -185,9 +191,13 @@ export class WebhookServer {
       return;
     }
     this.#metrics.started(path);
+    this.#inFlight++;
     const started = this.#clock.monotonicMs();
     const code = await this.#answer(route, req, res);
     this.#metrics.finished(path, code, (this.#clock.monotonicMs() - started) / 1000);
+    // Counted until the answer is out, so that close() never cuts one short.
+    await finished(res).catch(() => {});
+    if (--this.#inFlight === 0) this.#drained?.();
   }
 
   /** Answers one request to `route`; resolves with the HTTP status sent. */

@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
+import { parseAllDocuments } from "yaml";
 import { z } from "zod";
 import {
   ConfigMap,
@@ -22,9 +23,10 @@ import {
   ValidatingWebhookConfiguration,
 } from "../../../src/api/index.ts";
 import { InvalidError, WriteFencedError } from "../../../src/client/index.ts";
+import { manifestsOf } from "../../../src/generate/index.ts";
 import { Manager, type WebhookServingOptions } from "../../../src/manager/index.ts";
-import { installCrds } from "../../../src/operator/index.ts";
-import { defineKind } from "../../../src/schema/index.ts";
+import { defineOperator, installCrds } from "../../../src/operator/index.ts";
+import { defineKind, toYaml } from "../../../src/schema/index.ts";
 import {
   type AdmissionContext,
   conversion,
@@ -45,15 +47,18 @@ import {
 } from "../support.ts";
 
 const group = "webhooks.e2e.kubeloop.dev";
-/** v1 (hub, storage) splits v1alpha1's `address` into `hostname` and `port`, and adds `tier`. */
-const Gizmo = defineKind({
-  group,
-  version: "v1",
-  kind: "Gizmo",
-  scope: "Namespaced",
-  spec: z.object({ hostname: z.string(), port: z.int(), tier: z.string().optional() }),
-  versions: [{ name: "v1alpha1", spec: z.object({ address: z.string() }) }],
-});
+/** A kind whose v1 (hub, storage) splits v1alpha1's `address` into `hostname` and `port`, and adds `tier`. */
+function twoVersionKind(kind: string) {
+  return defineKind({
+    group,
+    version: "v1",
+    kind,
+    scope: "Namespaced",
+    spec: z.object({ hostname: z.string(), port: z.int(), tier: z.string().optional() }),
+    versions: [{ name: "v1alpha1", spec: z.object({ address: z.string() }) }],
+  });
+}
+const Gizmo = twoVersionKind("Gizmo");
 interface GizmoV1 extends KubeObject {
   spec: { hostname: string; port: number; tier?: string };
 }
@@ -78,13 +83,13 @@ async function tryToWrite(gizmo: GizmoV1, ctx: AdmissionContext, seen: Seen): Pr
     .catch((err: unknown) => seen.refusedWrites.push(err));
 }
 
-/** The three declarations, sending only requests from `namespace`. */
-function gizmoWebhooks(namespace: string, seen: Seen) {
+/** The three declarations for `kind`, sending only requests from `namespace`. */
+function gizmoWebhooks(namespace: string, seen: Seen, kind = Gizmo) {
   const namespaceSelector = {
     matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: [namespace] }],
   };
   const validation = validating(
-    Gizmo,
+    kind,
     async (gizmo, _old, ctx) => {
       seen.calls.push({ name: gizmo.metadata.name ?? "", dryRun: ctx.dryRun });
       if (gizmo.metadata.name === "writer") await tryToWrite(gizmo as GizmoV1, ctx, seen);
@@ -97,14 +102,14 @@ function gizmoWebhooks(namespace: string, seen: Seen) {
     { namespaceSelector },
   );
   const defaults = defaulting(
-    Gizmo,
+    kind,
     (gizmo) => {
       gizmo.spec.tier ??= "standard";
       return gizmo;
     },
     { namespaceSelector },
   );
-  const versions = conversion(Gizmo, {
+  const versions = conversion(kind, {
     spokes: {
       v1alpha1: {
         toHub: (old: GizmoV1alpha1): GizmoV1 => {
@@ -313,5 +318,31 @@ describe("webhooks served by the manager", () => {
     assert.ok(admitted);
     const ignored = await kubectlJson<GizmoV1>(["get", `gizmos.v1.${group}`, "ignored", "-n", ns]);
     assert.equal(ignored.spec.tier, undefined);
+  });
+
+  it("generates manifests the apiserver accepts (server-side dry run), in both certificate modes", async (t) => {
+    const { ns, seen } = await prepare(t);
+    // A kind of its own: the Gizmo CRD carries the conversion stanza a local run applied.
+    const Gadget = twoVersionKind("Gadget");
+    const webhooks = gizmoWebhooks(ns, seen, Gadget);
+    const operator = defineOperator({
+      name: "gadget-ops",
+      namespace: ns,
+      kinds: [Gadget],
+      webhooks,
+      setup() {},
+    });
+    for (const webhookCerts of ["self", "cert-manager"] as const) {
+      for (const [file, text] of await manifestsOf(operator, { webhookCerts })) {
+        if (!file.endsWith(".yaml") || file === "kustomization.yaml") continue;
+        // cert-manager's own CRDs (Issuer, Certificate) are not installed on the test cluster.
+        const objects = parseAllDocuments(text)
+          .map((doc) => doc.toJS() as KubeObject)
+          .filter((o) => !o.apiVersion.startsWith("cert-manager.io/"));
+        const dryRun = ["apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f", "-"];
+        const applied = await kubectl(dryRun, { input: toYaml(objects), allowFail: true });
+        assert.equal(applied.code, 0, `${webhookCerts} ${file}: ${applied.stderr}`);
+      }
+    }
   });
 });
