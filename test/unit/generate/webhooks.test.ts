@@ -6,20 +6,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseAllDocuments } from "yaml";
-import { z } from "zod";
-import { ConfigMap, type KubeObject } from "../../../src/api/index.ts";
+import { ConfigMap } from "../../../src/api/index.ts";
 import { operatorManifests, type WebhookCertificates } from "../../../src/generate/index.ts";
-import { defineKind } from "../../../src/schema/index.ts";
-import { conversion, defaulting, validating } from "../../../src/webhook/index.ts";
+import { defaulting, validating } from "../../../src/webhook/index.ts";
+import { Thing, thingVersions } from "../webhook/support.ts";
 
-const Thing = defineKind({
-  group: "example.com",
-  version: "v1",
-  kind: "Thing",
-  scope: "Namespaced",
-  spec: z.object({ size: z.int() }),
-  versions: [{ name: "v1alpha1", spec: z.object({ size: z.int() }) }],
-});
 const thingValidation = validating(Thing, () => undefined);
 const mapDefaults = defaulting(ConfigMap, (cm) => cm, {
   failurePolicy: "Ignore",
@@ -28,9 +19,6 @@ const mapDefaults = defaulting(ConfigMap, (cm) => cm, {
   objectSelector: { matchLabels: { "example.com/managed": "true" } },
   namespaceSelector: { matchLabels: { team: "a" } },
   matchConditions: [{ name: "not-system", expression: "!request.userInfo.username.startsWith('system:')" }],
-});
-const thingVersions = conversion(Thing, {
-  spokes: { v1alpha1: { toHub: (old: KubeObject) => old, fromHub: (hub: KubeObject) => hub } },
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read any field of the parsed YAML

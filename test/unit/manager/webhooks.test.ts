@@ -8,31 +8,18 @@ import { get as httpGet } from "node:http";
 import { request } from "node:https";
 import { createServer } from "node:net";
 import { describe, it, type TestContext } from "node:test";
-import { z } from "zod";
-import { ConfigMap, type KubeObject } from "../../../src/api/index.ts";
+import { ConfigMap } from "../../../src/api/index.ts";
 import { parseEndpointFlags } from "../../../src/manager/index.ts";
 import { defineOperator } from "../../../src/operator/index.ts";
 import { managerOptionsOf } from "../../../src/operator/operator.ts";
-import { defineKind } from "../../../src/schema/index.ts";
 import { eventually } from "../../../src/testing/index.ts";
-import { conversion, Verdict, validating, WebhookListenError } from "../../../src/webhook/index.ts";
+import { Verdict, validating, WebhookListenError } from "../../../src/webhook/index.ts";
 import { pathOf, queryOf, stubUndici } from "../client/undici-stub.ts";
-import { admissionReview } from "../webhook/support.ts";
+import { admissionReview, thingVersions } from "../webhook/support.ts";
 import { fakeManager } from "./support.ts";
 
-const Thing = defineKind({
-  group: "example.com",
-  version: "v1",
-  kind: "Thing",
-  scope: "Namespaced",
-  spec: z.object({ size: z.int() }),
-  versions: [{ name: "v1alpha1", spec: z.object({ size: z.int() }) }],
-});
 const emptyMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "empty", namespace: "ns" } };
 const noEmpty = validating(ConfigMap, (cm) => (cm.data ? undefined : Verdict.deny("data is required")));
-const thingVersions = conversion(Thing, {
-  spokes: { v1alpha1: { toHub: (old: KubeObject) => old, fromHub: (hub: KubeObject) => hub } },
-});
 
 /** Posts `body` to the server at `port` over HTTPS, trusting `ca`; resolves with the parsed answer. */
 function post(

@@ -2,8 +2,10 @@
 import { request } from "node:https";
 import type { TestContext } from "node:test";
 import { Registry } from "prom-client";
+import { z } from "zod";
 import type { KubeObject } from "../../../src/api/index.ts";
 import { Client } from "../../../src/client/index.ts";
+import { defineKind } from "../../../src/schema/index.ts";
 import {
   type CertificateAuthority,
   createCertificateAuthority,
@@ -11,6 +13,7 @@ import {
   type KeyPair,
 } from "../../../src/tls/index.ts";
 import {
+  conversion,
   type Webhook,
   type WebhookLogger,
   WebhookServer,
@@ -135,3 +138,18 @@ export function admissionReview(
     },
   };
 }
+
+/** A kind of two versions of one shape, `things.example.com`. */
+export const Thing = defineKind({
+  group: "example.com",
+  version: "v1",
+  kind: "Thing",
+  scope: "Namespaced",
+  spec: z.object({ size: z.int() }),
+  versions: [{ name: "v1alpha1", spec: z.object({ size: z.int() }) }],
+});
+
+/** Thing's conversion: v1alpha1 to and from the hub v1, unchanged. */
+export const thingVersions = conversion(Thing, {
+  spokes: { v1alpha1: { toHub: (old: KubeObject) => old, fromHub: (hub: KubeObject) => hub } },
+});
