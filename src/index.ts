@@ -9,7 +9,7 @@
  * `kubeloop/api`, `kubeloop/client`, `kubeloop/watch`, `kubeloop/cache`, `kubeloop/queue`,
  * `kubeloop/controller`, `kubeloop/manager`, `kubeloop/election`, `kubeloop/status`,
  * `kubeloop/ownership`, `kubeloop/events`, `kubeloop/schema`, `kubeloop/typegen`, `kubeloop/generate`, `kubeloop/sharding`,
- * `kubeloop/operator`, `kubeloop/clock`, `kubeloop/errors`, `kubeloop/cluster` (the local control
+ * `kubeloop/operator`, `kubeloop/webhook`, `kubeloop/clock`, `kubeloop/errors`, `kubeloop/cluster` (the local control
  * plane) and `kubeloop/testing` (fault proxy and conformance kit).
  *
  * @example

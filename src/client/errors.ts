@@ -211,15 +211,20 @@ export class UnreachableError extends KubeloopError {
 /**
  * A write refused before it was sent because the client it went through is fenced
  * (`Client.fenced`): the manager lost leadership, and from that moment nothing more is written;
- * the process exits and the new leader takes over. Not retried. Code `KL_WRITE_FENCED`.
+ * the process exits and the new leader takes over. A fence raised for another reason (a webhook
+ * handler that must have no side effects) says why in its reason, a {@link KubeloopError} that
+ * names its own fix. Not retried. Code `KL_WRITE_FENCED`.
  */
 export class WriteFencedError extends KubeloopError {
   constructor(request: RequestSummary, reason: unknown) {
     const why = reason instanceof Error ? reason.message : String(reason);
+    const fix =
+      reason instanceof KubeloopError
+        ? ""
+        : " Stop work when ctx.signal aborts; a new leader takes over the writes.";
     super(
       "KL_WRITE_FENCED",
-      `${request.method} ${request.path} was not sent: writes through this client are fenced (${why}). ` +
-        "Stop work when ctx.signal aborts; a new leader takes over the writes.",
+      `${request.method} ${request.path} was not sent: writes through this client are fenced (${why}).${fix}`,
       { cause: reason },
     );
   }

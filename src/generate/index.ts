@@ -6,7 +6,9 @@
  * {@link rbacFor}, {@link controllerPermissions}), and the deployment — CRDs, Namespace, ServiceAccount, RBAC, a
  * hardened Deployment with probes and secure metrics (a metrics Service, the `metrics-auth` and
  * `metrics-reader` ClusterRoles of kubebuilder's scaffold), the other objects the operator ships
- * (its `manifests`), a kustomization and a Dockerfile
+ * (its `manifests`), for its webhooks a Service, the webhook configurations, the CRDs' conversion
+ * stanzas and a certificate from cert-manager or the manager itself ({@link webhookManifests}),
+ * a kustomization and a Dockerfile
  * ({@link manifestsOf}, {@link operatorManifests}). `kubeloop generate` writes these files, and
  * warns about what the declarations may be missing ({@link declarationWarnings}).
  *
@@ -38,6 +40,7 @@ export {
   POD_NAMESPACE_ENV,
   POD_UID_ENV,
   serviceAccountManifest,
+  WEBHOOKS_FILE,
 } from "./manifests.ts";
 export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./metrics.ts";
 export {
@@ -66,3 +69,15 @@ export {
 } from "./rbac.ts";
 export { userRoles } from "./user-roles.ts";
 export { declarationWarnings } from "./warnings.ts";
+export {
+  type OperatorWebhooks,
+  WEBHOOK_CERT_DIR,
+  WEBHOOK_PORT,
+  type WebhookCertificates,
+  type WebhookManifestOptions,
+  webhookCaPermissions,
+  webhookManifests,
+  webhookSecretName,
+  webhookServiceManifest,
+  withConversions,
+} from "./webhooks.ts";

@@ -13,7 +13,7 @@ import {
   ServiceAccount,
   type ServiceAccountObject,
 } from "../api/index.ts";
-import { type AnyKind, crdYaml, toYaml } from "../schema/index.ts";
+import { type AnyKind, crdFor, toYaml } from "../schema/index.ts";
 import type { ShardKey } from "../sharding/index.ts";
 import { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 import {
@@ -25,9 +25,20 @@ import {
 import { eventPermissions, leaderElectionPermissions, shardingPermissions } from "./permissions.ts";
 import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
 import { userRoles } from "./user-roles.ts";
+import {
+  type OperatorWebhooks,
+  WEBHOOK_CERT_DIR,
+  WEBHOOK_PORT,
+  webhookCaPermissions,
+  webhookManifests,
+  webhookSecretName,
+  withConversions,
+} from "./webhooks.ts";
 
 /** The file of the operator's CRDs. */
 export const CRDS_FILE = "crds.yaml";
+/** The file of the webhooks' Service, configurations and (with cert-manager) Issuer and Certificate. */
+export const WEBHOOKS_FILE = "webhooks.yaml";
 /** The file of the other cluster objects the operator ships (its definition's `manifests`). */
 export const EXTRAS_FILE = "extras.yaml";
 
@@ -58,6 +69,12 @@ export interface DeploymentOptions {
   readonly resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   /** Extra environment, after `POD_NAME`, `POD_NAMESPACE` and `POD_UID`. */
   readonly env?: readonly { name: string; value: string }[];
+  /**
+   * The operator's webhooks: the container serves them on port 9443 (`webhook-server`), with
+   * cert-manager's Secret mounted at `/tmp/k8s-webhook-server/serving-certs`, or a certificate of
+   * its own.
+   */
+  readonly webhooks?: OperatorWebhooks;
   /** Extra arguments, after the endpoint flags (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`). */
   readonly args?: readonly string[];
 }
@@ -95,7 +112,7 @@ export function deploymentManifest(options: DeploymentOptions): DeploymentObject
           securityContext: { runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } },
           terminationGracePeriodSeconds: 30,
           containers: [operatorContainer(options)],
-          volumes: [{ name: "tmp", emptyDir: {} }],
+          volumes: [{ name: "tmp", emptyDir: {} }, ...webhookVolumes(options)],
         },
       },
     },
@@ -107,7 +124,29 @@ function podLabels(name: string): Record<string, string> {
   return { "app.kubernetes.io/name": name };
 }
 
+/** cert-manager's certificate Secret, when it makes the webhook certificate. */
+function webhookVolumes(options: DeploymentOptions) {
+  if (options.webhooks?.certificates !== "cert-manager") return [];
+  return [{ name: "webhook-certs", secret: { secretName: webhookSecretName(options.name) } }];
+}
+
+/** The container's webhook flags, port and certificate mount; nothing without webhooks. */
+function webhookContainer(options: DeploymentOptions) {
+  const webhooks = options.webhooks;
+  if (!webhooks) return { args: [], ports: [], volumeMounts: [] };
+  const certManager = webhooks.certificates === "cert-manager";
+  return {
+    args: [
+      `--webhook-bind-address=:${WEBHOOK_PORT}`,
+      ...(certManager ? [`--webhook-cert-path=${WEBHOOK_CERT_DIR}`] : []),
+    ],
+    ports: [{ name: "webhook-server", containerPort: WEBHOOK_PORT, protocol: "TCP" as const }],
+    volumeMounts: certManager ? [{ name: "webhook-certs", mountPath: WEBHOOK_CERT_DIR, readOnly: true }] : [],
+  };
+}
+
 function operatorContainer(options: DeploymentOptions): Container {
+  const webhook = webhookContainer(options);
   const healthPort = options.healthPort ?? 8081;
   const metricsPort = options.metricsPort ?? SECURE_METRICS_PORT;
   return {
@@ -121,6 +160,7 @@ function operatorContainer(options: DeploymentOptions): Container {
       ...(options.sharding
         ? [`--shards=${options.sharding.shards}`, `--shard-key=${options.sharding.key ?? "namespace"}`]
         : []),
+      ...webhook.args,
       ...(options.args ?? []),
     ],
     env: [
@@ -132,6 +172,7 @@ function operatorContainer(options: DeploymentOptions): Container {
     ports: [
       { name: "metrics", containerPort: metricsPort, protocol: "TCP" },
       { name: "health", containerPort: healthPort, protocol: "TCP" },
+      ...webhook.ports,
     ],
     livenessProbe: {
       httpGet: { path: "/healthz", port: healthPort },
@@ -154,7 +195,7 @@ function operatorContainer(options: DeploymentOptions): Container {
       capabilities: { drop: ["ALL"] },
       seccompProfile: { type: "RuntimeDefault" },
     },
-    volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
+    volumeMounts: [{ name: "tmp", mountPath: "/tmp" }, ...webhook.volumeMounts],
   };
 }
 
@@ -196,9 +237,11 @@ export interface OperatorManifestOptions extends DeploymentOptions {
 /**
  * Every file needed to deploy an operator, file name → content, in apply order:
  * `namespace.yaml`, `crds.yaml` (when kinds are given), `extras.yaml` (when extras are given),
- * `serviceaccount.yaml`, `rbac.yaml` (the operator's roles, the `<name>-metrics-auth` ClusterRole
+ * `serviceaccount.yaml`, `rbac.yaml` (the operator's roles, with self-managed webhook certificates a
+ * `<name>-webhook-ca` ClusterRole patching its webhook configurations and converted CRDs by name, the `<name>-metrics-auth` ClusterRole
  * its secure metrics need, the `<name>-metrics-reader` ClusterRole for scrapers, and an editor and
  * a viewer ClusterRole per kind for its users, see {@link userRoles}), `deployment.yaml`, `metrics-service.yaml`,
+ * `webhooks.yaml` (with webhooks: see `webhookManifests`),
  * `kustomization.yaml` and `Dockerfile`.
  *
  * @example
@@ -223,9 +266,23 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     ...(options.watchNamespace === undefined ? {} : { namespace: options.watchNamespace }),
   });
   const metricsAuth = metricsAuthRbac({ name: options.name, serviceAccount });
+  const webhooks = options.webhooks && {
+    ...options.webhooks,
+    name: options.name,
+    namespace: options.namespace,
+    selector: podLabels(options.name),
+  };
+  const caPermissions = webhooks ? webhookCaPermissions(webhooks) : [];
+  const webhookCa =
+    caPermissions.length > 0
+      ? rolesWithBindings(rbacFor(caPermissions, { name: `${options.name}-webhook-ca`, serviceAccount }))
+      : [];
   const files = new Map<string, string>();
   files.set("namespace.yaml", toYaml([namespaceManifest(options.namespace)]));
-  if (options.kinds && options.kinds.length > 0) files.set(CRDS_FILE, crdYaml(options.kinds));
+  if (options.kinds && options.kinds.length > 0) {
+    const crds = options.kinds.map(crdFor);
+    files.set(CRDS_FILE, toYaml(webhooks ? withConversions(crds, webhooks) : crds));
+  }
   if (options.extras && options.extras.length > 0) files.set(EXTRAS_FILE, toYaml(options.extras));
   files.set(
     "serviceaccount.yaml",
@@ -236,6 +293,7 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     toYaml([
       ...rolesWithBindings(rbac),
       ...rolesWithBindings(metricsAuth),
+      ...webhookCa,
       metricsReaderRole(options.name),
       ...userRoles(options.name, options.kinds ?? []),
     ]),
@@ -252,6 +310,7 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
       }),
     ]),
   );
+  if (webhooks) files.set(WEBHOOKS_FILE, toYaml(webhookManifests(webhooks)));
   files.set("kustomization.yaml", kustomization([...files.keys()]));
   files.set("Dockerfile", dockerfile(options.dockerfile));
   files.set("Dockerfile.dockerignore", dockerignore());

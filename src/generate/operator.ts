@@ -4,6 +4,7 @@ import type { DockerfileOptions } from "./dockerfile.ts";
 import { type OperatorManifestOptions, operatorManifests } from "./manifests.ts";
 import { type ControllerPermissionOptions, controllerPermissions } from "./permissions.ts";
 import type { PermissionRequest } from "./rbac.ts";
+import type { WebhookCertificates } from "./webhooks.ts";
 
 /** The controllers an operator builds, as declared by its `setup`, without connecting to a cluster. */
 export function declarationsOf(operator: Operator): Promise<ControllerDeclaration[]> {
@@ -41,7 +42,8 @@ export async function permissionsOf(operator: Operator): Promise<PermissionReque
 
 /**
  * Deployment files (CRDs, the operator's other `manifests`, Namespace, ServiceAccount, RBAC,
- * Deployment, kustomization, Dockerfile) by file name.
+ * Deployment, kustomization, Dockerfile, and for its webhooks their Service, configurations and
+ * certificate, by `cert-manager` unless `webhookCerts` says `self`) by file name.
  */
 export async function manifestsOf(
   operator: Operator,
@@ -51,6 +53,7 @@ export async function manifestsOf(
     dockerfile?: DockerfileOptions;
     replicas?: number;
     sharding?: OperatorManifestOptions["sharding"];
+    webhookCerts?: WebhookCertificates;
   } = {},
 ): Promise<Map<string, string>> {
   const { definition } = operator;
@@ -66,6 +69,11 @@ export async function manifestsOf(
     ...(overrides.dockerfile ? { dockerfile: overrides.dockerfile } : {}),
     ...(overrides.replicas === undefined ? {} : { replicas: overrides.replicas }),
     ...(overrides.sharding ? { sharding: overrides.sharding } : {}),
+    ...(definition.webhooks?.length
+      ? {
+          webhooks: { webhooks: definition.webhooks, certificates: overrides.webhookCerts ?? "cert-manager" },
+        }
+      : {}),
   });
 }
 

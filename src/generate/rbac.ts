@@ -27,6 +27,8 @@ export interface PermissionRequest {
   readonly verbs: readonly string[];
   /** A subresource such as `status` or `finalizers`. */
   readonly subresource?: string;
+  /** Grant only on the objects of these names (verbs that name one object: get, patch, update, delete). */
+  readonly resourceNames?: readonly string[];
   /**
    * Grant only in this namespace (a Role there), e.g. leader-election leases in the operator's
    * namespace. Default: wherever the operator works.
@@ -87,7 +89,7 @@ export function rbacFor(requests: readonly PermissionRequest[], options: RbacOpt
   return { roles, bindings };
 }
 
-/** Aggregates requests into one rule per API group and resource, sorted, with sorted unique verbs. */
+/** Aggregates requests into one rule per API group, resource and names, sorted, with sorted unique verbs. */
 export function rulesFor(requests: readonly PermissionRequest[], namespace?: string): PolicyRule[] {
   const verbsByResource = new Map<string, Set<string>>();
   for (const request of requests) {
@@ -100,7 +102,8 @@ export function rulesFor(requests: readonly PermissionRequest[], namespace?: str
     const resource = request.subresource
       ? `${request.type.plural}/${request.subresource}`
       : request.type.plural;
-    const key = `${groupOf(request.type.apiVersion)}\u0000${resource}`;
+    const names = [...(request.resourceNames ?? [])].sort().join(",");
+    const key = `${groupOf(request.type.apiVersion)}\u0000${resource}\u0000${names}`;
     const verbs = verbsByResource.get(key) ?? new Set<string>();
     for (const verb of request.verbs) verbs.add(verb);
     verbsByResource.set(key, verbs);
@@ -108,8 +111,9 @@ export function rulesFor(requests: readonly PermissionRequest[], namespace?: str
   return [...verbsByResource.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, verbs]) => {
-      const [group = "", resource = ""] = key.split("\u0000");
-      return { apiGroups: [group], resources: [resource], verbs: [...verbs].sort() };
+      const [group = "", resource = "", names = ""] = key.split("\u0000");
+      const resourceNames = names ? { resourceNames: names.split(",") } : {};
+      return { apiGroups: [group], resources: [resource], ...resourceNames, verbs: [...verbs].sort() };
     });
 }
 

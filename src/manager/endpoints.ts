@@ -17,6 +17,7 @@ import { type KeyPair, selfSignedServingCertificate } from "../tls/index.ts";
 import { MetricsCertificateError } from "./errors.ts";
 import { RequestReview, type ReviewClient } from "./internal/request-review.ts";
 import { type Check, type EndpointsOptions, serveEndpoints } from "./server.ts";
+import type { WebhookServingOptions } from "./webhooks.ts";
 
 /** Where an HTTP endpoint listens; `port: 0` picks a free port. */
 export interface Listen {
@@ -60,6 +61,8 @@ export interface MetricsOptions {
 export interface EndpointOptions {
   metrics?: MetricsOptions | false;
   health?: Listen | false;
+  /** Where and with which certificate the webhooks are served (the `--webhook-*` flags). */
+  webhookServer?: WebhookServingOptions;
 }
 
 /** Metrics options with the defaults applied. */

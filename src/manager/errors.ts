@@ -68,3 +68,22 @@ export class DuplicateRunnableError extends KubeloopError {
     );
   }
 }
+
+/**
+ * The manager could not apply a webhook configuration or a CRD's conversion stanza with its CA.
+ * Code `KL_WEBHOOK_CONFIGURATION`.
+ */
+export class WebhookConfigurationError extends KubeloopError {
+  constructor(kind: string, name: string, cause: unknown) {
+    const fix =
+      kind === "CustomResourceDefinition"
+        ? `install the CRD first (kubeloop install, or kubeloop run --install-crds), and let the operator patch it`
+        : "let the operator patch it (kubeloop generate grants this with --webhook-certs self)";
+    super(
+      "KL_WEBHOOK_CONFIGURATION",
+      `cannot apply the webhook CA to the ${kind} ${name} (${cause instanceof Error ? cause.message : String(cause)}); ${fix}, ` +
+        "or give the manager a certificate directory (webhookServer.certDir, --webhook-cert-path) whose CA something else injects",
+      { cause },
+    );
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * The command-line flags of a manager's endpoints, with kubebuilder's names and meanings
  * (`--metrics-bind-address`, `--metrics-secure`, `--metrics-cert-path`, `--metrics-cert-name`,
- * `--metrics-cert-key`, `--health-probe-bind-address`), and of its sharding (`--shards`,
+ * `--metrics-cert-key`, `--health-probe-bind-address`, `--webhook-cert-path`, `--webhook-cert-name`,
+ * `--webhook-cert-key`; `--webhook-bind-address` is ours), and of its sharding (`--shards`,
  * `--shard-key`), shared by `kubeloop run` and an operator's container entry point so that the
  * generated Deployment's args mean the same to both.
  */
@@ -10,6 +11,7 @@ import type { ShardKey } from "../sharding/index.ts";
 import type { EndpointOptions, Listen } from "./endpoints.ts";
 import { EndpointFlagError } from "./errors.ts";
 import type { ShardingOptions } from "./sharded.ts";
+import type { WebhookServingOptions } from "./webhooks.ts";
 
 /** One flag of {@link endpointFlags}. */
 export interface EndpointFlag {
@@ -53,6 +55,28 @@ export const endpointFlags: readonly EndpointFlag[] = [
     value: "<host:port>",
     description:
       "where /healthz and /readyz listen, plain HTTP (default :8081 in a cluster, 127.0.0.1:8081 outside)",
+  },
+  {
+    name: "webhook-bind-address",
+    value: "<host:port>",
+    description:
+      "where the webhook server listens, HTTPS, when the operator declares webhooks (default :9443 in a cluster, 127.0.0.1:9443 outside)",
+  },
+  {
+    name: "webhook-cert-path",
+    value: "<dir>",
+    description:
+      "directory of the webhook serving certificate, e.g. cert-manager's Secret (default: a CA and certificate the manager makes, whose CA it applies to its webhook configurations)",
+  },
+  {
+    name: "webhook-cert-name",
+    value: "<file>",
+    description: "certificate file in --webhook-cert-path (default tls.crt)",
+  },
+  {
+    name: "webhook-cert-key",
+    value: "<file>",
+    description: "key file in --webhook-cert-path (default tls.key)",
   },
 ];
 
@@ -102,6 +126,10 @@ export interface EndpointFlagValues {
   metricsCertName?: string;
   metricsCertKey?: string;
   healthProbeBindAddress?: string;
+  webhookBindAddress?: string;
+  webhookCertPath?: string;
+  webhookCertName?: string;
+  webhookCertKey?: string;
 }
 
 /**
@@ -129,7 +157,26 @@ export function endpointOptions(values: EndpointFlagValues): EndpointOptions {
   if (values.healthProbeBindAddress !== undefined) {
     options.health = bindAddress("health-probe-bind-address", values.healthProbeBindAddress);
   }
+  const webhookServer = webhookServing(values);
+  if (webhookServer) options.webhookServer = webhookServer;
   return options;
+}
+
+/** The webhook server options of the `--webhook-*` flags; undefined when none is given. */
+function webhookServing(values: EndpointFlagValues): WebhookServingOptions | undefined {
+  const { webhookBindAddress, webhookCertPath, webhookCertName, webhookCertKey } = values;
+  const given = [webhookBindAddress, webhookCertPath, webhookCertName, webhookCertKey];
+  if (given.every((value) => value === undefined)) return undefined;
+  const listen =
+    webhookBindAddress === undefined ? {} : bindAddress("webhook-bind-address", webhookBindAddress);
+  if (listen === false) {
+    throw new EndpointFlagError(
+      "--webhook-bind-address cannot be 0",
+      "the webhooks must be served: give host:port, e.g. :9443",
+    );
+  }
+  const files = { certDir: webhookCertPath, certName: webhookCertName, keyName: webhookCertKey };
+  return Object.fromEntries(Object.entries({ ...listen, ...files }).filter(([, v]) => v !== undefined));
 }
 
 /**

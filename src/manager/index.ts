@@ -9,7 +9,9 @@
  * (followers keep warm caches; a manager that loses leadership refuses every further write,
  * aborts its reconciles and stops), logs with pino named after the operator (`controller`,
  * `namespace`, `object`, `reconcileID` on every reconcile line; JSON, or readable lines on a
- * terminal), and shuts down gracefully on SIGTERM/SIGINT, at once on a second one
+ * terminal), serves the operator's admission and conversion webhooks on every replica (with a
+ * certificate of its own and its webhook configurations applied, or one cert-manager issues), and
+ * shuts down gracefully on SIGTERM/SIGINT, at once on a second one
  * ({@link runManager}).
  *
  * Not a deployment tool: `kubeloop generate` writes the manifests that run a manager in a cluster.
@@ -29,6 +31,7 @@ export {
   EndpointFlagError,
   MetricsCertificateError,
   ShardingSetupError,
+  WebhookConfigurationError,
 } from "./errors.ts";
 export {
   type EndpointFlag,
@@ -50,3 +53,4 @@ export { ManagerMetrics } from "./metrics.ts";
 export type { Runnable, RunnableContext } from "./runnable.ts";
 export { type Check, type Denial, type EndpointsOptions, type Guard, serveEndpoints } from "./server.ts";
 export { SHARD_LABEL, type ShardingOptions } from "./sharded.ts";
+export { type WebhookServingOptions, webhookServiceName } from "./webhooks.ts";

@@ -27,6 +27,7 @@ import {
 import { EventRecorder } from "../events/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
 import { type HeldShard, ShardCoordinator, type ShardKey } from "../sharding/index.ts";
+import type { Webhook } from "../webhook/index.ts";
 import {
   logDivergence,
   logInformerFailure,
@@ -60,6 +61,7 @@ import {
   shardPlacement,
 } from "./sharded.ts";
 import { handleShutdownSignals } from "./signals.ts";
+import { ManagerWebhooks, type WebhookServingOptions } from "./webhooks.ts";
 
 /** Leader election settings (client-go semantics; controller-runtime's 15/10/2 s defaults). */
 export interface LeaderElectionOptions extends Partial<ElectionTimings> {
@@ -121,6 +123,15 @@ export interface ManagerOptions {
    */
   sharding?: ShardingOptions | false;
   /**
+   * Admission and conversion webhooks to serve (from `validating`, `defaulting`, `conversion` of
+   * `kubeloop/webhook`): over HTTPS on every replica, leader or not, from before the caches sync.
+   * Handlers get the manager's cache and a client that leadership does not fence. `/readyz` fails
+   * while the server is not listening.
+   */
+  webhooks?: readonly Webhook[];
+  /** How the webhooks are served: port, certificate, configurations. See {@link WebhookServingOptions}. */
+  webhookServer?: WebhookServingOptions;
+  /**
    * How long in-flight reconciles may run once shutdown begins; then their `ctx.signal` aborts
    * and the manager stops without waiting for them. The default of every controller's own
    * `gracefulShutdownMs`. Default 30 s.
@@ -169,7 +180,9 @@ export class Manager implements ControllerHost {
   #ready = false;
   #cachesRunning = false;
   #onLeadershipLost: (err: LeadershipLostError) => void = () => {};
-  #ports: { metrics?: number; health?: number } = {};
+  #ports: { metrics?: number; health?: number; webhook?: number } = {};
+  /** The webhook server, when webhooks are declared. */
+  readonly #webhooks: ManagerWebhooks | undefined;
   /** With sharding: the setups to run on each held shard, what they declare, and the shards running. */
   readonly #setups: Setup[] = [];
   readonly #declarations: ControllerDeclaration[] = [];
@@ -228,6 +241,16 @@ export class Manager implements ControllerHost {
     // rate limit of their own, as controller-runtime gives leader election a client of its own:
     // a renewal queued behind thousands of a controller's writes would lose the Lease.
     this.#elector = this.#makeElector(client.limited(10, 10));
+    this.#webhooks = options.webhooks?.length
+      ? new ManagerWebhooks(options.webhooks, options.webhookServer ?? {}, {
+          name: options.name,
+          client,
+          cache: this.cache,
+          registry: metrics.registry,
+          logger,
+          inCluster: runningInCluster(),
+        })
+      : undefined;
     this.#coordinator = this.#makeCoordinator(client);
   }
 
@@ -246,9 +269,12 @@ export class Manager implements ControllerHost {
     return new Manager(options, client, logger, metrics);
   }
 
-  /** Ports the endpoints listen on, once started (useful with `port: 0`). */
-  get ports(): { metrics?: number; health?: number } {
-    return this.#ports;
+  /** Ports the endpoints and the webhook server listen on, once started (useful with `port: 0`). */
+  get ports(): { metrics?: number; health?: number; webhook?: number } {
+    return {
+      ...this.#ports,
+      ...(this.#webhooks?.port === undefined ? {} : { webhook: this.#webhooks.port }),
+    };
   }
 
   /**
@@ -346,7 +372,7 @@ export class Manager implements ControllerHost {
   }
 
   /**
-   * Runs until `signal` aborts: serves endpoints, starts the caches and waits for them to sync,
+   * Runs until `signal` aborts: serves endpoints and webhooks (see {@link ManagerOptions.webhooks}), starts the caches and waits for them to sync,
    * then (with leader election, once leading) runs every controller. Shuts down gracefully: stops
    * taking work, lets reconciles finish for up to `gracefulShutdownMs` (then aborts them), closes
    * watches, flushes events, releases the Lease. Rejects with the caches' `CacheSyncTimeoutError`
@@ -355,6 +381,13 @@ export class Manager implements ControllerHost {
    */
   async start(signal: AbortSignal): Promise<void> {
     const servers = await this.#serve();
+    try {
+      await this.#webhooks?.start();
+    } catch (err) {
+      await this.#webhooks?.stop();
+      for (const server of servers) server.close();
+      throw err;
+    }
     this.logger.info(
       { controllers: this.#controllers.map((c) => c.name), ...this.#ports },
       "manager starting",
@@ -374,11 +407,14 @@ export class Manager implements ControllerHost {
       if (this.#elector) await this.#campaign(this.#elector, signal);
       else if (this.#coordinator) await this.#runShards(this.#coordinator, signal);
       else if (await this.#synced) await this.#runLeading(signal);
+      // Webhooks serve until shutdown, even with no controllers to run.
+      if (this.#webhooks) await untilAborted(signal);
     } finally {
       this.#cachesRunning = false;
       caches.abort();
       await everywhere;
       await this.recorder.close(AbortSignal.timeout(5000)).catch(() => {});
+      await this.#webhooks?.stop();
       for (const server of servers) server.close();
       this.logger.info("manager stopped");
     }
@@ -741,6 +777,7 @@ export class Manager implements ControllerHost {
       readyz: {
         "informers-synced": informersSynced(source),
         ...(coordinator ? { shards: () => this.#shardsReport(coordinator) } : {}),
+        ...(this.#webhooks ? { webhook: this.#webhooks.listening } : {}),
       },
     };
   }

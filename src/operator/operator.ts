@@ -16,6 +16,7 @@ import {
   runManager,
 } from "../manager/index.ts";
 import type { AnyKind } from "../schema/index.ts";
+import type { Webhook } from "../webhook/index.ts";
 
 /** What an operator is. */
 export interface OperatorDefinition {
@@ -36,6 +37,13 @@ export interface OperatorDefinition {
    * by `kubeloop generate`; declare what they read and write in `permissions`.
    */
   runnables?: readonly Runnable[];
+  /**
+   * Admission and conversion webhooks (`validating`, `defaulting`, `conversion` of
+   * `kubeloop/webhook`), served by every replica. `kubeloop generate` writes their Service,
+   * webhook configurations and CRD conversion stanzas; a local run applies the configurations
+   * itself, with a certificate it makes.
+   */
+  webhooks?: readonly Webhook[];
   /** Namespace the operator is deployed to. Default: its name. */
   namespace?: string;
   /** Watch and be permitted in only this namespace (Role instead of ClusterRole). */
@@ -95,7 +103,8 @@ export interface RunOptions extends Partial<Omit<ManagerOptions, "name">> {
 
 /**
  * Runs an operator until SIGTERM/SIGINT: creates a manager (with leader election unless turned
- * off, or sharding instead), builds the controllers, adds the runnables, starts it. Exits the process with code 1 when
+ * off, or sharding instead, and its webhooks, served in the operator's namespace), builds the
+ * controllers, adds the runnables, starts it. Exits the process with code 1 when
  * leadership is lost.
  */
 export async function runOperator(operator: Operator, options: RunOptions = {}): Promise<void> {
@@ -123,10 +132,17 @@ export function managerOptionsOf(
     namespace: leaseNamespace,
     ...options.sharding,
   };
+  const webhooks = definition.webhooks?.length
+    ? {
+        webhooks: definition.webhooks,
+        webhookServer: { namespace: leaseNamespace, ...options.webhookServer },
+      }
+    : {};
   return {
     namespace: definition.watchNamespace,
     permissions: definition.permissions,
     ...options,
+    ...webhooks,
     leaderElection,
     sharding,
     name: operator.name,

@@ -1,0 +1,92 @@
+/** Errors of webhook declarations, of the requests a webhook server gets, and of its handlers. */
+import { KubeloopError } from "../errors/index.ts";
+
+/**
+ * A webhook declaration or a server's set of webhooks cannot be served: a conversion names a
+ * version the kind does not have or leaves a served version without a spoke, a timeout is out of
+ * the apiserver's range, or two webhooks claim one path. Code `KL_WEBHOOK_DECLARATION`.
+ */
+export class WebhookDeclarationError extends KubeloopError {
+  constructor(what: string, problem: string, fix: string) {
+    super("KL_WEBHOOK_DECLARATION", `${what}: ${problem}; ${fix}`);
+  }
+}
+
+/**
+ * A request the webhook server cannot answer with a review: not JSON, not an AdmissionReview or
+ * ConversionReview of a version it speaks, too large, or sent to a path or with a method it does
+ * not serve. `status` is the HTTP status it answers with. Code `KL_WEBHOOK_BAD_REQUEST`.
+ */
+export class BadWebhookRequestError extends KubeloopError {
+  /** The HTTP status of the answer: 400, 404, 405, 413 or 415. */
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super("KL_WEBHOOK_BAD_REQUEST", message);
+    this.status = status;
+  }
+}
+
+/**
+ * The reason a webhook handler's `ctx.client` refuses writes (the refused write rejects with the
+ * client's `WriteFencedError`, whose `cause` is this): the request is a dry run, or the webhook
+ * declares `sideEffects: "None"`. Code `KL_WEBHOOK_SIDE_EFFECT`.
+ */
+export class WebhookSideEffectError extends KubeloopError {
+  constructor(webhook: string, dryRun: boolean) {
+    super(
+      "KL_WEBHOOK_SIDE_EFFECT",
+      dryRun
+        ? `webhook ${webhook} is answering a dry-run request, which must have no side effects; ` +
+            "write only when ctx.dryRun is false"
+        : `webhook ${webhook} declares sideEffects: "None", so its handler may not write; ` +
+            'declare sideEffects: "NoneOnDryRun" to write outside dry runs',
+    );
+  }
+}
+
+/**
+ * A webhook handler did not answer within the webhook's timeout; its `ctx.signal` aborts with
+ * this and the request is refused. Code `KL_WEBHOOK_TIMEOUT`.
+ */
+export class WebhookTimeoutError extends KubeloopError {
+  constructor(webhook: string, timeoutMs: number) {
+    super(
+      "KL_WEBHOOK_TIMEOUT",
+      `webhook ${webhook} did not answer within ${timeoutMs} ms; make the handler faster, ` +
+        "or raise the declaration's timeoutSeconds (at most 30)",
+    );
+  }
+}
+
+/**
+ * A conversion that cannot be made: the object is of a kind or version no declaration converts,
+ * or a converter threw (its error is the `cause`). Answered as a `Failure` ConversionReview.
+ * Code `KL_WEBHOOK_CONVERSION`.
+ */
+export class ConversionError extends KubeloopError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("KL_WEBHOOK_CONVERSION", message, options);
+  }
+}
+
+/**
+ * The webhook server could not listen: most often its port is in use (another operator, or a
+ * second `kubeloop run`). Code `KL_WEBHOOK_LISTEN`.
+ */
+export class WebhookListenError extends KubeloopError {
+  constructor(host: string | undefined, port: number, cause: unknown) {
+    const address = `${host ?? "*"}:${port}`;
+    const code = (cause as NodeJS.ErrnoException)?.code;
+    const problem =
+      code === "EADDRINUSE"
+        ? `port ${port} is in use`
+        : `${cause instanceof Error ? cause.message : String(cause)}`;
+    super(
+      "KL_WEBHOOK_LISTEN",
+      `the webhook server cannot listen on ${address}: ${problem}; stop what listens there, or serve ` +
+        "the webhooks on another port (--webhook-bind-address=:9444, or the manager's webhookServer.port; 0 picks a free one)",
+      { cause },
+    );
+  }
+}

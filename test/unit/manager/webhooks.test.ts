@@ -1,0 +1,152 @@
+/**
+ * A manager's webhooks: served from start with a certificate it made, its CA applied to its
+ * configurations and conversion stanzas, `/readyz` saying so; a port in use fails start with one
+ * error naming the port and the flag; the `--webhook-*` flags; `runOperator`'s options.
+ */
+import assert from "node:assert/strict";
+import { get as httpGet } from "node:http";
+import { request } from "node:https";
+import { createServer } from "node:net";
+import { describe, it, type TestContext } from "node:test";
+import { ConfigMap } from "../../../src/api/index.ts";
+import { parseEndpointFlags } from "../../../src/manager/index.ts";
+import { defineOperator } from "../../../src/operator/index.ts";
+import { managerOptionsOf } from "../../../src/operator/operator.ts";
+import { eventually } from "../../../src/testing/index.ts";
+import { Verdict, validating, WebhookListenError } from "../../../src/webhook/index.ts";
+import { pathOf, queryOf, stubUndici } from "../client/undici-stub.ts";
+import { admissionReview, thingVersions } from "../webhook/support.ts";
+import { fakeManager } from "./support.ts";
+
+const emptyMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "empty", namespace: "ns" } };
+const noEmpty = validating(ConfigMap, (cm) => (cm.data ? undefined : Verdict.deny("data is required")));
+
+/** Posts `body` to the server at `port` over HTTPS, trusting `ca`; resolves with the parsed answer. */
+function post(
+  port: number,
+  path: string,
+  body: unknown,
+  ca: string,
+): Promise<{ response: { allowed: boolean } }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, path, method: "POST", ca, headers: { "content-type": "application/json" } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** The body of a GET over plain HTTP (undici, and so fetch, is stubbed in these tests). */
+function get(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve(Buffer.concat(chunks).toString()));
+    }).on("error", reject);
+  });
+}
+
+async function started(t: TestContext, options: Parameters<typeof fakeManager>[0]) {
+  const { manager } = await fakeManager({ health: { host: "127.0.0.1", port: 0 }, ...options });
+  const stop = new AbortController();
+  const running = manager.start(stop.signal);
+  t.after(() => {
+    stop.abort();
+    return running;
+  });
+  return { manager, running };
+}
+
+describe("a manager's webhooks", () => {
+  it("are served from start with a certificate the manager made, whose CA it applies", async (t) => {
+    const sent = stubUndici(t, (req) => ({ status: 200, body: JSON.parse(req.body ?? "{}") }));
+    const { manager } = await started(t, {
+      webhooks: [noEmpty, thingVersions],
+      webhookServer: { port: 0, namespace: "widgets-system" },
+    });
+    const applied = await eventually(() => sent.length === 2 && sent, { what: "two applies" });
+    assert.deepEqual(
+      applied.map((r) => [r.method, pathOf(r), queryOf(r).fieldManager]),
+      [
+        [
+          "PATCH",
+          "/prefix/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/widgets",
+          "widgets-webhook-ca",
+        ],
+        [
+          "PATCH",
+          "/prefix/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com",
+          "widgets-webhook-ca",
+        ],
+      ],
+    );
+    const [configuration, crd] = applied.map((r) => JSON.parse(r.body ?? "{}"));
+    const entry = configuration.webhooks[0];
+    const port = manager.ports.webhook;
+    assert.equal(entry.clientConfig.url, `https://127.0.0.1:${port}/validate--v1-configmap`);
+    assert.deepEqual(entry.namespaceSelector.matchExpressions[0].values, ["kube-system", "widgets-system"]);
+    assert.equal(crd.spec.conversion.webhook.clientConfig.url, `https://127.0.0.1:${port}/convert`);
+    assert.equal(crd.spec.conversion.webhook.clientConfig.caBundle, entry.clientConfig.caBundle);
+
+    // The apiserver's view: the server's certificate verifies against the CA applied.
+    const ca = Buffer.from(entry.clientConfig.caBundle, "base64").toString();
+    const answer = await post(
+      port as number,
+      "/validate--v1-configmap",
+      admissionReview("CREATE", emptyMap),
+      ca,
+    );
+    assert.equal(answer.response.allowed, false);
+    const readyz = await get(`http://127.0.0.1:${manager.ports.health}/readyz?verbose`);
+    assert.match(readyz, new RegExp(`\\[\\+\\]webhook ok: listening on port ${port}`));
+  });
+
+  it("fail start with one error naming the port in use and the flag that changes it", async (t) => {
+    stubUndici(t, () => ({ status: 200, body: {} }));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    t.after(() => taken.close());
+    const port = (taken.address() as { port: number }).port;
+    const { manager } = await fakeManager({
+      webhooks: [noEmpty],
+      webhookServer: { port, host: "127.0.0.1" },
+    });
+    const failure = await manager.start(new AbortController().signal).catch((err: unknown) => err);
+    assert.ok(failure instanceof WebhookListenError, String(failure));
+    assert.match(
+      failure.message,
+      new RegExp(
+        `cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is in use; .*--webhook-bind-address=:9444`,
+      ),
+    );
+  });
+});
+
+describe("the webhook flags and runOperator's webhook options", () => {
+  it("read --webhook-bind-address and the certificate directory, as kubebuilder names them", () => {
+    const flags = ["--webhook-bind-address=:9444", "--webhook-cert-path=/certs", "--webhook-cert-name=c.pem"];
+    assert.deepEqual(parseEndpointFlags(flags).webhookServer, {
+      host: "0.0.0.0",
+      port: 9444,
+      certDir: "/certs",
+      certName: "c.pem",
+    });
+    assert.throws(() => parseEndpointFlags(["--webhook-bind-address=0"]), /must be served/);
+  });
+
+  it("serve an operator's webhooks in its namespace, flags overriding", () => {
+    const operator = defineOperator({ name: "widgets", kinds: [], setup() {}, webhooks: [noEmpty] });
+    const options = managerOptionsOf(operator, { webhookServer: { port: 9444 } }, { POD_NAMESPACE: "ops" });
+    assert.deepEqual(options.webhooks, [noEmpty]);
+    assert.deepEqual(options.webhookServer, { namespace: "ops", port: 9444 });
+    const none = managerOptionsOf(defineOperator({ name: "w", kinds: [], setup() {} }), {}, {});
+    assert.equal(none.webhooks, undefined);
+  });
+});
