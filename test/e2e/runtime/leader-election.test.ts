@@ -8,10 +8,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Lease } from "../../../src/api/index.ts";
-import { ConflictError } from "../../../src/client/index.ts";
-import { microTime } from "../../../src/election/index.ts";
 import { longestFailoverMs } from "../election/support.ts";
+import { stealLease } from "../fixtures/leases.ts";
 import {
   assertNeverTogether,
   type OperatorProcess,
@@ -164,34 +162,10 @@ test("a leader stopped with SIGTERM releases the Lease: the follower takes over 
   assertNoDuplicateCreates(a, b);
 });
 
-/**
- * Hands the Lease to `identity` behind its holder's back, as a partition would; returns when (ms).
- * The holder renews every retry period, so an update may lose the race: read again and retry.
- */
-async function steal(namespace: string, identity: string): Promise<number> {
-  const admin = await testClient();
-  for (;;) {
-    const held = await admin.get(Lease, "widgets-ha", { namespace });
-    const at = now();
-    const record = {
-      holderIdentity: identity,
-      acquireTime: microTime(Date.now()),
-      renewTime: microTime(Date.now()),
-      leaseTransitions: (held.spec?.leaseTransitions ?? 0) + 1,
-    };
-    try {
-      await admin.update(Lease, { ...held, spec: { ...held.spec, ...record } });
-      return at;
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
-}
-
 test("a leader whose Lease is taken exits with code 1 at once, and the new holder takes over", async (t) => {
   const { ns, a, b, creator } = await leaderAndFollower(t);
 
-  const stolenAt = await steal(ns, b.identity);
+  const stolenAt = await stealLease(await testClient(), "widgets-ha", ns, b.identity);
   assert.equal(await a.exited, 1, "a exited with code 1");
   const exitMs = Math.round(now() - stolenAt);
   const takeover = await b.waitFor((e) => e.event === "reconcile-start", "take over", leaseDurationMs);

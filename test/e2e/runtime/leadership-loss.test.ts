@@ -8,11 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { type TestContext, test } from "node:test";
-import { ConfigMap, type ConfigMapObject, Lease } from "../../../src/api/index.ts";
+import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
 import { controller, type ReconcileContext } from "../../../src/controller/index.ts";
-import { microTime } from "../../../src/election/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
 import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import { stealLease } from "../fixtures/leases.ts";
 import { eventually, kubeconfigPath, onCleanup, testClient, testLogger, testNamespace } from "../support.ts";
 
 const timings = { leaseDurationMs: 6_000, renewDeadlineMs: 4_000, retryPeriodMs: 1_000 };
@@ -128,18 +128,7 @@ test("a leader that loses its Lease writes nothing more; the warm follower takes
   assert.ok(b.manager.cache.informer(ConfigMap).store.get(`${ns}/trigger`), "and hold the trigger");
   assert.equal(b.beats.contexts.length, 0, "a follower does not reconcile");
 
-  const held = await admin.get(Lease, lease, { namespace: ns });
-  const stolenAt = Date.now();
-  await admin.update(Lease, {
-    ...held,
-    spec: {
-      ...held.spec,
-      holderIdentity: "b",
-      acquireTime: microTime(stolenAt),
-      renewTime: microTime(stolenAt),
-      leaseTransitions: (held.spec?.leaseTransitions ?? 0) + 1,
-    },
-  });
+  const stolenAt = await stealLease(admin, lease, ns, "b");
   const lostAt = await eventually(() => !a.manager.isLeader() && Date.now(), {
     what: "a to see it lost",
     intervalMs: 20,
