@@ -271,6 +271,7 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     name: options.name,
     namespace: options.namespace,
     selector: podLabels(options.name),
+    ...(options.watchNamespace === undefined ? {} : { watchNamespace: options.watchNamespace }),
   };
   const caPermissions = webhooks ? webhookCaPermissions(webhooks) : [];
   const webhookCa =

@@ -20,6 +20,7 @@ import {
   type ConversionWebhook,
   conversionStanza,
   crdNameOf,
+  namespaceNamed,
   type Webhook,
   type WebhookEndpoint,
 } from "../webhook/index.ts";
@@ -48,6 +49,8 @@ export interface WebhookManifestOptions extends OperatorWebhooks {
   readonly namespace: string;
   /** The labels of the operator's pods. */
   readonly selector: Readonly<Record<string, string>>;
+  /** The one namespace a namespace-scoped operator watches: admission is limited to it. */
+  readonly watchNamespace?: string;
 }
 
 /** Names of the objects made for an operator. */
@@ -129,6 +132,9 @@ export function webhookManifests(options: WebhookManifestOptions): KubeObject[] 
     name: options.name,
     endpoint: endpointOf(options),
     excludedNamespaces: ["kube-system", options.namespace],
+    ...(options.watchNamespace === undefined
+      ? {}
+      : { namespaceSelectors: [namespaceNamed(options.watchNamespace)] }),
     ...(annotations ? { annotations } : {}),
   });
   const certificates = options.certificates === "cert-manager" ? certManagerObjects(options) : [];

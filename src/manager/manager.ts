@@ -248,7 +248,9 @@ export class Manager implements ControllerHost {
           cache: this.cache,
           registry: metrics.registry,
           logger,
+          clock: this.#clock,
           inCluster: runningInCluster(),
+          ...(options.namespace === undefined ? {} : { watchNamespace: options.namespace }),
         })
       : undefined;
     this.#coordinator = this.#makeCoordinator(client);
@@ -778,6 +780,7 @@ export class Manager implements ControllerHost {
         "informers-synced": informersSynced(source),
         ...(coordinator ? { shards: () => this.#shardsReport(coordinator) } : {}),
         ...(this.#webhooks ? { webhook: this.#webhooks.listening } : {}),
+        ...(this.#webhooks?.injectsCa ? { "webhook-ca": this.#webhooks.trusted } : {}),
       },
     };
   }

@@ -11,20 +11,27 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import type { Registry } from "prom-client";
+import { Counter, type Registry } from "prom-client";
 import {
   CustomResourceDefinition,
   type KubeObject,
+  type LabelSelector,
   MutatingWebhookConfiguration,
+  type MutatingWebhookConfigurationObject,
   type ResourceType,
   ValidatingWebhookConfiguration,
+  type ValidatingWebhookConfigurationObject,
 } from "../api/index.ts";
 import type { Client } from "../client/index.ts";
+import type { Clock } from "../clock/index.ts";
+import { Backoff } from "../watch/index.ts";
 import {
   admissionConfigurations,
   CA_FILE,
+  type ConfigurationOptions,
   certificateFilesIn,
   conversionPatches,
+  namespaceNamed,
   type Webhook,
   type WebhookCache,
   type WebhookEndpoint,
@@ -64,8 +71,16 @@ export interface WebhookServingOptions {
    * false with `certDir`, where cert-manager's CA injector sets the `caBundle`s.
    */
   injectCa?: boolean;
-  /** Name of the Validating/MutatingWebhookConfiguration. Default: the manager's name. */
+  /**
+   * Name of the Validating/MutatingWebhookConfiguration. Default: the manager's name, and
+   * `<name>-<namespace>` for a manager watching one namespace.
+   */
   configurationName?: string;
+  /**
+   * Admit only objects in the namespaces this selects (with each webhook's own selector), e.g. a
+   * test session's. A manager watching one namespace admits only that one anyway.
+   */
+  namespaceSelector?: LabelSelector;
   /**
    * The operator's namespace: its webhook Service's, and, with kube-system, left out of admission.
    * Default: the client's default namespace (the pod's).
@@ -86,7 +101,10 @@ export interface ManagerWebhookDeps {
   readonly cache: WebhookCache;
   readonly registry: Registry;
   readonly logger: Logger;
+  readonly clock: Clock;
   readonly inCluster: boolean;
+  /** The one namespace the manager watches, if any. */
+  readonly watchNamespace?: string;
 }
 
 /** The webhook Service's name for an operator, as `kubeloop generate` writes it. */
@@ -94,15 +112,29 @@ export function webhookServiceName(name: string): string {
   return `${name}-webhook-service`;
 }
 
+/**
+ * How often applied configurations are applied again, to repair one deleted or changed by someone
+ * else (an apply that changes nothing writes nothing), as cert-controller's rotator re-injects a
+ * `caBundle` it sees changed.
+ */
+const REAPPLY_MS = 60_000;
+
 /** Serves a manager's webhooks and, with a CA to inject, keeps their configurations pointing at it. */
 export class ManagerWebhooks {
   readonly #webhooks: readonly Webhook[];
   readonly #options: WebhookServingOptions;
   readonly #deps: ManagerWebhookDeps;
+  readonly #failures: Counter;
   #server: WebhookServer | undefined;
   #port: number | undefined;
   #watchers: FSWatcher[] = [];
-  #caPem: string | undefined;
+  /** The CA last applied, and the one in the file, read when it changes. */
+  #applied: string | undefined;
+  #current: string | undefined;
+  /** Stops the loop that keeps the configurations applied; `#wake` ends its wait early. */
+  readonly #stopping = new AbortController();
+  #wake = new AbortController();
+  #keeping: Promise<void> = Promise.resolve();
   /** The directory of a self-managed certificate, removed on stop. */
   #ownDir: string | undefined;
 
@@ -110,6 +142,11 @@ export class ManagerWebhooks {
     this.#webhooks = webhooks;
     this.#options = options;
     this.#deps = deps;
+    this.#failures = new Counter({
+      name: "kubeloop_webhook_configuration_failures_total",
+      help: "Failed applications of the webhook configurations and CRD conversion stanzas with the serving CA (retried with backoff)",
+      registers: [deps.registry],
+    });
   }
 
   /** The port served on, once started. */
@@ -123,12 +160,27 @@ export class ManagerWebhooks {
     return `listening on port ${this.#port}`;
   };
 
+  /** `/readyz`, with a CA to inject: the apiserver was given the CA the server's certificate is signed by. */
+  readonly trusted: Check = () => {
+    if (this.#current !== this.#applied) {
+      throw new Error("the webhook CA changed and could not be applied to the configurations yet (retrying)");
+    }
+    return "configurations carry the serving CA";
+  };
+
+  /** Whether configurations are applied with the CA (self-managed certificates, or `injectCa`). */
+  get injectsCa(): boolean {
+    return this.#options.injectCa ?? this.#options.certDir === undefined;
+  }
+
   /**
    * Serves the webhooks; then, with a CA to inject, applies the configurations and conversion
-   * stanzas. Rejects with the server's `WebhookListenError` or a {@link WebhookConfigurationError}.
+   * stanzas, and keeps them applied: again when the CA file changes and every minute, retrying a
+   * failure with backoff. Rejects with the server's `WebhookListenError` or a
+   * {@link WebhookConfigurationError} when the first application fails.
    */
   async start(): Promise<void> {
-    const { certDir, certName, keyName, injectCa = certDir === undefined } = this.#options;
+    const { certDir, certName, keyName } = this.#options;
     const dir = certDir ?? (await this.#selfManaged());
     const deps = this.#deps;
     this.#server = new WebhookServer({
@@ -143,15 +195,22 @@ export class ManagerWebhooks {
     });
     this.#port = (await this.#server.listen()).port;
     deps.logger.info({ port: this.#port, paths: this.#server.paths }, "webhook server listening");
-    if (!injectCa) return;
+    if (!this.injectsCa) return;
     const caFile = join(dir, CA_FILE);
-    await this.#inject(await readFile(caFile, "utf8"));
-    this.#watchers = watchFiles([caFile], () => this.#reinject(caFile));
+    this.#current = await readFile(caFile, "utf8");
+    await this.#inject(this.#current);
+    this.#watchers = watchFiles([caFile], async () => {
+      this.#current = await readFile(caFile, "utf8").catch(() => this.#current);
+      this.#wake.abort();
+    });
+    this.#keeping = this.#keepApplied();
   }
 
   /** Stops serving (requests in flight are answered first) and removes a self-managed certificate. */
   async stop(): Promise<void> {
     for (const watcher of this.#watchers) watcher.close();
+    this.#stopping.abort();
+    await this.#keeping;
     await this.#server?.close();
     if (this.#ownDir) await rm(this.#ownDir, { recursive: true, force: true });
   }
@@ -176,25 +235,33 @@ export class ManagerWebhooks {
     return this.#ownDir;
   }
 
-  /** Applies the configurations and conversion stanzas with `caPem` (server-side apply, forced). */
-  async #inject(caPem: string): Promise<void> {
-    const options = {
-      name: this.#options.configurationName ?? this.#deps.name,
+  /** The configurations' options: name, endpoint, CA, and the namespaces admitted and left out. */
+  #configurationOptions(caPem: string): ConfigurationOptions {
+    const { name, watchNamespace } = this.#deps;
+    const namespaceSelectors = [
+      ...(watchNamespace === undefined ? [] : [namespaceNamed(watchNamespace)]),
+      ...(this.#options.namespaceSelector ? [this.#options.namespaceSelector] : []),
+    ];
+    return {
+      name: this.#options.configurationName ?? (watchNamespace ? `${name}-${watchNamespace}` : name),
       endpoint: this.#endpoint(),
       caPem,
       excludedNamespaces: ["kube-system", this.#namespace()],
+      namespaceSelectors,
     };
-    for (const configuration of admissionConfigurations(this.#webhooks, options)) {
-      const type =
-        configuration.kind === "ValidatingWebhookConfiguration"
-          ? ValidatingWebhookConfiguration
-          : MutatingWebhookConfiguration;
-      await this.#apply(type as ResourceType, configuration);
+  }
+
+  /** Applies the configurations and conversion stanzas with `caPem` (server-side apply, forced). */
+  async #inject(caPem: string): Promise<void> {
+    const options = this.#configurationOptions(caPem);
+    const configurations = admissionConfigurations(this.#webhooks, options);
+    for (const configuration of configurations) {
+      await this.#apply(configurationType(configuration.kind), configuration);
     }
     for (const patch of conversionPatches(this.#webhooks, options)) {
       await this.#apply(CustomResourceDefinition as ResourceType, patch);
     }
-    this.#caPem = caPem;
+    this.#applied = caPem;
   }
 
   /**
@@ -210,18 +277,47 @@ export class ManagerWebhooks {
     }
   }
 
-  /** After a change in the CA file's directory: applies again when the CA changed; logs a failure. */
-  async #reinject(caFile: string): Promise<void> {
-    try {
-      const caPem = await readFile(caFile, "utf8");
-      if (caPem === this.#caPem) return;
-      await this.#inject(caPem);
-      this.#deps.logger.info({ caFile }, "webhook CA changed: configurations and conversion stanzas updated");
-    } catch (err) {
-      this.#deps.logger.error(
-        { err, caFile },
-        "webhook CA changed but could not be applied; the apiserver may not trust the new certificate until it is",
-      );
+  /**
+   * Applies the configurations again when the CA changes and every {@link REAPPLY_MS}; a failure
+   * is logged, counted and retried with backoff, and fails `/readyz` while the CA applied is not
+   * the current one. Ends on stop.
+   */
+  async #keepApplied(): Promise<void> {
+    const { logger, clock } = this.#deps;
+    const backoff = new Backoff(1000, REAPPLY_MS);
+    let delay = REAPPLY_MS;
+    while (!this.#stopping.signal.aborted) {
+      this.#wake = new AbortController();
+      const wait = AbortSignal.any([this.#stopping.signal, this.#wake.signal]);
+      await clock.sleep(delay, wait).catch(() => {});
+      if (this.#stopping.signal.aborted) return;
+      const current = this.#current as string;
+      const changed = current !== this.#applied;
+      try {
+        await this.#inject(current);
+        backoff.reset();
+        // A change read while applying is applied at once.
+        delay = this.#current === current ? REAPPLY_MS : 0;
+        if (changed) logger.info("webhook CA changed: configurations and conversion stanzas updated");
+      } catch (err) {
+        this.#failures.inc();
+        delay = backoff.next();
+        logger.error(
+          { err, retryInMs: Math.round(delay) },
+          changed
+            ? "webhook CA changed but could not be applied; the apiserver does not trust the new certificate until it is"
+            : "could not apply the webhook configurations again",
+        );
+      }
     }
   }
+}
+
+type Configuration = ValidatingWebhookConfigurationObject | MutatingWebhookConfigurationObject;
+
+/** The descriptor of a webhook configuration's kind. */
+function configurationType(kind: string): ResourceType<Configuration> {
+  return (
+    kind === "ValidatingWebhookConfiguration" ? ValidatingWebhookConfiguration : MutatingWebhookConfiguration
+  ) as ResourceType<Configuration>;
 }

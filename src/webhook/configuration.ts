@@ -45,12 +45,22 @@ export interface ConfigurationOptions {
    * the operator's own (a webhook that is down must not block what could bring it back).
    */
   readonly excludedNamespaces: readonly string[];
+  /**
+   * Selectors every admitted namespace must match as well as each webhook's own: a
+   * namespace-scoped operator's namespace (its cache sees no other), a test session's.
+   */
+  readonly namespaceSelectors?: readonly LabelSelector[];
   /** Annotations of every object made, e.g. cert-manager's `cert-manager.io/inject-ca-from`. */
   readonly annotations?: Readonly<Record<string, string>>;
 }
 
 /** The label the apiserver sets on every namespace, naming it. */
 const namespaceNameLabel = "kubernetes.io/metadata.name";
+
+/** The selector of the namespace named `name` (by the label the apiserver sets on every namespace). */
+export function namespaceNamed(name: string): LabelSelector {
+  return { matchExpressions: [{ key: namespaceNameLabel, operator: "In", values: [name] }] };
+}
 
 /** The `clientConfig` of the webhook served at `path`. */
 export function clientConfigOf(endpoint: WebhookEndpoint, path: string, caPem?: string): WebhookClientConfig {
@@ -73,10 +83,18 @@ export function webhookName(webhook: AdmissionWebhook): string {
   return `${prefix}${kind.toLowerCase()}-${apiVersion.split("/").at(-1)}.${domain}`;
 }
 
-function namespaceSelectorOf(webhook: AdmissionWebhook, excluded: readonly string[]): LabelSelector {
-  const declared = webhook.match.namespaceSelector ?? {};
-  const exclusion = { key: namespaceNameLabel, operator: "NotIn", values: [...excluded] };
-  return { ...declared, matchExpressions: [exclusion, ...(declared.matchExpressions ?? [])] };
+/** A selector's terms as expressions: `{ a: "b" }` is `a In [b]`. */
+function termsOf(selector: LabelSelector | undefined): NonNullable<LabelSelector["matchExpressions"]> {
+  const labels = Object.entries(selector?.matchLabels ?? {});
+  const fromLabels = labels.map(([key, value]) => ({ key, operator: "In", values: [value] }));
+  return [...fromLabels, ...(selector?.matchExpressions ?? [])];
+}
+
+/** All the selectors' terms, ANDed: the exclusion, the options' selector and the webhook's own. */
+function namespaceSelectorOf(webhook: AdmissionWebhook, options: ConfigurationOptions): LabelSelector {
+  const exclusion = { key: namespaceNameLabel, operator: "NotIn", values: [...options.excludedNamespaces] };
+  const terms = [...(options.namespaceSelectors ?? []), webhook.match.namespaceSelector].flatMap(termsOf);
+  return { matchExpressions: [exclusion, ...terms] };
 }
 
 /**
@@ -94,7 +112,7 @@ function entryOf(webhook: AdmissionWebhook, options: ConfigurationOptions): Vali
     matchPolicy: "Equivalent",
     sideEffects: webhook.sideEffects,
     timeoutSeconds: webhook.timeoutSeconds,
-    namespaceSelector: namespaceSelectorOf(webhook, options.excludedNamespaces),
+    namespaceSelector: namespaceSelectorOf(webhook, options),
     ...(match.objectSelector ? { objectSelector: match.objectSelector } : {}),
     ...(match.matchConditions?.length ? { matchConditions: [...match.matchConditions] } : {}),
     rules: [

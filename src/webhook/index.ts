@@ -78,6 +78,7 @@ export {
   conversionPatches,
   conversionStanza,
   crdNameOf,
+  namespaceNamed,
   type WebhookClientConfig,
   type WebhookEndpoint,
   webhookName,

@@ -100,9 +100,9 @@ describe("generated webhook manifests", () => {
     ]);
     // The declared namespace selector narrows the default one; kube-system and the operator's namespace stay out.
     assert.deepEqual(entry.namespaceSelector, {
-      matchLabels: { team: "a" },
       matchExpressions: [
         { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "things-system"] },
+        { key: "team", operator: "In", values: ["a"] },
       ],
     });
   });

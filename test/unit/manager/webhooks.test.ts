@@ -1,20 +1,29 @@
 /**
  * A manager's webhooks: served from start with a certificate it made, its CA applied to its
  * configurations and conversion stanzas, `/readyz` saying so; a port in use fails start with one
- * error naming the port and the flag; the `--webhook-*` flags; `runOperator`'s options.
+ * error naming the port and the flag; the `--webhook-*` flags; `runOperator`'s options; the
+ * configurations of a namespace-scoped manager; a rotated CA applied again, its failures retried.
  */
 import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { get as httpGet } from "node:http";
 import { request } from "node:https";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
-import { parseEndpointFlags } from "../../../src/manager/index.ts";
+import { type Manager, parseEndpointFlags } from "../../../src/manager/index.ts";
 import { defineOperator } from "../../../src/operator/index.ts";
 import { managerOptionsOf } from "../../../src/operator/operator.ts";
 import { eventually } from "../../../src/testing/index.ts";
-import { Verdict, validating, WebhookListenError } from "../../../src/webhook/index.ts";
-import { pathOf, queryOf, stubUndici } from "../client/undici-stub.ts";
+import {
+  Verdict,
+  validating,
+  WebhookListenError,
+  writeSelfManagedCertificates,
+} from "../../../src/webhook/index.ts";
+import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
 import { admissionReview, thingVersions } from "../webhook/support.ts";
 import { fakeManager } from "./support.ts";
 
@@ -54,14 +63,14 @@ function get(url: string): Promise<string> {
 }
 
 async function started(t: TestContext, options: Parameters<typeof fakeManager>[0]) {
-  const { manager } = await fakeManager({ health: { host: "127.0.0.1", port: 0 }, ...options });
+  const { manager, clock } = await fakeManager({ health: { host: "127.0.0.1", port: 0 }, ...options });
   const stop = new AbortController();
   const running = manager.start(stop.signal);
   t.after(() => {
     stop.abort();
     return running;
   });
-  return { manager, running };
+  return { manager, running, clock };
 }
 
 describe("a manager's webhooks", () => {
@@ -150,3 +159,69 @@ describe("the webhook flags and runOperator's webhook options", () => {
     assert.equal(none.webhooks, undefined);
   });
 });
+
+describe("a manager's webhook configurations", () => {
+  it("admit only the namespace a namespace-scoped manager watches, under a name of their own", async (t) => {
+    const sent = stubUndici(t, (req) => ({ status: 200, body: JSON.parse(req.body ?? "{}") }));
+    await started(t, {
+      namespace: "team-a",
+      webhooks: [noEmpty],
+      webhookServer: {
+        port: 0,
+        namespace: "widgets-system",
+        namespaceSelector: { matchLabels: { run: "r1" } },
+      },
+    });
+    const [applied] = await eventually(() => sent.length === 1 && sent, { what: "one apply" });
+    assert.equal(
+      pathOf(applied as SentRequest),
+      "/prefix/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/widgets-team-a",
+    );
+    const entry = JSON.parse(applied?.body ?? "{}").webhooks[0];
+    assert.deepEqual(entry.namespaceSelector.matchExpressions, [
+      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "widgets-system"] },
+      { key: "kubernetes.io/metadata.name", operator: "In", values: ["team-a"] },
+      { key: "run", operator: "In", values: ["r1"] },
+    ]);
+  });
+
+  it("apply a rotated CA again, retrying a failure with backoff, counted, /readyz failing until it is applied", async (t) => {
+    let refuse = false;
+    const sent = stubUndici(t, (req) =>
+      refuse
+        ? { status: 403, body: { kind: "Status", code: 403, reason: "Forbidden", message: "no" } }
+        : { status: 200, body: JSON.parse(req.body ?? "{}") },
+    );
+    const certDir = await mkdtemp(join(tmpdir(), "kubeloop-unit-webhook-"));
+    t.after(() => rm(certDir, { recursive: true, force: true }));
+    await writeSelfManagedCertificates(certDir, "widgets-webhook", ["127.0.0.1"]);
+    const { manager, clock } = await started(t, {
+      webhooks: [noEmpty],
+      webhookServer: { port: 0, certDir, injectCa: true },
+    });
+    await eventually(() => sent.length === 1, { what: "the first apply" });
+    const readyz = () => get(`http://127.0.0.1:${manager.ports.health}/readyz?verbose`);
+    assert.match(await readyz(), /\[\+\]webhook-ca ok/);
+
+    refuse = true;
+    await writeSelfManagedCertificates(certDir, "widgets-webhook", ["127.0.0.1"]);
+    const rotated = await readFile(join(certDir, "ca.crt"), "utf8");
+    await eventually(() => sent.length === 2, { what: "the rotated CA's apply, refused" });
+    await eventually(async () => /\[-\]webhook-ca failed/.test(await readyz()), { what: "/readyz failing" });
+    assert.equal(await metricTotal(manager, "kubeloop_webhook_configuration_failures_total"), 1);
+
+    refuse = false;
+    clock.advance(1000); // the first retry comes within a second
+    await eventually(() => sent.length === 3, { what: "the retry" });
+    const caBundle = JSON.parse(sent[2]?.body ?? "{}").webhooks[0].clientConfig.caBundle;
+    assert.equal(Buffer.from(caBundle, "base64").toString(), rotated);
+    await eventually(async () => /\[\+\]webhook-ca ok/.test(await readyz()), { what: "/readyz ok again" });
+  });
+});
+
+/** The sum of a metric's values in the manager's registry. */
+async function metricTotal(manager: Manager, name: string): Promise<number> {
+  const metric = manager.metrics.registry.getSingleMetric(name);
+  const values = metric ? (await metric.get()).values : [];
+  return values.reduce((sum, v) => sum + v.value, 0);
+}
