@@ -50,24 +50,12 @@ async function generate(opts: {
     ...(sharding ? { sharding: { shards: sharding.shards ?? 32, key: sharding.key } } : {}),
     webhookCerts: opts.webhookCerts,
   });
-  const warnings = [
-    ...(await declarationWarnings(operator)),
-    ...packages.unreachable,
-    ...selfManagedWarnings(operator, opts.webhookCerts, replicaCount(opts.replicas) ?? 1),
-  ];
+  const warnings = [...(await declarationWarnings(operator)), ...packages.unreachable];
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
   mkdirSync(opts.out, { recursive: true });
   for (const [name, text] of files) writeFileSync(join(opts.out, name), text);
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
   process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image), [...files.keys()]));
-}
-
-/** Self-managed webhook certificates with more than one replica: each would make a CA of its own. */
-function selfManagedWarnings(operator: Operator, certs: WebhookCertificates, replicas: number): string[] {
-  if (certs !== "self" || !operator.definition.webhooks?.length || replicas < 2) return [];
-  return [
-    `--webhook-certs self with ${replicas} replicas: each replica makes a CA of its own and applies it, so the apiserver trusts one replica only; use --webhook-certs cert-manager with more than one replica`,
-  ];
 }
 
 /** The Deployment's replicas from `--replicas`: a whole number from 1. */
@@ -207,7 +195,7 @@ export function generateCommand(): Command {
     .addOption(
       new Option(
         "--webhook-certs <maker>",
-        "who makes the webhook serving certificate: cert-manager (installed in the cluster; any number of replicas) or self (the operator makes one and patches its CA in; one replica)",
+        "who makes the webhook serving certificate: cert-manager (installed in the cluster) or self (the operator makes one from a CA its replicas share in a Secret, and patches the CA in)",
       )
         .choices(["cert-manager", "self"])
         .default("cert-manager"),

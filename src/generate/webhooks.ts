@@ -10,6 +10,7 @@ import {
   CustomResourceDefinition,
   type KubeObject,
   MutatingWebhookConfiguration,
+  Secret,
   Service,
   type ServiceObject,
   ValidatingWebhookConfiguration,
@@ -18,11 +19,13 @@ import type { CrdObject } from "../schema/index.ts";
 import {
   admissionConfigurations,
   type ConversionWebhook,
+  configurationNameOf,
   conversionStanza,
   crdNameOf,
   namespaceNamed,
   type Webhook,
   type WebhookEndpoint,
+  webhookCaSecretName,
 } from "../webhook/index.ts";
 import type { PermissionRequest } from "./rbac.ts";
 
@@ -129,7 +132,7 @@ function certManagerObjects(options: WebhookManifestOptions): KubeObject[] {
 export function webhookManifests(options: WebhookManifestOptions): KubeObject[] {
   const annotations = injectionAnnotations(options);
   const configurations = admissionConfigurations(options.webhooks, {
-    name: options.name,
+    name: configurationNameOf(options.name, options.watchNamespace),
     endpoint: endpointOf(options),
     excludedNamespaces: ["kube-system", options.namespace],
     ...(options.watchNamespace === undefined
@@ -162,17 +165,23 @@ export function withConversions(crds: readonly CrdObject[], options: WebhookMani
 
 /**
  * What a self-managed operator patches with its CA: its webhook configurations and the CRDs it
- * converts, by name; nothing with cert-manager, whose CA injector does it.
+ * converts, by name; and the Secret of the CA its replicas share, in its namespace. Nothing with
+ * cert-manager, whose CA injector does it.
  */
 export function webhookCaPermissions(options: WebhookManifestOptions): PermissionRequest[] {
   if (options.certificates !== "self") return [];
   const patch = (type: PermissionRequest["type"], names: string[]): PermissionRequest[] =>
     names.length > 0 ? [{ type, verbs: ["patch"], resourceNames: names }] : [];
   const kinds = new Set(options.webhooks.map((w) => w.type));
-  const configuration = (type: Webhook["type"]) => (kinds.has(type) ? [options.name] : []);
+  const name = configurationNameOf(options.name, options.watchNamespace);
+  const configuration = (type: Webhook["type"]) => (kinds.has(type) ? [name] : []);
+  // The replicas' shared CA: read by name, made by the first replica (create takes no name).
+  const caSecret = { type: Secret, namespace: options.namespace };
   return [
     ...patch(ValidatingWebhookConfiguration, configuration("validating")),
     ...patch(MutatingWebhookConfiguration, configuration("mutating")),
     ...patch(CustomResourceDefinition, conversionsOf(options.webhooks).map(crdNameOf)),
+    { ...caSecret, verbs: ["get"], resourceNames: [webhookCaSecretName(options.name)] },
+    { ...caSecret, verbs: ["create"] },
   ];
 }

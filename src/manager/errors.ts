@@ -87,3 +87,20 @@ export class WebhookConfigurationError extends KubeloopError {
     );
   }
 }
+
+/**
+ * The manager could not read or create the Secret that holds its replicas' shared webhook CA.
+ * Code `KL_WEBHOOK_CA_SECRET`.
+ */
+export class WebhookCaSecretError extends KubeloopError {
+  constructor(namespace: string, name: string, cause: unknown) {
+    super(
+      "KL_WEBHOOK_CA_SECRET",
+      `cannot read or create the Secret ${namespace}/${name} holding the webhook CA its replicas share ` +
+        `(${cause instanceof Error ? cause.message : String(cause)}); let the operator get and create Secrets ` +
+        "in its namespace (kubeloop generate grants this with --webhook-certs self), or give it a certificate " +
+        "directory (--webhook-cert-path, e.g. cert-manager's Secret)",
+      { cause },
+    );
+  }
+}

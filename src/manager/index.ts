@@ -31,6 +31,7 @@ export {
   EndpointFlagError,
   MetricsCertificateError,
   ShardingSetupError,
+  WebhookCaSecretError,
   WebhookConfigurationError,
 } from "./errors.ts";
 export {

@@ -30,6 +30,7 @@ import {
   CA_FILE,
   type ConfigurationOptions,
   certificateFilesIn,
+  configurationNameOf,
   conversionPatches,
   namespaceNamed,
   type Webhook,
@@ -41,6 +42,7 @@ import {
 } from "../webhook/index.ts";
 import { WebhookConfigurationError } from "./errors.ts";
 import type { Check } from "./server.ts";
+import { sharedCertificateAuthority } from "./webhook-ca.ts";
 
 /**
  * How the manager serves its webhooks (`ManagerOptions.webhookServer`).
@@ -225,13 +227,17 @@ export class ManagerWebhooks {
     return { service: { name: webhookServiceName(this.#deps.name), namespace: this.#namespace() } };
   }
 
-  /** Makes a CA and serving certificate in a fresh directory; returns the directory. */
+  /**
+   * Makes a serving certificate in a fresh directory, signed in a cluster by the CA the replicas
+   * share (a Secret), outside one by a CA of its own; returns the directory.
+   */
   async #selfManaged(): Promise<string> {
-    const { name } = this.#deps;
+    const { name, client, inCluster } = this.#deps;
+    const ca = inCluster ? await sharedCertificateAuthority(client, this.#namespace(), name) : undefined;
     this.#ownDir = await mkdtemp(join(tmpdir(), `kubeloop-webhook-${name}-`));
     const service = `${webhookServiceName(name)}.${this.#namespace()}.svc`;
     const hosts = ["127.0.0.1", "localhost", service, `${service}.cluster.local`];
-    await writeSelfManagedCertificates(this.#ownDir, `${name}-webhook`, hosts);
+    await writeSelfManagedCertificates(this.#ownDir, `${name}-webhook`, hosts, ca);
     return this.#ownDir;
   }
 
@@ -243,7 +249,7 @@ export class ManagerWebhooks {
       ...(this.#options.namespaceSelector ? [this.#options.namespaceSelector] : []),
     ];
     return {
-      name: this.#options.configurationName ?? (watchNamespace ? `${name}-${watchNamespace}` : name),
+      name: this.#options.configurationName ?? configurationNameOf(name, watchNamespace),
       endpoint: this.#endpoint(),
       caPem,
       excludedNamespaces: ["kube-system", this.#namespace()],

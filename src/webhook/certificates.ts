@@ -6,7 +6,12 @@
 import { type FSWatcher, watch } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { type KeyPair, selfSignedServingCertificate } from "../tls/index.ts";
+import {
+  type CertificateAuthority,
+  issueCertificate,
+  type KeyPair,
+  selfSignedServingCertificate,
+} from "../tls/index.ts";
 
 /** Certificate and key files (PEM), e.g. `tls.crt` and `tls.key` of a mounted Secret. */
 export interface CertificateFiles {
@@ -27,6 +32,14 @@ export async function readKeyPair(tls: ServingTls): Promise<KeyPair> {
   return { certPem, keyPem };
 }
 
+/**
+ * The Secret, in the operator's namespace, of the CA its replicas sign their self-managed serving
+ * certificates with (in a cluster), so that they share one `caBundle`.
+ */
+export function webhookCaSecretName(operator: string): string {
+  return `${operator}-webhook-ca`;
+}
+
 /** The CA certificate's file in a certificate directory, as cert-manager's Secrets name it. */
 export const CA_FILE = "ca.crt";
 
@@ -39,16 +52,22 @@ export function certificateFilesIn(dir: string, certName = "tls.crt", keyName = 
 }
 
 /**
- * Makes a CA and a serving certificate it signs for `hosts` (DNS names and IP addresses), and
- * writes them to `dir` (made if missing) as `ca.crt`, `tls.crt` and `tls.key`: the layout of a
- * cert-manager Secret, so the server reads them the same way.
+ * Makes a serving certificate for `hosts` (DNS names and IP addresses), signed by `ca` or by a CA
+ * made for it alone, and writes them to `dir` (made if missing) as `ca.crt`, `tls.crt` and
+ * `tls.key`: the layout of a cert-manager Secret, so the server reads them the same way.
  */
 export async function writeSelfManagedCertificates(
   dir: string,
   commonName: string,
   hosts: readonly string[],
+  ca?: CertificateAuthority,
 ): Promise<void> {
-  const { certPem, keyPem, caPem } = await selfSignedServingCertificate(commonName, hosts);
+  const { certPem, keyPem, caPem } = ca
+    ? {
+        ...(await issueCertificate(ca, { commonName, hosts: [...hosts], usage: "server" })),
+        caPem: ca.certPem,
+      }
+    : await selfSignedServingCertificate(commonName, hosts);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const files = certificateFilesIn(dir);
   await writeFile(files.keyFile, keyPem, { mode: 0o600 });

@@ -57,6 +57,15 @@ export interface ConfigurationOptions {
 /** The label the apiserver sets on every namespace, naming it. */
 const namespaceNameLabel = "kubernetes.io/metadata.name";
 
+/**
+ * The name of an operator's webhook configurations: its own, or `<name>-<namespace>` for an
+ * operator watching one namespace (its admission is limited to it, and another copy of the
+ * operator may watch another namespace).
+ */
+export function configurationNameOf(operator: string, watchNamespace?: string): string {
+  return watchNamespace === undefined ? operator : `${operator}-${watchNamespace}`;
+}
+
 /** The selector of the namespace named `name` (by the label the apiserver sets on every namespace). */
 export function namespaceNamed(name: string): LabelSelector {
   return { matchExpressions: [{ key: namespaceNameLabel, operator: "In", values: [name] }] };

@@ -69,12 +69,14 @@ export {
   certificateFilesIn,
   type ServingTls,
   watchFiles,
+  webhookCaSecretName,
   writeSelfManagedCertificates,
 } from "./certificates.ts";
 export {
   admissionConfigurations,
   type ConfigurationOptions,
   clientConfigOf,
+  configurationNameOf,
   conversionPatches,
   conversionStanza,
   crdNameOf,

@@ -24,10 +24,11 @@ const mapDefaults = defaulting(ConfigMap, (cm) => cm, {
 // biome-ignore lint/suspicious/noExplicitAny: tests read any field of the parsed YAML
 type Any = any;
 
-function generate(certificates: WebhookCertificates): Map<string, Any[]> {
+function generate(certificates: WebhookCertificates, watchNamespace?: string): Map<string, Any[]> {
   const files = operatorManifests({
     name: "things",
     namespace: "things-system",
+    ...(watchNamespace === undefined ? {} : { watchNamespace }),
     image: "things:latest",
     kinds: [Thing],
     permissions: [],
@@ -159,7 +160,7 @@ describe("generated webhook manifests", () => {
     assert.ok(!files.get("rbac.yaml")?.some((o) => o.metadata.name === "things-webhook-ca"));
   });
 
-  it("self-managed: no cert-manager objects, and the operator may patch its configurations and CRDs by name", () => {
+  it("self-managed: no cert-manager objects; the operator may patch its configurations and CRDs by name, and keep its replicas' CA", () => {
     const files = generate("self");
     const webhooks = files.get("webhooks.yaml") ?? [];
     assert.deepEqual(
@@ -168,7 +169,15 @@ describe("generated webhook manifests", () => {
     );
     assert.equal(byKind(webhooks, "ValidatingWebhookConfiguration").metadata.annotations, undefined);
     assert.equal(files.get("crds.yaml")?.[0].metadata.annotations, undefined);
-    const role = files.get("rbac.yaml")?.find((o) => o.metadata.name === "things-webhook-ca");
+    const roles = files.get("rbac.yaml")?.filter((o) => o.metadata.name === "things-webhook-ca") ?? [];
+    const role = byKind(roles, "ClusterRole");
+    // The CA the replicas share: its Secret read by name, made by the first replica.
+    const secretRole = byKind(roles, "Role");
+    assert.equal(secretRole.metadata.namespace, "things-system");
+    assert.deepEqual(secretRole.rules, [
+      { apiGroups: [""], resources: ["secrets"], verbs: ["create"] },
+      { apiGroups: [""], resources: ["secrets"], resourceNames: ["things-webhook-ca"], verbs: ["get"] },
+    ]);
     assert.deepEqual(role.rules, [
       {
         apiGroups: ["admissionregistration.k8s.io"],
@@ -192,5 +201,20 @@ describe("generated webhook manifests", () => {
     const container = byKind(files.get("deployment.yaml"), "Deployment").spec.template.spec.containers[0];
     assert.ok(!container.args.some((arg: string) => arg.startsWith("--webhook-cert-path")));
     assert.ok(files.get("kustomization.yaml")?.[0].resources.includes("webhooks.yaml"));
+  });
+
+  it("of an operator watching one namespace admit that namespace only, under a name of their own", () => {
+    const files = generate("self", "team-a");
+    const configuration = byKind(files.get("webhooks.yaml"), "ValidatingWebhookConfiguration");
+    assert.equal(configuration.metadata.name, "things-team-a");
+    assert.deepEqual(configuration.webhooks[0].namespaceSelector.matchExpressions[1], {
+      key: "kubernetes.io/metadata.name",
+      operator: "In",
+      values: ["team-a"],
+    });
+    const role = files
+      .get("rbac.yaml")
+      ?.find((o) => o.kind === "ClusterRole" && o.metadata.name === "things-webhook-ca");
+    assert.deepEqual(role.rules[1].resourceNames, ["things-team-a"]);
   });
 });
