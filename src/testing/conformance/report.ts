@@ -1,4 +1,7 @@
-/** The report of a run as text: a table (check, result, time to converge or repair, details), then each failure in full. */
+/**
+ * The report of a run as text: a table (check, result, time to converge or repair, the check's own
+ * wall time with its setup and cleanup, details), then each failure in full.
+ */
 import { describeRequest } from "./internal/requests.ts";
 import { seconds } from "./internal/steps.ts";
 import type { CheckResult, ConformanceReport } from "./result.ts";
@@ -14,8 +17,14 @@ function pad(cells: string[], widths: number[]): string {
 
 /** The table: one row per check. */
 export function formatTable(results: readonly CheckResult[]): string {
-  const rows = results.map((r) => [r.name, marks[r.outcome], seconds(r.timeMs), r.summary]);
-  const header = ["check", "result", "time", "details"];
+  const rows = results.map((r) => [
+    r.name,
+    marks[r.outcome],
+    seconds(r.timeMs),
+    seconds(r.wallMs),
+    r.summary,
+  ]);
+  const header = ["check", "result", "time", "took", "details"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
   return [pad(header, widths), ...rows.map((row) => pad(row, widths))].join("\n");
 }
