@@ -38,7 +38,10 @@ export interface RunningOperator extends AsyncDisposable {
   readonly manager: Manager;
   /** Kubeconfig path of the cluster. */
   readonly kubeconfig: string;
-  /** Stops the operator and deletes its webhook configurations, then the local cluster if this call started one. */
+  /**
+   * Stops the operator and deletes its webhook configurations, then the local cluster if this call
+   * started one. Calling it again waits for the first call.
+   */
   stop(): Promise<void>;
 }
 
@@ -68,7 +71,7 @@ export async function startOperator(
   let client: Client | undefined;
   const webhooks = options.manager?.webhooks ?? operator.definition.webhooks ?? [];
   const webhookServer = { ...testWebhookServing(operator.name), ...options.manager?.webhookServer };
-  const stop = async () => {
+  const stopOnce = async () => {
     stopping.abort();
     await running.catch(() => undefined);
     try {
@@ -78,6 +81,11 @@ export async function startOperator(
       await client?.close();
       await cluster?.stop();
     }
+  };
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= stopOnce();
+    return stopped;
   };
   try {
     client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
