@@ -1,7 +1,7 @@
 /**
- * `kubeloop init <dir>`: scaffolds an operator project — a kind, its controller, the operator
- * declaration, end-to-end tests on the local control plane, and a README — from
- * `templates/operator`, with the names filled in.
+ * `kubeloop init <dir>`: scaffolds an operator project — a kind, its controller, a validating
+ * webhook, the operator declaration, end-to-end tests on the local control plane, and a README —
+ * from `templates/operator`, with the names filled in.
  */
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
@@ -76,7 +76,7 @@ export function initProject(dir: string, options: InitOptions = {}): string[] {
 export function initCommand(): Command {
   return new Command("init")
     .description(
-      "scaffold a new operator project: a kind, a controller, end-to-end tests on the local cluster, a README",
+      "scaffold a new operator project: a kind, a controller, a validating webhook, end-to-end tests on the local cluster, a README",
     )
     .argument("<dir>", "directory to create")
     .option("--name <name>", "operator name (default: the directory name)")

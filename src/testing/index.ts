@@ -64,13 +64,12 @@ export {
 } from "./conformance/index.ts";
 export { type EventuallyOptions, eventually } from "./eventually.ts";
 export { scrapeMetric } from "./metrics.ts";
+export { TEST_SESSION_LABEL, type TestScope, testNamespace, testSession } from "./namespace.ts";
 export {
   type RunningOperator,
   type StartOperatorOptions,
   startOperator,
   TEST_KUBECONFIG_ENV,
-  type TestScope,
-  testNamespace,
 } from "./operator.ts";
 export {
   type EventSelector,

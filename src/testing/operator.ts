@@ -1,19 +1,18 @@
 /**
  * End-to-end tests of an operator, in-process, against a real cluster: {@link startOperator}
- * installs the operator's CRDs, builds its controllers on a manager and starts it; {@link testNamespace}
- * gives each test its own namespace. The cluster is the one `kubeloop test` started for the whole
+ * installs the operator's CRDs, builds its controllers on a manager, serves its webhooks and starts
+ * it. The cluster is the one `kubeloop test` started for the whole
  * run (named by `KUBELOOP_TEST_KUBECONFIG`, which a user may also point at an existing cluster),
  * else a local control plane started for the caller alone.
  */
-import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import pino from "pino";
-import { Namespace } from "../api/index.ts";
 import { Client, loadKubeconfig } from "../client/index.ts";
 import { type Cluster, startCluster } from "../cluster/index.ts";
 import { Manager, type ManagerOptions } from "../manager/index.ts";
 import { installCrds, type Operator } from "../operator/index.ts";
 import { eventually } from "./eventually.ts";
+import { deleteWebhookConfigurations, testWebhookServing } from "./webhooks.ts";
 
 /** The environment variable naming the kubeconfig of the cluster tests run against. */
 export const TEST_KUBECONFIG_ENV = "KUBELOOP_TEST_KUBECONFIG";
@@ -22,7 +21,11 @@ export const TEST_KUBECONFIG_ENV = "KUBELOOP_TEST_KUBECONFIG";
 export interface StartOperatorOptions {
   /** Kubeconfig of the cluster. Default `$KUBELOOP_TEST_KUBECONFIG`, else a local control plane started for this call. */
   kubeconfig?: string;
-  /** Manager options over the test defaults (no endpoints, no leader election, no client rate limit). */
+  /**
+   * Manager options over the test defaults (no endpoints, no leader election, no client rate
+   * limit, the operator's webhooks served as {@link testWebhookServing} says; `webhookServer` is
+   * merged over that, `webhooks: []` serves none).
+   */
   manager?: Partial<Omit<ManagerOptions, "name" | "client">>;
   /** How long the caches may take to sync. Default 60 s. */
   syncTimeoutMs?: number;
@@ -35,13 +38,20 @@ export interface RunningOperator extends AsyncDisposable {
   readonly manager: Manager;
   /** Kubeconfig path of the cluster. */
   readonly kubeconfig: string;
-  /** Stops the operator, then the local cluster if this call started one. */
+  /**
+   * Stops the operator and deletes its webhook configurations, then the local cluster if this call
+   * started one. Calling it again waits for the first call.
+   */
   stop(): Promise<void>;
 }
 
 /**
  * Installs the operator's CRDs (waiting until Established), starts it in this process and resolves
- * once its caches have synced. Warnings and errors are logged (`LOG_LEVEL` sets the level).
+ * once its caches have synced. Its declared webhooks are served on a free port with a certificate
+ * of its own, through configurations of this call that admit only the namespaces
+ * {@link testNamespace} creates in this process (the apiserver calls `https://127.0.0.1:<port>`:
+ * a cluster on this machine, as `kubeloop test` starts). Warnings and errors are logged
+ * (`LOG_LEVEL` sets the level).
  *
  * @example
  * ```ts
@@ -59,11 +69,23 @@ export async function startOperator(
   const stopping = new AbortController();
   let running: Promise<void> = Promise.resolve();
   let client: Client | undefined;
-  const stop = async () => {
+  const webhooks = options.manager?.webhooks ?? operator.definition.webhooks ?? [];
+  const webhookServer = { ...testWebhookServing(operator.name), ...options.manager?.webhookServer };
+  const stopOnce = async () => {
     stopping.abort();
     await running.catch(() => undefined);
-    await client?.close();
-    await cluster?.stop();
+    try {
+      if (client && webhooks.length > 0)
+        await deleteWebhookConfigurations(client, webhookServer.configurationName);
+    } finally {
+      await client?.close();
+      await cluster?.stop();
+    }
+  };
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= stopOnce();
+    return stopped;
   };
   try {
     client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
@@ -78,6 +100,8 @@ export async function startOperator(
       namespace: operator.definition.watchNamespace,
       permissions: operator.definition.permissions,
       ...options.manager,
+      webhooks,
+      webhookServer,
     });
     await operator.setup(manager);
     running = manager.start(stopping.signal);
@@ -108,35 +132,6 @@ async function untilSynced(manager: Manager, running: Promise<void>, name: strin
   } finally {
     polling.abort();
   }
-}
-
-/** The part of node:test's `TestContext` {@link testNamespace} uses. */
-export interface TestScope {
-  readonly name: string;
-  after(fn: () => unknown): void;
-}
-
-/**
- * Creates a namespace for one test, named after it with a random suffix, and deletes it (without
- * waiting) when the test ends: tests sharing a cluster stay apart.
- *
- * @example
- * ```ts
- * test("a Greeting gets its ConfigMap", async (t) => {
- *   const namespace = await testNamespace(running.client, t);
- * });
- * ```
- */
-export async function testNamespace(client: Client, t: TestScope): Promise<string> {
-  const slug = t.name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-    .slice(0, 40);
-  const name = `${slug || "test"}-${randomBytes(3).toString("hex")}`;
-  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
-  t.after(() => client.delete(Namespace, name).catch(() => undefined));
-  return name;
 }
 
 function testLogger(): Logger {

@@ -6,11 +6,16 @@
 import { ConfigMap, type ConfigMapObject, ensureChild, type ReconcileContext, writeStatus } from "kubeloop";
 import { __KIND__, __KIND__Conditions, type __KIND__Object } from "./api.ts";
 
+/** The name of the ConfigMap a __KIND__ publishes its message in. */
+export function configMapNameOf(obj: __KIND__Object): string {
+  return `${obj.metadata.name}-message`;
+}
+
 function desiredConfigMap(obj: __KIND__Object): ConfigMapObject {
   return {
     apiVersion: "v1",
     kind: "ConfigMap",
-    metadata: { name: `${obj.metadata.name}-message`, namespace: obj.metadata.namespace },
+    metadata: { name: configMapNameOf(obj), namespace: obj.metadata.namespace },
     data: { message: obj.spec.message },
   };
 }

@@ -2,11 +2,12 @@
  * End-to-end tests: the operator runs in this process against a real cluster. `npm test`
  * (`kubeloop test`) starts one local control plane (etcd, kube-apiserver, controller-manager,
  * scheduler, kwok) for every test file, or uses the cluster `$KUBELOOP_TEST_KUBECONFIG` names.
- * Each test gets its own namespace.
+ * Each test gets its own namespace. `startOperator` serves the operator's webhook too, for the
+ * namespaces `testNamespace` makes.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ConfigMap } from "kubeloop";
+import { ConfigMap, InvalidError } from "kubeloop";
 import { eventually, type RunningOperator, startOperator, testNamespace } from "kubeloop/testing";
 import { __KIND__ } from "../src/api.ts";
 import operator from "../src/operator.ts";
@@ -20,11 +21,11 @@ before(async () => {
 after(() => running.stop());
 
 /** Creates a __KIND__ with `message` in `namespace`. */
-function create(namespace: string, message: string) {
+function create(namespace: string, message: string, name = "hello") {
   return running.client.create(__KIND__, {
     apiVersion: __KIND__.apiVersion,
     kind: __KIND__.kind,
-    metadata: { name: "hello", namespace },
+    metadata: { name, namespace },
     spec: { message },
   });
 }
@@ -55,4 +56,27 @@ test("a deleted ConfigMap is put back", async (t) => {
     { what: "the ConfigMap to come back" },
   );
   assert.equal(back, "Hello, world");
+});
+
+test("the webhook refuses a __KIND__ whose ConfigMap name is taken, naming the field", async (t) => {
+  const namespace = await testNamespace(running.client, t);
+  await running.client.create(ConfigMap, {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "hello-message", namespace },
+    data: { note: "someone else's" },
+  });
+  // The webhook reads the operator's cache: wait until the ConfigMap is in it.
+  await eventually(
+    async () => (await running.manager.cache.reader(ConfigMap)).get("hello-message", namespace),
+    { what: "the operator's cache to hold the ConfigMap" },
+  );
+  const refused = await create(namespace, "Hello, world").catch((err: unknown) => err);
+  assert.ok(refused instanceof InvalidError, String(refused));
+  assert.match(refused.message, /ConfigMap hello-message exists and is not a __KIND__'s/);
+  assert.deepEqual(
+    refused.causes.map((c) => c.field),
+    ["metadata.name"],
+  );
+  await create(namespace, "Hello, world", "hello-again"); // another name is admitted
 });

@@ -31,7 +31,7 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   t.after(() => rmSync(resolve(dir, ".."), { recursive: true, force: true }));
 
   const init = await sh(process.execPath, [cli, "init", dir, "--kind", "Hello"], checkout);
-  assert.match(init.stdout, /Created 10 files/);
+  assert.match(init.stdout, /Created 11 files/);
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
     name: string;
     dependencies: Record<string, string>;
@@ -49,7 +49,7 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
     "npm run build emits the container entry point the Dockerfile runs",
   );
   const tested = await sh("npm", ["test"], dir);
-  assert.match(tested.stdout, /# pass 2/);
+  assert.match(tested.stdout, /# pass 3/);
   assert.match(tested.stdout, /# fail 0/);
 
   const generated = await sh("npx", ["kubeloop", "generate"], dir);
@@ -57,6 +57,10 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   const crds = readFileSync(join(dir, "config", "crds.yaml"), "utf8");
   assert.match(crds, /name: hellos\.hello-operator\.example\.com/);
   assert.match(readFileSync(join(dir, "config", "rbac.yaml"), "utf8"), /hellos\/status/);
+  const webhooks = readFileSync(join(dir, "config", "webhooks.yaml"), "utf8");
+  assert.match(webhooks, /kind: ValidatingWebhookConfiguration/);
+  assert.match(webhooks, /name: vhello-v1alpha1\.hello-operator\.example\.com/);
+  assert.match(webhooks, /path: \/validate-hello-operator-example-com-v1alpha1-hello/);
 });
 
 test("kubeloop init refuses a non-empty directory and invalid names with one clear message", async () => {

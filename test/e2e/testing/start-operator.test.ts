@@ -1,7 +1,8 @@
 /**
  * The testing kit for operator authors, on the run's cluster: `startOperator` installs an operator's
  * CRDs and runs it in-process (pointed at an existing cluster, as `$KUBELOOP_TEST_KUBECONFIG` does),
- * `testNamespace` gives a test its own namespace and deletes it afterwards.
+ * `testNamespace` gives a test its own namespace and deletes it afterwards; the operator's webhooks
+ * are served for this process's test namespaces only, and their configurations go on stop.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -10,16 +11,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { CustomResourceDefinition } from "../../../src/api/index.ts";
-import { ConfigMap, Namespace, type Operator } from "../../../src/index.ts";
+import { CustomResourceDefinition, ValidatingWebhookConfiguration } from "../../../src/api/index.ts";
+import { ConfigMap, defineOperator, InvalidError, Namespace, type Operator } from "../../../src/index.ts";
 import { eventually, startOperator, testNamespace } from "../../../src/testing/index.ts";
+import { Verdict, validating } from "../../../src/webhook/index.ts";
 import { checkout, operatorModule } from "../cli/project.ts";
 import { kubeconfigPath, testClient } from "../support.ts";
 
-const group = `kit-${randomBytes(3).toString("hex")}.e2e.kubeloop.dev`;
+/** A group of its own for each test: one test's CRD may still be going when the next installs its own. */
+const groupOf = (test: string) => `${test}-${randomBytes(3).toString("hex")}.e2e.kubeloop.dev`;
 
 /** The Bolt operator of the CLI tests (each Bolt gets a ConfigMap holding its length), on this checkout's sources. */
-async function boltOperator(t: TestContext): Promise<Operator> {
+async function boltOperator(t: TestContext, group: string): Promise<Operator> {
   const dir = mkdtempSync(join(tmpdir(), "kubeloop-kit-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "operator.mjs");
@@ -29,7 +32,8 @@ async function boltOperator(t: TestContext): Promise<Operator> {
 
 test("startOperator installs the CRDs, runs the operator on the given cluster, and testNamespace cleans up", async (t) => {
   const admin = await testClient();
-  const operator = await boltOperator(t);
+  const group = groupOf("kit");
+  const operator = await boltOperator(t, group);
   const running = await startOperator(operator, { kubeconfig: kubeconfigPath() });
   t.after(async () => {
     await running.stop();
@@ -55,4 +59,56 @@ test("startOperator installs the CRDs, runs the operator on the given cluster, a
   });
   const ns = await admin.get(Namespace, namespace);
   assert.ok(ns.metadata.deletionTimestamp, "the test's namespace is being deleted once the test ended");
+});
+
+/** The names of the ValidatingWebhookConfigurations `startOperator` made for `operator`. */
+async function testConfigurations(operator: string): Promise<string[]> {
+  const list = await (await testClient()).list(ValidatingWebhookConfiguration);
+  return list.items.map((c) => c.metadata.name ?? "").filter((name) => name.startsWith(`${operator}-test-`));
+}
+
+test("startOperator serves the operator's webhooks for this process's test namespaces only, and removes them on stop", async (t) => {
+  const admin = await testClient();
+  const group = groupOf("kit-webhooks");
+  const bolts = await boltOperator(t, group);
+  const [Bolt] = bolts.kinds;
+  assert.ok(Bolt);
+  const shortBolts = validating(Bolt, (bolt) =>
+    (bolt.spec as { length: number }).length > 100
+      ? Verdict.deny("too long", { causes: [{ field: "spec.length", message: "at most 100" }] })
+      : undefined,
+  );
+  const operator = defineOperator({ ...bolts.definition, name: "short-bolts", webhooks: [shortBolts] });
+  const running = await startOperator(operator, { kubeconfig: kubeconfigPath() });
+  t.after(async () => {
+    await running.stop();
+    await admin.delete(CustomResourceDefinition, `bolts.${group}`).catch(() => undefined);
+  });
+  const bolt = (namespace: string, name: string, length: number) =>
+    running.client.create(Bolt, {
+      apiVersion: Bolt.apiVersion,
+      kind: Bolt.kind,
+      metadata: { name, namespace },
+      spec: { length },
+    });
+
+  const namespace = await testNamespace(running.client, t);
+  const refused = await bolt(namespace, "long", 500).catch((err: unknown) => err);
+  assert.ok(refused instanceof InvalidError, String(refused));
+  assert.match(refused.message, /denied the request: too long/);
+  assert.deepEqual(
+    refused.causes.map((c) => c.field),
+    ["spec.length"],
+  );
+  await bolt(namespace, "short", 40);
+
+  // A namespace of no test session (another process's, or made by hand): not this process's webhook's.
+  const foreign = `no-session-${randomBytes(3).toString("hex")}`;
+  await admin.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: foreign } });
+  t.after(() => admin.delete(Namespace, foreign).catch(() => undefined));
+  await bolt(foreign, "long", 500);
+
+  assert.equal((await testConfigurations("short-bolts")).length, 1);
+  await running.stop(); // the after hook's stop waits for this one
+  assert.deepEqual(await testConfigurations("short-bolts"), []);
 });

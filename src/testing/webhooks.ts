@@ -1,0 +1,33 @@
+/**
+ * The operator's webhooks as {@link startOperator} serves them: on a free port with a
+ * self-managed certificate, through configurations named for the one call and admitting only the
+ * namespaces of this process's test session, so that test files running in parallel on one
+ * cluster never call each other's webhooks; the configurations go when the operator stops.
+ */
+import { randomBytes } from "node:crypto";
+import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from "../api/index.ts";
+import { type Client, NotFoundError } from "../client/index.ts";
+import type { WebhookServingOptions } from "../manager/index.ts";
+import { TEST_SESSION_LABEL, testSession } from "./namespace.ts";
+
+/**
+ * How one {@link startOperator} call serves `operator`'s webhooks: port 0, a self-managed
+ * certificate, configurations named `<operator>-test-<random>`, and the namespaces labelled with
+ * this process's {@link testSession} (as {@link testNamespace} labels them) admitted only.
+ */
+export function testWebhookServing(operator: string): WebhookServingOptions & { configurationName: string } {
+  return {
+    port: 0,
+    configurationName: `${operator}-test-${randomBytes(4).toString("hex")}`,
+    namespaceSelector: { matchLabels: { [TEST_SESSION_LABEL]: testSession } },
+  };
+}
+
+/** Deletes the Validating and MutatingWebhookConfiguration named `name`; either may not exist. */
+export async function deleteWebhookConfigurations(client: Client, name: string): Promise<void> {
+  const absentOk = (err: unknown) => {
+    if (!(err instanceof NotFoundError)) throw err;
+  };
+  await client.delete(ValidatingWebhookConfiguration, name).catch(absentOk);
+  await client.delete(MutatingWebhookConfiguration, name).catch(absentOk);
+}
