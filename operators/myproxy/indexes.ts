@@ -40,7 +40,7 @@ export function routeStore(cache: InformerCache): StoreReader<ProxyRouteObject> 
 }
 
 /** The host and path a route claims on its MyProxy: routes in one slot compete for it. */
-function slotOf(route: ProxyRouteObject): string {
+export function slotOf(route: ProxyRouteObject): string {
   return `${proxyKeyOf(route)} ${route.spec.host} ${pathOf(route)}`;
 }
 

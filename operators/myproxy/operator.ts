@@ -1,9 +1,11 @@
 /**
- * The myproxy operator: the MyProxy and ProxyRoute kinds and their two controllers. `kubeloop run
- * operators/myproxy/operator.ts` runs it against the current kubeconfig; `kubeloop generate` derives
- * its CRDs, RBAC and Deployment from this declaration.
+ * The myproxy operator: the MyProxy and ProxyRoute kinds, their two controllers and the ProxyRoute
+ * admission webhook. `kubeloop run operators/myproxy/operator.ts` runs it against the current
+ * kubeconfig; `kubeloop generate` derives its CRDs, RBAC, Deployment and webhook manifests from
+ * this declaration.
  */
 import { defineOperator } from "kubeloop";
+import { proxyRouteAdmission } from "./admission.ts";
 import { MyProxy, ProxyRoute } from "./api.ts";
 import { myProxyController } from "./controller.ts";
 import { proxyRouteController } from "./route-controller.ts";
@@ -11,6 +13,7 @@ import { proxyRouteController } from "./route-controller.ts";
 export default defineOperator({
   name: "myproxy",
   kinds: [MyProxy, ProxyRoute],
+  webhooks: [proxyRouteAdmission],
   setup(manager) {
     myProxyController(manager);
     proxyRouteController(manager);

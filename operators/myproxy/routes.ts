@@ -14,11 +14,14 @@
  *
  * Every value written into the nginx configuration comes from here, so a route is first checked
  * against the ProxyRoute schema itself, whatever the CRD in the cluster enforced: defence in depth
- * against an old or hand-edited CRD letting `example.com; } server { ...` into a server block.
+ * against an old or hand-edited CRD letting `example.com; } server { ...` into a server block. Then
+ * against what nginx would get wrong ({@link routeHazards}), which the admission webhook refuses but
+ * which a route created while it was not serving may hold.
  */
 import type { ServiceObject } from "kubeloop";
 import { ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { RouteReason } from "./conditions.ts";
+import { routeHazards } from "./hazards.ts";
 import { byHostAndPath, CONFIG_BUDGET_BYTES, ConfigMeter, compare, pathOf } from "./nginx.ts";
 
 /** Where an accepted route sends its requests. */
@@ -126,16 +129,23 @@ function resolveBackend(
   return { route, upstream: { service: name, namespace, port: port.port, url } };
 }
 
-/** The rejection of a route whose spec the ProxyRoute schema refuses, naming the first problem. */
+/**
+ * The rejection of a route whose spec the ProxyRoute schema refuses, or whose host or path nginx
+ * would get wrong ({@link routeHazards}, which the admission webhook refuses too), naming the first
+ * problem.
+ */
 function invalidSpec(route: ProxyRouteObject): RejectedRoute | undefined {
   const checked = ProxyRoute.specSchema.safeParse(route.spec);
-  if (checked.success) return undefined;
-  const [issue] = checked.error.issues;
-  const field = ["spec", ...(issue?.path ?? [])].join(".");
+  const [issue] = checked.success ? [] : checked.error.issues;
+  const [hazard] = issue ? [] : routeHazards(route.spec);
+  const problem = issue
+    ? `${["spec", ...issue.path].join(".")} is not allowed (${issue.message})`
+    : hazard && `${hazard.field} ${hazard.message}`;
+  if (!problem) return undefined;
   return {
     route,
     reason: RouteReason.InvalidSpec,
-    message: `${field} is not allowed (${issue?.message}); nothing of this route is written to the nginx configuration`,
+    message: `${problem}; nothing of this route is written to the nginx configuration`,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The operator under test, as a process of its own (so that the crash-safety and finalizer checks
  * can SIGKILL it): loads the operator module, runs its controllers in a manager against the
- * kubeconfig it is given (the fault proxy's), serves metrics on a free loopback port, and answers
+ * kubeconfig it is given (the fault proxy's), serves metrics and the operator's webhooks (with a
+ * certificate of its own, applying the session's configurations) on free loopback ports, and answers
  * the kit over Node's IPC channel: force a reconcile of every object, report whether it is idle,
  * stop. Started by the kit with `child_process.fork`; not meant to be run by hand.
  */
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
       informer: { watch: { inactivityMs: config.watchInactivityMs }, relist: { periodMs: config.relistMs } },
     },
     logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
+    webhooks: operator.definition.webhooks,
+    webhookServer: { port: 0, ...config.webhooks },
   });
   await manager.setup(operator.setup);
   const stop = new AbortController();

@@ -4,10 +4,16 @@
  * `--watch-cache=false`, so that an etcd compaction reaches watches as 410 Expired), one the caller
  * started, or any cluster from a kubeconfig. The kit itself talks to the apiserver directly, so
  * every request the proxy sees is the operator's. Checks run one after the other on a session,
- * each in namespaces of its own.
+ * each in namespaces of its own. The operator serves the webhooks it declares, admitting only the
+ * session's namespaces, through configurations named for the session and deleted when it closes.
  */
 import { randomBytes } from "node:crypto";
-import { Namespace } from "../../api/index.ts";
+import {
+  MutatingWebhookConfiguration,
+  Namespace,
+  type ResourceType,
+  ValidatingWebhookConfiguration,
+} from "../../api/index.ts";
 import { Client, loadKubeconfig, NotFoundError } from "../../client/index.ts";
 import { systemClock } from "../../clock/index.ts";
 import { type Cluster, startCluster } from "../../cluster/cluster.ts";
@@ -17,7 +23,7 @@ import { type FaultProxy, type RequestRecord, startProxy, upstreamFromKubeconfig
 import { seededRandom } from "../proxy/match.ts";
 import { OperatorProcess } from "./internal/operator-process.ts";
 import { poll } from "./internal/poll.ts";
-import type { RunnerSettings } from "./internal/protocol.ts";
+import type { RunnerSettings, RunnerWebhooks } from "./internal/protocol.ts";
 import { OperatorReplicas, type OperatorUnderTest } from "./internal/replicas.ts";
 import { resolveSubject, type Subject } from "./internal/subject.ts";
 import type { Snapshot } from "./internal/world.ts";
@@ -25,6 +31,13 @@ import type { ConformanceSpec } from "./spec.ts";
 
 /** The field manager of the kit's own writes (fixtures, tampering, status wipes). */
 export const KIT_FIELD_MANAGER = "kubeloop-conformance";
+
+/**
+ * The label of the namespaces a session creates for its checks, valued with the session's id: the
+ * operator's webhooks admit only the namespaces of their own session, so that sessions and tests
+ * sharing a cluster never call each other's.
+ */
+export const SESSION_LABEL = "kubeloop.dev/conformance-session";
 
 /** Where a session runs. */
 export interface SessionOptions {
@@ -73,7 +86,10 @@ export interface ConformanceSession {
   random(): number;
   /** Reports progress. */
   log(line: string): void;
-  /** Creates a namespace for a check (`kl-<label>-<random>`); deleted when the session closes. */
+  /**
+   * Creates a namespace for a check (`kl-<label>-<random>`, labelled {@link SESSION_LABEL}); deleted
+   * when the session closes.
+   */
   namespace(label: string): Promise<string>;
   /** Deletes a namespace now (without waiting). */
   dropNamespace(namespace: string): Promise<void>;
@@ -87,7 +103,10 @@ export interface ConformanceSession {
   requestsSince(marker: number): RequestRecord[];
   /** The outputs of a clean run in a namespace of its own, kept for checks that compare shapes. */
   reference?: Snapshot;
-  /** Stops the operator and the proxy, deletes the namespaces, and stops a cluster the kit started. */
+  /**
+   * Stops the operator and the proxy, deletes the namespaces and the webhook configurations, and
+   * stops a cluster the kit started.
+   */
   close(): Promise<void>;
 }
 
@@ -131,12 +150,18 @@ export async function openSession(
     qps: Number.POSITIVE_INFINITY,
     fieldManager: KIT_FIELD_MANAGER,
   });
+  const id = randomBytes(4).toString("hex");
+  const webhooks: RunnerWebhooks = {
+    configurationName: `${subject.operator.name}-conformance-${id}`,
+    namespaceSelector: { matchLabels: { [SESSION_LABEL]: id } },
+  };
   const settings: RunnerSettings = {
     operator: subject.operatorPath,
     kubeconfig: link.proxyConfig,
     watchInactivityMs: subject.timings.watchInactivityMs,
     relistMs: subject.timings.relistMs,
     logLevel: spec.logLevel ?? "info",
+    webhooks,
   };
   const leases = options.sharding ? await leaseNamespace(client) : undefined;
   const operator = leases
@@ -160,7 +185,8 @@ export async function openSession(
     log: report,
     async namespace(label) {
       const name = `kl-${label}-${randomBytes(3).toString("hex")}`.slice(0, 63);
-      await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+      const metadata = { name, labels: { [SESSION_LABEL]: id } };
+      await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata });
       namespaces.add(name);
       return name;
     },
@@ -192,6 +218,7 @@ export async function openSession(
       for (const name of namespaces) await session.dropNamespace(name).catch(() => {});
       if (operator.running) await session.quiesce();
       await operator.stop();
+      await deleteConfigurations(client, webhooks.configurationName);
       if (leases) await client.delete(Namespace, leases).catch(() => {});
       await link.proxy.stop();
       await client.close();
@@ -206,6 +233,15 @@ export async function openSession(
     throw err;
   }
   return session;
+}
+
+/** Deletes the webhook configurations of a session, once its operator processes stopped. */
+async function deleteConfigurations(client: Client, name: string): Promise<void> {
+  for (const type of [ValidatingWebhookConfiguration, MutatingWebhookConfiguration] as ResourceType[]) {
+    await client.delete(type, name).catch((err: unknown) => {
+      if (!(err instanceof NotFoundError)) throw err;
+    });
+  }
 }
 
 /** A namespace for the shard Leases of a sharded deployment, deleted after the replicas stopped. */

@@ -10,6 +10,7 @@ import {
   type ConfigMapObject,
   Event,
   type EventObject,
+  InvalidError,
   type KubeObject,
   type Manager,
   NotFoundError,
@@ -18,12 +19,14 @@ import {
   type ResourceType,
   Service,
 } from "kubeloop";
+import { ValidatingWebhookConfiguration } from "kubeloop/api";
 import { crdYaml } from "kubeloop/schema";
 import {
   eventually,
   kubeconfigPath,
   kubectl,
   managerMetric,
+  onCleanup,
   startManager,
   testClient,
   writesSent,
@@ -50,22 +53,63 @@ export async function installCrds(): Promise<void> {
   await kubectl(["wait", "--for=condition=Established", ...names, "--timeout=60s"]);
 }
 
+/** Options of {@link startOperator}. */
+export interface OperatorOptions {
+  /** Authenticate with this kubeconfig. Default: the admin's. */
+  kubeconfig?: string;
+  /** Serve the operator's admission webhook for the namespace. Default true. */
+  webhooks?: boolean;
+}
+
 /**
  * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port.
- * It authenticates as the admin unless given another `kubeconfig`. Every nginx configuration it
- * writes during the test must pass the real `nginx -t` when the test ends.
+ * It serves the ProxyRoute admission webhook on a free port (unless told not to) through a
+ * ValidatingWebhookConfiguration of its own, `myproxy-<namespace>`, admitting only that namespace
+ * and deleted when the test ends. Every nginx configuration it writes during the test must pass
+ * the real `nginx -t` when the test ends.
  */
-export function startOperator(
+export async function startOperator(
   t: TestContext,
   namespace: string,
-  kubeconfig = kubeconfigPath(),
+  { kubeconfig = kubeconfigPath(), webhooks = true }: OperatorOptions = {},
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
-  return startManager(t, { name: OPERATOR, config, clientOptions, namespace, health: false }, async (m) => {
+  const admission = webhooks ? { webhooks: operator.definition.webhooks, webhookServer: { port: 0 } } : {};
+  // Registered first, so that it runs once the manager has stopped.
+  if (webhooks) onCleanup(t, () => deleteWebhookConfiguration(`${OPERATOR}-${namespace}`));
+  const options = { name: OPERATOR, config, clientOptions, namespace, health: false as const, ...admission };
+  const manager = await startManager(t, options, async (m) => {
     await operator.setup(m);
     checkEveryConfig(t, m);
   });
+  if (webhooks) await untilAdmitting(namespace);
+  return manager;
+}
+
+async function deleteWebhookConfiguration(name: string): Promise<void> {
+  await (await testClient()).delete(ValidatingWebhookConfiguration, name).catch(() => {});
+}
+
+/**
+ * Waits until the apiserver calls the webhook for `namespace` (its configuration reaches the
+ * apiserver's admission a moment after the manager applied it): a dry run of an unsafe route is denied.
+ */
+async function untilAdmitting(namespace: string): Promise<void> {
+  const probe = {
+    apiVersion: ProxyRoute.apiVersion,
+    kind: ProxyRoute.kind,
+    metadata: { name: "admission-probe", namespace },
+    spec: { proxy: "probe", host: "probe.example", path: "//", backend: { service: "probe", port: 80 } },
+  } as ProxyRouteObject;
+  const client = await testClient();
+  await eventually(
+    async () => {
+      const answer = await client.create(ProxyRoute, probe, { dryRun: true }).catch((err: Error) => err);
+      return answer instanceof InvalidError && answer.message.includes("admission webhook");
+    },
+    { what: `the ProxyRoute webhook admitting namespace ${namespace}` },
+  );
 }
 
 /**

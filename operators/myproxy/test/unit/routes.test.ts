@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { routeHazards } from "../../hazards.ts";
 import { CONFIG_BUDGET_BYTES, ConfigMeter, nginxConfig } from "../../nginx.ts";
 import { acceptedRoutes } from "../../routes.ts";
 import { largeRouteSpec, NS, route, service } from "./fixtures.ts";
@@ -177,6 +178,33 @@ describe("acceptedRoutes: values that reach nginx", () => {
       [
         ["path", "InvalidSpec", "spec.path"],
         ["svc", "InvalidSpec", "spec.backend.service"],
+      ],
+    );
+  });
+
+  it("rejects a route nginx would get wrong as InvalidSpec, naming the hazard the webhook names", () => {
+    const { accepted, rejected } = acceptedRoutes(
+      [
+        route("dots", { host: "a.example.com", path: "/api/../admin", service: "web", port: 80 }),
+        route("ip", { host: "10.0.0.7", service: "web", port: 80 }),
+        route("good", { host: "a.example.com", path: "/api", service: "web", port: 80 }),
+      ],
+      [service("web", [{ port: 80 }])],
+    );
+    assert.deepEqual(names(accepted), ["good"]);
+    assert.deepEqual(
+      rejected.map((r) => [r.route.metadata.name, r.reason, r.message]),
+      [
+        [
+          "dots",
+          "InvalidSpec",
+          `spec.path ${routeHazards({ host: "a.example.com", path: "/api/../admin" })[0]?.message}; nothing of this route is written to the nginx configuration`,
+        ],
+        [
+          "ip",
+          "InvalidSpec",
+          `spec.host ${routeHazards({ host: "10.0.0.7" })[0]?.message}; nothing of this route is written to the nginx configuration`,
+        ],
       ],
     );
   });

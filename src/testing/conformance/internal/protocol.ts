@@ -3,6 +3,7 @@
  * Requests carry an `id` that the reply repeats.
  */
 
+import type { LabelSelector } from "../../../api/index.ts";
 import type { ShardKey } from "../../../sharding/index.ts";
 
 /** What the operator process reports about its controllers. */
@@ -48,6 +49,18 @@ export interface RunnerSettings {
   leaderElection?: RunnerElection;
   /** Sharding across the kit's replicas, off unless given: Leases of the kit's, this replica's identity. */
   sharding?: RunnerSharding;
+  /** How the operator's declared webhooks are served, when it declares any. */
+  webhooks: RunnerWebhooks;
+}
+
+/**
+ * The webhooks of an operator process: served on a free port with a certificate of its own, through
+ * configurations named for the session (every process of a session applies the same ones, the last
+ * started pointing them at itself) and admitting only the session's namespaces.
+ */
+export interface RunnerWebhooks {
+  configurationName: string;
+  namespaceSelector: LabelSelector;
 }
 
 /** The sharding of an operator process: what places objects, the shards, and where the Leases live. */

@@ -4,7 +4,9 @@
  *
  * Every request through the proxy is the operator's: the kit itself talks to the apiserver
  * directly. Counting reconcile writes leaves out what is not a reconcile's doing: Lease renewals
- * (leader election), Events (history for people, written by the recorder) and access reviews.
+ * (leader election), Events (history for people, written by the recorder), access reviews, and
+ * the webhook server's applies of its configurations and CRD conversion stanzas with its CA (at
+ * start and every minute).
  */
 import { mutatingVerbs, type RequestRecord } from "../../proxy/index.ts";
 
@@ -17,9 +19,12 @@ export const notReconcileWrites: readonly string[] = Object.freeze([
   "selfsubjectaccessreviews",
   "selfsubjectrulesreviews",
   "localsubjectaccessreviews",
+  "validatingwebhookconfigurations",
+  "mutatingwebhookconfigurations",
+  "customresourcedefinitions",
 ]);
 
-/** True for a mutating request that is not a Lease, an Event or an access review. */
+/** True for a mutating request that is not a Lease, an Event, an access review or a webhook server's apply. */
 export function isReconcileWrite(record: RequestRecord): boolean {
   if (!mutatingVerbs.includes(record.verb)) return false;
   const resource = record.resource?.split("/")[0];
