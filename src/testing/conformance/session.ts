@@ -8,12 +8,7 @@
  * session's namespaces, through configurations named for the session and deleted when it closes.
  */
 import { randomBytes } from "node:crypto";
-import {
-  MutatingWebhookConfiguration,
-  Namespace,
-  type ResourceType,
-  ValidatingWebhookConfiguration,
-} from "../../api/index.ts";
+import { Namespace } from "../../api/index.ts";
 import { Client, loadKubeconfig, NotFoundError } from "../../client/index.ts";
 import { systemClock } from "../../clock/index.ts";
 import { type Cluster, startCluster } from "../../cluster/cluster.ts";
@@ -21,6 +16,7 @@ import { installCrds } from "../../operator/install.ts";
 import type { ShardKey } from "../../sharding/index.ts";
 import { type FaultProxy, type RequestRecord, startProxy, upstreamFromKubeconfig } from "../proxy/index.ts";
 import { seededRandom } from "../proxy/match.ts";
+import { deleteWebhookConfigurations } from "../webhooks.ts";
 import { OperatorProcess } from "./internal/operator-process.ts";
 import { poll } from "./internal/poll.ts";
 import type { RunnerSettings, RunnerWebhooks } from "./internal/protocol.ts";
@@ -218,7 +214,7 @@ export async function openSession(
       for (const name of namespaces) await session.dropNamespace(name).catch(() => {});
       if (operator.running) await session.quiesce();
       await operator.stop();
-      await deleteConfigurations(client, webhooks.configurationName);
+      await deleteWebhookConfigurations(client, webhooks.configurationName);
       if (leases) await client.delete(Namespace, leases).catch(() => {});
       await link.proxy.stop();
       await client.close();
@@ -233,15 +229,6 @@ export async function openSession(
     throw err;
   }
   return session;
-}
-
-/** Deletes the webhook configurations of a session, once its operator processes stopped. */
-async function deleteConfigurations(client: Client, name: string): Promise<void> {
-  for (const type of [ValidatingWebhookConfiguration, MutatingWebhookConfiguration] as ResourceType[]) {
-    await client.delete(type, name).catch((err: unknown) => {
-      if (!(err instanceof NotFoundError)) throw err;
-    });
-  }
 }
 
 /** A namespace for the shard Leases of a sharded deployment, deleted after the replicas stopped. */
