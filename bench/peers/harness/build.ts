@@ -34,6 +34,33 @@ const kubeloopFromDist: Plugin = {
   },
 };
 
+/** Builds kubeloop's dist/ (`npm run build`). */
+export function buildKubeloop(log: (line: string) => void): void {
+  log("building kubeloop into dist/ (npm run build)");
+  execFileSync("npm", ["run", "--silent", "build"], { cwd: repoRoot, stdio: "inherit" });
+}
+
+/**
+ * Compiles the TypeScript program `source` (absolute) into `builtDir/<name>.mjs`, kubeloop's
+ * sources pointing at dist/ and packages left external; returns the file.
+ */
+export async function compileEntry(source: string, name: string): Promise<string> {
+  mkdirSync(builtDir, { recursive: true });
+  const outfile = join(builtDir, `${name}.mjs`);
+  await build({
+    entryPoints: [source],
+    outfile,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: `node${process.versions.node}`,
+    plugins: [kubeloopFromDist],
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
 /**
  * Builds kubeloop (`npm run build`) and compiles the TypeScript contenders into `builtDir`;
  * returns the entry file of each.
@@ -41,24 +68,11 @@ const kubeloopFromDist: Plugin = {
 export async function buildContenders(
   log: (line: string) => void,
 ): Promise<Partial<Record<ContenderName, string>>> {
-  log("building kubeloop into dist/ (npm run build) and compiling the TypeScript contenders");
-  execFileSync("npm", ["run", "--silent", "build"], { cwd: repoRoot, stdio: "inherit" });
-  mkdirSync(builtDir, { recursive: true });
+  buildKubeloop(log);
+  log("compiling the TypeScript contenders");
   const entries: Partial<Record<ContenderName, string>> = {};
   for (const [name, source] of Object.entries(sources) as [ContenderName, string][]) {
-    const outfile = join(builtDir, `${name}.mjs`);
-    await build({
-      entryPoints: [join(peersDir, source)],
-      outfile,
-      bundle: true,
-      packages: "external",
-      platform: "node",
-      format: "esm",
-      target: `node${process.versions.node}`,
-      plugins: [kubeloopFromDist],
-      logLevel: "warning",
-    });
-    entries[name] = outfile;
+    entries[name] = await compileEntry(join(peersDir, source), name);
   }
   return entries;
 }

@@ -30,14 +30,21 @@ function git(args: string[]): string {
   }
 }
 
-function goModVersion(module: string): string {
+/** The version bench/peers/controller-runtime/go.mod requires of `module`. */
+export function goModVersion(module: string): string {
   const mod = readFileSync(join(peersDir, "controller-runtime", "go.mod"), "utf8");
   return new RegExp(`${module.replace(/[./]/g, "\\$&")} (v\\S+)`).exec(mod)?.[1] ?? "?";
 }
 
+/** kubeloop's version and commit, e.g. `kubeloop 0.1.0 at 8feee20 + uncommitted changes in src/`. */
+export function kubeloopRevision(): string {
+  const dirty = git(["status", "--porcelain", "--", "src"]) ? " + uncommitted changes in src/" : "";
+  return `kubeloop ${packageVersion(join(repoRoot, "package.json"))} at ${git(["rev-parse", "--short", "HEAD"])}${dirty}`;
+}
+
+/** The machine, the cluster and every contender's version, for the report. */
 export function describeMachine(goBinary: string, node: string): MachineDescription {
   const modules = join(peersDir, "node_modules");
-  const dirty = git(["status", "--porcelain", "--", "src"]) ? " + uncommitted changes in src/" : "";
   const v = versions;
   const plainNode = `plain node ${nodeVersion(node)}`;
   return {
@@ -50,7 +57,7 @@ export function describeMachine(goBinary: string, node: string): MachineDescript
     loadAverageAtStart: loadavg()[0] ?? 0,
     cluster: `Kubernetes ${v.kubernetes}, etcd ${v.etcd} (local control plane, no scheduler or kwok)`,
     contenders: {
-      kubeloop: `kubeloop ${packageVersion(join(repoRoot, "package.json"))} at ${git(["rev-parse", "--short", "HEAD"])}${dirty}, from its built dist/ (npm run build); the contender compiled ahead of time with esbuild, run by ${plainNode}`,
+      kubeloop: `${kubeloopRevision()}, from its built dist/ (npm run build); the contender compiled ahead of time with esbuild, run by ${plainNode}`,
       "controller-runtime": `sigs.k8s.io/controller-runtime ${goModVersion("sigs.k8s.io/controller-runtime")}, k8s.io/client-go ${goModVersion("k8s.io/client-go")}`,
       "client-node": `@kubernetes/client-node ${packageVersion(join(modules, "@kubernetes/client-node/package.json"))}, ${plainNode}`,
       "dot-i": `@dot-i/k8s-operator ${packageVersion(join(modules, "@dot-i/k8s-operator/package.json"))} on @kubernetes/client-node ${packageVersion(join(modules, "@dot-i/k8s-operator/node_modules/@kubernetes/client-node/package.json"))}, ${plainNode}`,

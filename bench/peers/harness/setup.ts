@@ -1,8 +1,8 @@
 /**
  * Gets the peers ready before a run: the Node peers' packages (`npm ci --prefix bench/peers`, only
- * when missing or stale) and the controller-runtime binary,
- * built once per machine into `<kubeloop cache>/bench/` under a key of its sources and the Go
- * version (never into the repository).
+ * when missing or stale) and the controller-runtime binaries (the Widget operator, the webhook
+ * server of bench/webhooks.ts), each built once per machine into `<kubeloop cache>/bench/` under
+ * a key of its sources and the Go version (never into the repository).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -51,17 +51,27 @@ export function goVersion(): string {
 
 /** Builds the controller-runtime contender once per source and Go version; returns the binary. */
 export function ensureGoPeer(log: (line: string) => void): string {
+  return ensureGoBinary(".", "widgets", log);
+}
+
+/**
+ * Builds the Go program in `pkg` (a folder of the controller-runtime module, `.` for the Widget
+ * operator) into `<kubeloop cache>/bench/`, once per go.mod, go.sum, its main.go and the Go
+ * version; returns the binary `name`.
+ */
+export function ensureGoBinary(pkg: string, name: string, log: (line: string) => void): string {
   const dir = join(peersDir, "controller-runtime");
   const hash = createHash("sha256");
-  for (const f of ["go.mod", "go.sum", "main.go"]) hash.update(readFileSync(join(dir, f)));
+  for (const f of ["go.mod", "go.sum", join(pkg, "main.go")]) hash.update(readFileSync(join(dir, f)));
   hash.update(goVersion());
-  const out = join(cacheRoot(), "bench", `controller-runtime-${hash.digest("hex").slice(0, 16)}`);
-  const binary = join(out, "widgets");
+  const prefix = pkg === "." ? "controller-runtime" : `controller-runtime-${name}`;
+  const out = join(cacheRoot(), "bench", `${prefix}-${hash.digest("hex").slice(0, 16)}`);
+  const binary = join(out, name);
   if (existsSync(binary)) return binary;
-  log(`building the controller-runtime contender into ${out} (once; a few minutes on 2 cores)`);
+  log(`building the controller-runtime ${name} program into ${out} (once; a few minutes on 2 cores)`);
   mkdirSync(out, { recursive: true });
   const tmp = `${binary}.${process.pid}.tmp`;
-  execFileSync("go", ["build", "-trimpath", "-o", tmp, "."], {
+  execFileSync("go", ["build", "-trimpath", "-o", tmp, `./${pkg}`], {
     cwd: dir,
     stdio: "inherit",
     env: { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=readonly" },
