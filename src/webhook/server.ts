@@ -62,13 +62,14 @@ function secureContext(pair: KeyPair) {
   return { cert: pair.certPem, key: pair.keyPem, minVersion: "TLSv1.2" as const };
 }
 
-/** Aborts when the caller closes the connection before the answer is sent. */
-function hangupOf(res: ServerResponse): AbortSignal {
-  const hangup = new AbortController();
+/** The request's controller: aborted when the caller closes the connection before the answer is sent. */
+function requestController(res: ServerResponse): AbortController {
+  const controller = new AbortController();
   res.once("close", () => {
-    if (!res.writableFinished) hangup.abort(new Error("the caller closed the connection before the answer"));
+    if (!res.writableFinished)
+      controller.abort(new Error("the caller closed the connection before the answer"));
   });
-  return hangup.signal;
+  return controller;
 }
 
 /**
@@ -210,7 +211,7 @@ export class WebhookServer {
         );
       }
       const body = await readJson(req, route.maxBytes);
-      return sendJson(res, 200, await route.answer(body, hangupOf(res)), this.#closing);
+      return sendJson(res, 200, await route.answer(body, requestController(res)), this.#closing);
     } catch (err) {
       const status = err instanceof BadWebhookRequestError ? err.status : 500;
       const message = `webhook ${req.url}: ${(err as Error).message}`;

@@ -4,7 +4,7 @@
  * message naming the webhook, logged and counted, and the server goes on.
  */
 import type { Client } from "../../client/index.ts";
-import { type Clock, untilAborted } from "../../clock/index.ts";
+import type { Clock } from "../../clock/index.ts";
 import type { AdmissionAnswer, AdmissionContext, AdmissionWebhook, WebhookCache } from "../admission.ts";
 import { BadWebhookRequestError, WebhookSideEffectError, WebhookTimeoutError } from "../errors.ts";
 import type { WebhookLogger } from "../logger.ts";
@@ -27,19 +27,22 @@ export interface AnsweredAdmissionReview {
   response: AdmissionResponse;
 }
 
-function contextFor(
-  webhook: AdmissionWebhook,
-  request: AdmissionRequest,
-  deps: AdmitDeps,
-  signal: AbortSignal,
-): AdmissionContext {
-  const dryRun = request.dryRun === true;
-  const refuseWrites = dryRun || webhook.sideEffects === "None";
-  const client = refuseWrites
-    ? deps.client.fenced(AbortSignal.abort(new WebhookSideEffectError(webhook.path, dryRun)))
-    : deps.client;
-  const { operation, userInfo } = request;
-  return { operation, dryRun, userInfo, request, client, cache: deps.cache, signal };
+/**
+ * The client a webhook's handlers get: the server's, or a view of it that refuses writes (in a
+ * dry run, and always for `sideEffects: "None"`). Each view is made once per webhook, on its first
+ * request that needs it, not once per request.
+ */
+function clientsOf(webhook: AdmissionWebhook, client: Client): (dryRun: boolean) => Client {
+  const refusing = new Map<boolean, Client>();
+  return (dryRun) => {
+    if (!dryRun && webhook.sideEffects !== "None") return client;
+    let view = refusing.get(dryRun);
+    if (!view) {
+      view = client.fenced(AbortSignal.abort(new WebhookSideEffectError(webhook.path, dryRun)));
+      refusing.set(dryRun, view);
+    }
+    return view;
+  };
 }
 
 function failure(webhook: AdmissionWebhook, request: AdmissionRequest, err: unknown, deps: AdmitDeps) {
@@ -56,19 +59,27 @@ function failure(webhook: AdmissionWebhook, request: AdmissionRequest, err: unkn
   };
 }
 
+/**
+ * Runs the handler within the webhook's timeout. `controller` is the request's: aborted by the
+ * server when the caller hangs up, and here when the timeout passes; its signal is `ctx.signal`.
+ */
 async function admitWithin(
   webhook: AdmissionWebhook,
   request: AdmissionRequest,
   deps: AdmitDeps,
-  hangup: AbortSignal,
+  ctx: AdmissionContext,
+  controller: AbortController,
 ): Promise<AdmissionAnswer> {
   const timeoutMs = webhook.timeoutSeconds * 1000;
-  const deadline = new AbortController();
-  const timer = deps.clock.setTimer(timeoutMs, () =>
-    deadline.abort(new WebhookTimeoutError(webhook.path, timeoutMs)),
-  );
-  const ctx = contextFor(webhook, request, deps, AbortSignal.any([deadline.signal, hangup]));
-  const timedOut = untilAborted(deadline.signal).then(() => Promise.reject(deadline.signal.reason));
+  let timeout!: (err: WebhookTimeoutError) => void;
+  const timedOut = new Promise<never>((_, reject) => {
+    timeout = reject;
+  });
+  const timer = deps.clock.setTimer(timeoutMs, () => {
+    const err = new WebhookTimeoutError(webhook.path, timeoutMs);
+    controller.abort(err);
+    timeout(err);
+  });
   try {
     return await Promise.race([webhook.admit(request, ctx), timedOut]);
   } catch (err) {
@@ -79,17 +90,33 @@ async function admitWithin(
   }
 }
 
-/**
- * Answers the AdmissionReview `body` with `webhook`; `hangup` aborts when the apiserver goes away.
- * Throws {@link BadWebhookRequestError} for a body that is not an AdmissionReview.
- */
-export async function answerAdmission(
-  webhook: AdmissionWebhook,
+/** Answers AdmissionReviews for one webhook; see {@link admissionOf}. */
+export type AnswerAdmission = (
   body: unknown,
-  deps: AdmitDeps,
-  hangup: AbortSignal,
-): Promise<AnsweredAdmissionReview> {
-  const { apiVersion, request } = parseAdmissionReview(body);
-  const answer = await admitWithin(webhook, request, deps, hangup);
-  return { apiVersion, kind: "AdmissionReview", response: { uid: request.uid, ...answer } };
+  controller: AbortController,
+) => Promise<AnsweredAdmissionReview>;
+
+/**
+ * What answers the AdmissionReviews of `webhook`: given a body and the request's controller
+ * (aborted when the apiserver goes away, and by the webhook's timeout), it runs the handler and
+ * answers. It throws {@link BadWebhookRequestError} for a body that is not an AdmissionReview.
+ */
+export function admissionOf(webhook: AdmissionWebhook, deps: AdmitDeps): AnswerAdmission {
+  const clientFor = clientsOf(webhook, deps.client);
+  return async (body, controller) => {
+    const { apiVersion, request } = parseAdmissionReview(body);
+    const dryRun = request.dryRun === true;
+    const { operation, userInfo } = request;
+    const ctx: AdmissionContext = {
+      operation,
+      dryRun,
+      userInfo,
+      request,
+      client: clientFor(dryRun),
+      cache: deps.cache,
+      signal: controller.signal,
+    };
+    const answer = await admitWithin(webhook, request, deps, ctx, controller);
+    return { apiVersion, kind: "AdmissionReview", response: { uid: request.uid, ...answer } };
+  };
 }

@@ -5,14 +5,17 @@
 import type { AdmissionWebhook } from "../admission.ts";
 import type { ConversionWebhook } from "../conversion.ts";
 import { WebhookDeclarationError } from "../errors.ts";
-import { type AdmitDeps, answerAdmission } from "./admit.ts";
+import { type AdmitDeps, admissionOf } from "./admit.ts";
 import { answerConversion, groupKind } from "./convert.ts";
 
 /** One served path: how large a body it takes, and how it answers one. */
 export interface Route {
   readonly maxBytes: number;
-  /** The review answered; `hangup` aborts when the caller goes away. */
-  answer(body: unknown, hangup: AbortSignal): unknown;
+  /**
+   * The review answered. `controller` is the request's: the server aborts it when the caller goes
+   * away, and an admission webhook aborts it when its timeout passes.
+   */
+  answer(body: unknown, controller: AbortController): unknown;
 }
 
 /** Body limits per review type, in bytes. */
@@ -46,10 +49,7 @@ export function routesOf(
       claim(conversions, key, webhook, `the conversion of ${key}`);
       continue;
     }
-    const route: Route = {
-      maxBytes: limits.admission,
-      answer: (body, hangup) => answerAdmission(webhook, body, deps, hangup),
-    };
+    const route: Route = { maxBytes: limits.admission, answer: admissionOf(webhook, deps) };
     claim(routes, webhook.path, route, `webhook ${webhook.path}`);
   }
   if (conversions.size > 0) {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject, type KubeObject, resourceType } from "../../../src/api/index.ts";
 import { WriteFencedError } from "../../../src/client/index.ts";
-import { FakeClock } from "../../../src/clock/index.ts";
+import { FakeClock, untilAborted } from "../../../src/clock/index.ts";
 import {
   type AdmissionContext,
   conversion,
@@ -332,6 +332,41 @@ describe("WebhookServer side effects", () => {
     const { write, methods } = await writeAttempt(t, "None", false);
     assert.ok(refusedWrite(write, false), String(write));
     assert.deepEqual(methods, ["GET"]);
+  });
+});
+
+describe("WebhookServer handler contexts", () => {
+  it("hands every request of a webhook the same refusing client, one for dry runs and one for the rest", async (t) => {
+    const clients: AdmissionContext["client"][] = [];
+    const recorder = validating(ConfigMap, (_obj, _old, ctx) => {
+      clients.push(ctx.client);
+    });
+    const { port } = await startServer(t, [recorder]);
+    for (const dryRun of [false, false, true, true]) {
+      await send(port, validatePath, admissionReview("CREATE", cm(), { dryRun }));
+    }
+    const [first, second, dry, secondDry] = clients;
+    assert.equal(clients.length, 4);
+    assert.equal(second, first);
+    assert.equal(secondDry, dry);
+    assert.notEqual(dry, first);
+  });
+
+  it("aborts the handler's signal when the caller hangs up before the answer", async (t) => {
+    const started = later<AdmissionContext>();
+    const held = validating(ConfigMap, (_obj, _old, ctx) => {
+      started.resolve(ctx);
+      return untilAborted(ctx.signal);
+    });
+    const { port } = await startServer(t, [held]);
+    const hangup = new AbortController();
+    const answer = send(port, validatePath, admissionReview("CREATE", cm()), { signal: hangup.signal });
+    const ctx = await started.promise;
+    assert.equal(ctx.signal.aborted, false);
+    hangup.abort();
+    await assert.rejects(answer);
+    await untilAborted(ctx.signal);
+    assert.match(String(ctx.signal.reason), /the caller closed the connection before the answer/);
   });
 });
 

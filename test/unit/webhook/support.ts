@@ -78,7 +78,7 @@ export async function send(
   port: number,
   path: string,
   body: unknown,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<Answer> {
   const payload = typeof body === "string" ? body : JSON.stringify(body);
   const ca = (await testCa()).certPem;
@@ -92,6 +92,7 @@ export async function send(
         ca,
         agent: false,
         headers: { "content-type": "application/json", ...options.headers },
+        signal: options.signal,
       },
       (res) => {
         const chunks: Buffer[] = [];
