@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { pino } from "pino";
 import { Action, TerminalError } from "../../../src/controller/index.ts";
 import { eventually } from "../../../src/testing/index.ts";
-import { cm, deferred, flush, harness } from "./support.ts";
+import { cm, deferred, flush, harness, until } from "./support.ts";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -64,7 +64,7 @@ describe("Controller: the reconcile context", () => {
     void h.run();
     h.source.enqueue("ns/a", "watch:ConfigMap:create");
     h.controller.enqueue("ns/b", "manual");
-    await flush();
+    await until(() => h.keys().length === 2);
     assert.deepEqual(
       h.calls.filter((c) => c.startsWith("triggered")),
       ["triggered watch:ConfigMap:create", "triggered manual"],

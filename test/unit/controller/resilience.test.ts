@@ -18,19 +18,22 @@ describe("Controller: fairness", () => {
   it("lets a real timer fire while a reconcile that does no I/O keeps returning requeueAfter(0)", async (t) => {
     const started = performance.now();
     let timerFired = false;
-    // Gives up after 2 s, so that a worker which never yields cannot hang the test run.
-    const h = harness(t, () =>
-      !timerFired && performance.now() - started < 2_000 ? Action.requeueAfter(0) : undefined,
-    );
+    let gaveUp = false;
+    // Gives up after 10 s, so that a worker which never yields cannot hang the test run: a timer
+    // that fires only then was starved.
+    const h = harness(t, () => {
+      if (timerFired) return undefined;
+      gaveUp = performance.now() - started >= 10_000;
+      return gaveUp ? undefined : Action.requeueAfter(0);
+    });
     void h.run();
     h.source.enqueue("ns/a", "watch:ConfigMap:create");
     await new Promise((resolve) => setTimeout(resolve, 50));
     timerFired = true;
-    const firedAfterMs = performance.now() - started;
-    assert.ok(firedAfterMs < 1_000, `a 50 ms timer fired after ${Math.round(firedAfterMs)} ms`);
+    assert.ok(!gaveUp, "a 50 ms timer fired only once the reconciler gave up: the worker never yielded");
     // The loop kept going until the timer fired (how often depends on the machine's load: 97 to
     // thousands of times in these 50 ms); what is asserted is that it never let go on its own.
-    assert.ok(h.reconciles.length > 10, `the reconciler ran meanwhile (${h.reconciles.length} times)`);
+    assert.ok(h.reconciles.length > 1, `the reconciler ran meanwhile (${h.reconciles.length} times)`);
   });
 });
 
