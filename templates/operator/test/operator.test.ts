@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ConfigMap, InvalidError } from "kubeloop";
+import { ConfigMap } from "kubeloop";
+import { Client, loadKubeconfig } from "kubeloop/client";
 import { eventually, type RunningOperator, startOperator, testNamespace } from "kubeloop/testing";
 import { __KIND__ } from "../src/api.ts";
 import operator from "../src/operator.ts";
@@ -20,14 +21,19 @@ before(async () => {
 
 after(() => running.stop());
 
-/** Creates a __KIND__ with `message` in `namespace`. */
-function create(namespace: string, message: string, name = "hello") {
-  return running.client.create(__KIND__, {
+/** A __KIND__ named `name` with `message` in `namespace`. */
+function helloIn(namespace: string, message: string, name = "hello") {
+  return {
     apiVersion: __KIND__.apiVersion,
     kind: __KIND__.kind,
     metadata: { name, namespace },
     spec: { message },
-  });
+  };
+}
+
+/** Creates a __KIND__ with `message` in `namespace`. */
+function create(namespace: string, message: string) {
+  return running.client.create(__KIND__, helloIn(namespace, message));
 }
 
 test("a __KIND__ gets a ConfigMap with its message and becomes Ready", async (t) => {
@@ -58,7 +64,7 @@ test("a deleted ConfigMap is put back", async (t) => {
   assert.equal(back, "Hello, world");
 });
 
-test("the webhook refuses a __KIND__ whose ConfigMap name is taken, naming the field", async (t) => {
+test("the webhook warns when a __KIND__'s ConfigMap name is taken by someone else's", async (t) => {
   const namespace = await testNamespace(running.client, t);
   await running.client.create(ConfigMap, {
     apiVersion: "v1",
@@ -71,12 +77,14 @@ test("the webhook refuses a __KIND__ whose ConfigMap name is taken, naming the f
     async () => (await running.manager.cache.reader(ConfigMap)).get("hello-message", namespace),
     { what: "the operator's cache to hold the ConfigMap" },
   );
-  const refused = await create(namespace, "Hello, world").catch((err: unknown) => err);
-  assert.ok(refused instanceof InvalidError, String(refused));
-  assert.match(refused.message, /ConfigMap hello-message exists and is not a __KIND__'s/);
-  assert.deepEqual(
-    refused.causes.map((c) => c.field),
-    ["metadata.name"],
-  );
-  await create(namespace, "Hello, world", "hello-again"); // another name is admitted
+  const warnings: string[] = [];
+  const client = new Client(await loadKubeconfig({ kubeconfig: running.kubeconfig }), {
+    onWarning: (warning) => warnings.push(warning),
+  });
+  t.after(() => client.close());
+  await client.create(__KIND__, helloIn(namespace, "Hello, world"));
+  assert.equal(warnings.length, 1, `one warning: ${warnings.join(" | ")}`);
+  assert.match(warnings[0] ?? "", /ConfigMap hello-message exists and is not a __KIND__'s/);
+  await client.create(__KIND__, helloIn(namespace, "Hello, world", "hello-again"));
+  assert.equal(warnings.length, 1, "another name is admitted without a warning");
 });

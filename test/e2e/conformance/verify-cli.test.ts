@@ -48,7 +48,8 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
   );
   assert.equal(init.code, 0, init.stderr);
   assert.ok(existsSync(join(dir, "test", "conformance.ts")), "the template ships a conformance spec");
-  const install = await sh("npm", ["install", "--no-audit", "--no-fund"], dir);
+  // Not the checkout's prepare script: it would rebuild dist/ while other test files run it.
+  const install = await sh("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts"], dir);
   assert.equal(install.code, 0, install.stderr);
 
   const help = await sh("npx", ["kubeloop", "verify", "--help"], dir);
