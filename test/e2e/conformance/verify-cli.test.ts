@@ -62,7 +62,7 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
   t.diagnostic(verified.stdout);
   assert.equal(verified.code, 0, `${verified.stdout}\n${verified.stderr}`);
   assert.match(verified.stdout, /^Conformance of hello-operator$/m);
-  assert.match(verified.stdout, /^check +result +time +details$/m);
+  assert.match(verified.stdout, /^check +result +time +took +details$/m);
   for (const check of [
     "converge",
     "idempotent",
