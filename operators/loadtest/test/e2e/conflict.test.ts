@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { EventObject } from "kubeloop";
 import { startProxy, upstreamFromKubeconfig } from "kubeloop/testing";
 import { kubeconfigPath } from "../../../../test/e2e/support.ts";
 import { LoadTest } from "../../api.ts";
@@ -58,9 +59,17 @@ test("bug 1.7.9: a conflicting status write is recomputed from a fresh read; eve
     log.some((r) => r.id > (reread?.id ?? 0) && isStatusPatch(r) && r.status === 200),
     "and the recomputed status written",
   );
-  const events = await operatorEvents(namespace, "raced");
-  const occurrences = (reason: string) =>
+  // Events are recorded in the background: wait for the last one before counting.
+  const occurrencesIn = (events: EventObject[], reason: string) =>
     events.filter((e) => e.reason === reason).reduce((n, e) => n + (e.series?.count ?? 1), 0);
+  const events = await eventually(
+    async () => {
+      const recorded = await operatorEvents(namespace, "raced");
+      return occurrencesIn(recorded, "Succeeded") > 0 && recorded;
+    },
+    { what: "the Succeeded event" },
+  );
+  const occurrences = (reason: string) => occurrencesIn(events, reason);
   // The held write carried the transition to WorkersRunning; after its 409 the status is recomputed
   // from a fresh read, which on a loaded machine may already find the workers done and write
   // Succeeded directly: that transition was never stored, so its event may be absent. What the bug
