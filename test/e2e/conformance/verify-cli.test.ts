@@ -97,7 +97,7 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
   assert.equal(failed.stderr.includes("kubeloop verify:"), false, "--quiet prints no progress");
   assert.match(
     failed.stdout,
-    /^idempotent +✗ +– +\d+ writes in the [\d.]+ s since everything settled \(PATCH hellos\/status\)/m,
+    /^idempotent +✗ +– +[\d.]+ s +\d+ writes in the [\d.]+ s since everything settled \(PATCH hellos\/status\)/m,
   );
   assert.match(failed.stdout, /^✗ idempotent \(a settled object's reconcile writes nothing\)$/m);
   assert.match(
