@@ -36,6 +36,9 @@ test("kubectl wait waits again after a spec change until the new generation is o
   const { probe } = await startGizmoManager(t, ns);
   await client.create(Gizmo, gizmo(ns, "g", { replicas: 1, message: "first" }));
   assert.equal((await waitReady(ns, "g", "60s")).code, 0);
+  // No reconcile of generation 1 still running: one whose status write met the spec change would
+  // recompute from the fresh read and report generation 2 observed (a CI run saw it).
+  await eventually(() => probe.active === 0, { what: "the reconciles of generation 1 to end" });
 
   await client.patch(Gizmo, "g", { spec: { message: `${HOLD} second` } }, { type: "merge", namespace: ns });
   await eventually(() => probe.gate.waiting > 0, { what: "the reconcile of generation 2 held at the gate" });
