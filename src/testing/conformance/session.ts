@@ -16,10 +16,10 @@ import { installCrds } from "../../operator/install.ts";
 import type { ShardKey } from "../../sharding/index.ts";
 import { type FaultProxy, type RequestRecord, startProxy, upstreamFromKubeconfig } from "../proxy/index.ts";
 import { seededRandom } from "../proxy/match.ts";
-import { deleteWebhookConfigurations } from "../webhooks.ts";
+import { deleteWebhookConfigurations, sessionWebhookServing } from "../webhooks.ts";
 import { OperatorProcess } from "./internal/operator-process.ts";
 import { poll } from "./internal/poll.ts";
-import type { RunnerSettings, RunnerWebhooks } from "./internal/protocol.ts";
+import type { RunnerSettings } from "./internal/protocol.ts";
 import { OperatorReplicas, type OperatorUnderTest } from "./internal/replicas.ts";
 import { resolveSubject, type Subject } from "./internal/subject.ts";
 import type { Snapshot } from "./internal/world.ts";
@@ -147,10 +147,7 @@ export async function openSession(
     fieldManager: KIT_FIELD_MANAGER,
   });
   const id = randomBytes(4).toString("hex");
-  const webhooks: RunnerWebhooks = {
-    configurationName: `${subject.operator.name}-conformance-${id}`,
-    namespaceSelector: { matchLabels: { [SESSION_LABEL]: id } },
-  };
+  const webhooks = sessionWebhookServing(`${subject.operator.name}-conformance-${id}`, SESSION_LABEL, id);
   const settings: RunnerSettings = {
     operator: subject.operatorPath,
     kubeconfig: link.proxyConfig,
