@@ -21,7 +21,13 @@ import {
   shardingFlags,
   shardingOptions,
 } from "../manager/index.ts";
-import { installOperator, loadOperator, type Operator, runOperator } from "../operator/index.ts";
+import {
+  installOperator,
+  loadOperator,
+  migrateStoredVersions,
+  type Operator,
+  runOperator,
+} from "../operator/index.ts";
 import { localPackagesOf } from "./image-build.ts";
 
 const operatorOption = () =>
@@ -104,6 +110,14 @@ async function installOperatorObjects(operator: Operator, config: LoadConfigOpti
       process.stdout.write(
         `Established ${crd.metadata.name} (${crd.spec.names.kind}: ${versions.join(", ")})\n`,
       );
+      const storage = crd.spec.versions.find((v) => v.storage)?.name;
+      const stored = crd.status?.storedVersions ?? [];
+      if (stored.some((v) => v !== storage)) {
+        process.stdout.write(
+          `  objects may still be stored in ${stored.join(", ")}: once the operator serves, ` +
+            `\`kubeloop migrate\` rewrites them in ${storage}\n`,
+        );
+      }
     }
     for (const object of manifests) process.stdout.write(`Applied ${object.kind} ${object.metadata.name}\n`);
   } finally {
@@ -113,6 +127,24 @@ async function installOperatorObjects(operator: Operator, config: LoadConfigOpti
 
 async function install(opts: ClusterFlags & { operator: string }): Promise<void> {
   await installOperatorObjects(await loadOperator(opts.operator), opts);
+}
+
+/** Rewrites the objects of each of the operator's kinds in its storage version (see `migrateStoredVersions`). */
+async function migrate(opts: ClusterFlags & { operator: string }): Promise<void> {
+  const operator = await loadOperator(opts.operator);
+  const client = await Client.load(opts, { fieldManager: "kubeloop" });
+  try {
+    for (const kind of operator.kinds) {
+      const { crd, storage, storedBefore, rewritten } = await migrateStoredVersions(client, kind);
+      process.stdout.write(
+        rewritten === 0 && storedBefore.every((v) => v === storage)
+          ? `${crd}: only ${storage} is stored, nothing to migrate\n`
+          : `Migrated ${crd} to ${storage}: ${rewritten} objects rewritten; storedVersions ${storedBefore.join(", ")} → ${storage}\n`,
+      );
+    }
+  } finally {
+    await client.close();
+  }
 }
 
 async function run(
@@ -211,6 +243,16 @@ export function installCommand(): Command {
     )
     .addOption(operatorOption());
   return withClusterFlags(command).action(install);
+}
+
+/** The `migrate` command. */
+export function migrateCommand(): Command {
+  const command = new Command("migrate")
+    .description(
+      "after a kind's storage version changed: rewrite its objects in the new storage version (read through the conversion webhook, so the operator must serve), then trim the CRD's status.storedVersions to it",
+    )
+    .addOption(operatorOption());
+  return withClusterFlags(command).action(migrate);
 }
 
 /** The `run` command. */

@@ -62,7 +62,14 @@ export {
   transientFailures,
   watchExpiry,
 } from "./conformance/index.ts";
-export { type EventuallyOptions, eventually } from "./eventually.ts";
+export {
+  CONVERSION_HOST_ENV,
+  type ConversionHost,
+  serveConversions,
+  webhooksServedInTest,
+  whileServingConversions,
+} from "./conversions.ts";
+export { type EventuallyOptions, eventually, eventuallyWhile } from "./eventually.ts";
 export { scrapeMetric } from "./metrics.ts";
 export { TEST_SESSION_LABEL, type TestScope, testNamespace, testSession } from "./namespace.ts";
 export {

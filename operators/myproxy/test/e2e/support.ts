@@ -21,6 +21,7 @@ import {
 } from "kubeloop";
 import { ValidatingWebhookConfiguration } from "kubeloop/api";
 import { crdYaml } from "kubeloop/schema";
+import { webhooksServedInTest } from "kubeloop/testing";
 import {
   eventually,
   kubeconfigPath,
@@ -75,7 +76,9 @@ export async function startOperator(
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
-  const admission = webhooks ? { webhooks: operator.definition.webhooks, webhookServer: { port: 0 } } : {};
+  // Its conversion webhook is served for the whole cluster by the run (test/run.ts).
+  const served = webhooksServedInTest(operator.definition.webhooks ?? []);
+  const admission = webhooks ? { webhooks: served, webhookServer: { port: 0 } } : {};
   // Registered first, so that it runs once the manager has stopped.
   if (webhooks) onCleanup(t, () => deleteWebhookConfiguration(`${OPERATOR}-${namespace}`));
   const options = { name: OPERATOR, config, clientOptions, namespace, health: false as const, ...admission };
@@ -140,7 +143,7 @@ function checkEveryConfig(t: TestContext, manager: Manager): void {
 export async function createProxy(
   namespace: string,
   name: string,
-  spec: Partial<MyProxyObject["spec"]> = {},
+  spec: { replicas?: number; nginx?: Partial<MyProxyObject["spec"]["nginx"]> } = {},
 ): Promise<MyProxyObject> {
   const client = await testClient();
   const proxy = { apiVersion: MyProxy.apiVersion, kind: MyProxy.kind, metadata: { name, namespace }, spec };
