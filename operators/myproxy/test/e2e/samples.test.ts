@@ -63,7 +63,7 @@ test("the samples give a Ready proxy serving two routes, the third reporting its
   // Applied within moments, the MyProxy and its routes roll out once: one ReplicaSet, with the final hash.
   const client = await testClient();
   const { items } = await client.list(ReplicaSet, { namespace: ns, labelSelector: `${INSTANCE_LABEL}=edge` });
-  assert.deepEqual(items[0]?.spec?.template.spec?.containers[0]?.resources, resources);
+  assert.deepEqual(items[0]?.spec?.template?.spec?.containers[0]?.resources, resources);
   assert.deepEqual(
     items.map((rs) => rs.spec?.template?.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]),
     [(await getOrGone(MyProxy, ns, "edge"))?.status?.configHash],
