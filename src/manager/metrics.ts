@@ -357,7 +357,9 @@ export class ManagerMetrics {
    * `informers()` has synced and is watching, 0 while one lists for the first time or fails (its
    * store stale until something arrives again). Call once.
    */
-  trackInformerSync(informers: () => readonly { type: ResourceType; health(): { state: InformerState } }[]): void {
+  trackInformerSync(
+    informers: () => readonly { type: ResourceType; health(): { state: InformerState } }[],
+  ): void {
     this.#perKind(
       "kubeloop_informer_synced",
       "1 while every informer of the kind has synced and is watching, 0 while one lists for the first time or fails (its cache stale), per kind",

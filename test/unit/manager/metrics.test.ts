@@ -127,7 +127,11 @@ describe("ManagerMetrics: what a replica caches and shares", () => {
       type,
       health: () => ({ state }),
     });
-    let informers = [informer(ConfigMap, "synced"), informer(ConfigMap, "failing"), informer(Secret, "synced")];
+    let informers = [
+      informer(ConfigMap, "synced"),
+      informer(ConfigMap, "failing"),
+      informer(Secret, "synced"),
+    ];
     metrics.trackInformerSync(() => informers);
     assert.deepEqual(await samples(metrics, "kubeloop_informer_synced"), [
       '{"kind":"ConfigMap"}=0',
