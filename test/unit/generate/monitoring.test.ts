@@ -11,6 +11,8 @@ import { exposition, metricReferences, queryProblems } from "../../../src/testin
 import { WebhookMetrics } from "../../../src/webhook/metrics.ts";
 import { monitoringQueries } from "../../fixtures/monitoring.ts";
 
+/** Grafana's reference to the dashboard's data source variable. */
+const DATASOURCE = `\${datasource}`;
 const base = { name: "widgets", namespace: "widgets-system", image: "widgets:1", permissions: [] };
 const variants = {
   plain: operatorManifests(base),
@@ -84,7 +86,7 @@ describe("the Grafana dashboard", () => {
           }
       }
       for (const panel of panels.filter((p) => p.type !== "row")) {
-        assert.equal(panel.datasource?.uid, "${datasource}", panel.title);
+        assert.equal(panel.datasource?.uid, DATASOURCE, panel.title);
         const targets = panel.targets ?? [];
         assert.ok(targets.length > 0, `${panel.title} has queries`);
         assert.equal(
@@ -92,7 +94,7 @@ describe("the Grafana dashboard", () => {
           targets.length,
           `${panel.title}: unique refIds`,
         );
-        for (const target of targets) assert.equal(target.datasource.uid, "${datasource}");
+        for (const target of targets) assert.equal(target.datasource.uid, DATASOURCE);
       }
     });
   }

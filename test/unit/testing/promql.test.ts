@@ -31,7 +31,7 @@ describe("metricReferences", () => {
   });
 
   it("reads a subquery's range, a __name__ matcher, strings and Grafana's variables as what they are", () => {
-    assert.deepEqual(refs('min_over_time(sum by (c) (d{e!="1",})[15m:1m]) > ${threshold}'), ["d{e,c}"]);
+    assert.deepEqual(refs(`min_over_time(sum by (c) (d{e!="1",})[15m:1m]) > \${threshold}`), ["d{e,c}"]);
     assert.deepEqual(refs('{__name__="up", job="a"}'), ["up{job}"]);
     assert.deepEqual(refs('count_values("value", q)'), ["q{}"]);
   });
