@@ -6,7 +6,7 @@
  * `dashboard.ts` lays them out as Grafana JSON.
  */
 import type { MonitoringOptions } from "./monitoring.ts";
-import { by, increase, quantile, rate } from "./queries.ts";
+import { by, increase, quantile, rate, select } from "./queries.ts";
 
 /** A panel: a time series, or a stat (the latest value, in the overview). */
 export interface PanelSpec {
@@ -31,17 +31,41 @@ const s = 'job="$job", namespace="$namespace"';
 /** ... of its chosen controllers. */
 const c = `${s}, controller=~"$controller"`;
 
-const timeseries = (
-  title: string,
-  description: string,
-  unit: string,
-  ...targets: (readonly [string, string])[]
-): PanelSpec => ({ title, description, unit, targets });
+const timeseries = (title: string, description: string, unit: string, ...targets: Target[]): PanelSpec => ({
+  title,
+  description,
+  unit,
+  targets,
+});
 
-const stat = (title: string, description: string, unit: string, expr: string, legend = ""): PanelSpec => ({
-  ...timeseries(title, description, unit, [expr, legend]),
+const stat = (title: string, description: string, unit: string, expr: string, label = ""): PanelSpec => ({
+  ...timeseries(title, description, unit, [expr, label]),
   stat: true,
 });
+
+type Target = readonly [expr: string, legend: string];
+
+/** A legend naming each of `labels`' values, then `suffix`. */
+const legend = (labels: readonly string[], suffix: string) =>
+  [...labels.map((label) => `{{${label}}}`), suffix].filter(Boolean).join(" ");
+
+/** Counter `metric`'s per-second rate summed by `labels`. */
+const rated = (metric: string, labels: string[], suffix = "", selector = c): Target => [
+  by(labels, rate(metric, selector, window)),
+  legend(labels, suffix),
+];
+
+/** Counter `metric`'s increase over the panel's step, summed by `labels`. */
+const increased = (metric: string, labels: string[], suffix = "", selector = s): Target => [
+  by(labels, increase(metric, selector, window)),
+  legend(labels, suffix),
+];
+
+/** Gauge `metric` by `labels`, folded with `op`. */
+const gauge = (metric: string, labels: string[], suffix = "", op = "sum", selector = c): Target => [
+  by(labels, select(metric, selector), op),
+  legend(labels, suffix),
+];
 
 /** p50, p90 and p99 of histogram `family` per `labels`, each legend led by its quantile. */
 function quantiles(family: string, labels: readonly string[], selector: string, legend: string) {
@@ -101,22 +125,18 @@ function overview(options: MonitoringOptions): RowSpec {
 const reconciliation: RowSpec = {
   title: "Reconciliation",
   panels: [
-    timeseries("Reconciles by result", "Reconciles per second, per controller and result", "ops", [
-      by(["controller", "result"], rate("controller_runtime_reconcile_total", c, window)),
-      "{{controller}} {{result}}",
-    ]),
+    timeseries(
+      "Reconciles by result",
+      "Reconciles per second, per controller and result",
+      "ops",
+      rated("controller_runtime_reconcile_total", ["controller", "result"]),
+    ),
     timeseries(
       "Reconcile errors",
       "Failed reconciles per second: retried with backoff, or terminal (not retried until the object changes)",
       "ops",
-      [
-        by(["controller"], rate("controller_runtime_reconcile_errors_total", c, window)),
-        "{{controller}} retried",
-      ],
-      [
-        by(["controller"], rate("controller_runtime_terminal_reconcile_errors_total", c, window)),
-        "{{controller}} terminal",
-      ],
+      rated("controller_runtime_reconcile_errors_total", ["controller"], "retried"),
+      rated("controller_runtime_terminal_reconcile_errors_total", ["controller"], "terminal"),
     ),
     timeseries(
       "Reconcile time",
@@ -128,17 +148,14 @@ const reconciliation: RowSpec = {
       "Workers",
       "Reconciles running at once, against the most allowed (maxConcurrentReconciles)",
       "short",
-      [by(["controller"], `controller_runtime_active_workers{${c}}`), "{{controller}} active"],
-      [by(["controller"], `controller_runtime_max_concurrent_reconciles{${c}}`), "{{controller}} max"],
+      gauge("controller_runtime_active_workers", ["controller"], "active"),
+      gauge("controller_runtime_max_concurrent_reconciles", ["controller"], "max"),
     ),
     timeseries(
       "Reconcile triggers",
       "Why keys were queued: the watch event or resync that asked for a reconcile",
       "ops",
-      [
-        by(["controller", "trigger"], rate("kubeloop_reconcile_triggers_total", c, window)),
-        "{{controller}} {{trigger}}",
-      ],
+      rated("kubeloop_reconcile_triggers_total", ["controller", "trigger"]),
     ),
   ],
 };
@@ -146,16 +163,18 @@ const reconciliation: RowSpec = {
 const workQueue: RowSpec = {
   title: "Work queue",
   panels: [
-    timeseries("Queue depth", "Keys waiting, per controller and priority", "short", [
-      by(["controller", "priority"], `workqueue_depth{${c}}`),
-      "{{controller}} priority {{priority}}",
-    ]),
+    timeseries(
+      "Queue depth",
+      "Keys waiting, per controller and priority",
+      "short",
+      gauge("workqueue_depth", ["controller", "priority"]),
+    ),
     timeseries(
       "Adds and retries",
       "Keys added per second, and keys queued again after a failure",
       "ops",
-      [by(["controller"], rate("workqueue_adds_total", c, window)), "{{controller}} adds"],
-      [by(["controller"], rate("workqueue_retries_total", c, window)), "{{controller}} retries"],
+      rated("workqueue_adds_total", ["controller"], "adds"),
+      rated("workqueue_retries_total", ["controller"], "retries"),
     ),
     timeseries(
       "Time in queue",
@@ -173,11 +192,8 @@ const workQueue: RowSpec = {
       "Work in progress",
       "Seconds of work in progress, and the longest-running reconcile: a steady climb means stuck workers",
       "s",
-      [by(["controller"], `workqueue_unfinished_work_seconds{${c}}`), "{{controller}} unfinished"],
-      [
-        by(["controller"], `workqueue_longest_running_processor_seconds{${c}}`, "max"),
-        "{{controller}} longest",
-      ],
+      gauge("workqueue_unfinished_work_seconds", ["controller"], "unfinished"),
+      gauge("workqueue_longest_running_processor_seconds", ["controller"], "longest", "max"),
     ),
   ],
 };
@@ -189,44 +205,39 @@ const informers: RowSpec = {
       "Synced",
       "1 while the kind's cache is synced and watching, 0 while it lists or fails",
       "short",
-      [by(["kind"], `kubeloop_informer_synced{${s}}`, "min"), "{{kind}}"],
+      gauge("kubeloop_informer_synced", ["kind"], "", "min", s),
     ),
-    timeseries("Cached objects", "Objects in the informer caches, per kind", "short", [
-      by(["kind"], `kubeloop_cache_objects{${s}}`),
-      "{{kind}}",
-    ]),
-    timeseries("Watch events", "Watch events received per second, per kind and type", "ops", [
-      by(["kind", "type"], rate("kubeloop_watch_events_total", s, window)),
-      "{{kind}} {{type}}",
-    ]),
+    timeseries(
+      "Cached objects",
+      "Objects in the informer caches, per kind",
+      "short",
+      gauge("kubeloop_cache_objects", ["kind"], "", "sum", s),
+    ),
+    timeseries(
+      "Watch events",
+      "Watch events received per second, per kind and type",
+      "ops",
+      rated("kubeloop_watch_events_total", ["kind", "type"], "", s),
+    ),
     timeseries(
       "Since the last watch event",
       "Seconds since a kind's watch last received anything (event or bookmark)",
       "s",
-      [by(["kind"], `kubeloop_watch_seconds_since_last_event{${s}}`, "max"), "{{kind}}"],
+      gauge("kubeloop_watch_seconds_since_last_event", ["kind"], "", "max", s),
     ),
     timeseries(
       "Relists and reconnects",
       "Full lists and watch reconnects, per kind and reason",
       "short",
-      [
-        by(["kind", "reason"], increase("kubeloop_watch_relists_total", s, window)),
-        "{{kind}} relist {{reason}}",
-      ],
-      [
-        by(["kind", "reason"], increase("kubeloop_watch_reconnects_total", s, window)),
-        "{{kind}} reconnect {{reason}}",
-      ],
+      increased("kubeloop_watch_relists_total", ["kind", "reason"], "relist"),
+      increased("kubeloop_watch_reconnects_total", ["kind", "reason"], "reconnect"),
     ),
     timeseries(
       "Cache repairs and restarts",
       "Objects a periodic relist found the cache wrong about (events the watch missed), and informers restarted after dying",
       "short",
-      [
-        by(["kind", "change"], increase("kubeloop_cache_divergence_total", s, window)),
-        "{{kind}} repaired {{change}}",
-      ],
-      [by(["kind"], increase("kubeloop_informer_restarts_total", s, window)), "{{kind}} restarted"],
+      increased("kubeloop_cache_divergence_total", ["kind", "change"], "repaired"),
+      increased("kubeloop_informer_restarts_total", ["kind"], "restarted"),
     ),
   ],
 };
@@ -238,19 +249,13 @@ const ownership: RowSpec = {
       "Drift repairs",
       "Owned objects put back after another writer changed or deleted them, per kind and that writer's field manager",
       "short",
-      [
-        by(["kind", "manager"], increase("kubeloop_drift_repairs_total", s, window)),
-        "{{kind}} changed by {{manager}}",
-      ],
+      increased("kubeloop_drift_repairs_total", ["kind", "manager"]),
     ),
     timeseries(
       "Condition transitions",
       "Condition status changes written, per kind, condition and status",
       "short",
-      [
-        by(["kind", "condition", "status"], increase("kubeloop_condition_transitions_total", s, window)),
-        "{{kind}} {{condition}}={{status}}",
-      ],
+      increased("kubeloop_condition_transitions_total", ["kind", "condition", "status"]),
     ),
   ],
 };
@@ -260,23 +265,29 @@ function leadership(options: MonitoringOptions): RowSpec {
     return {
       title: "Leader election",
       panels: [
-        timeseries("Leader", "1 on the pod holding the operator's Lease", "short", [
-          by(["pod"], `leader_election_master_status{${s}}`, "max"),
-          "{{pod}}",
-        ]),
+        timeseries(
+          "Leader",
+          "1 on the pod holding the operator's Lease",
+          "short",
+          gauge("leader_election_master_status", ["pod"], "", "max", s),
+        ),
       ],
     };
   return {
     title: "Sharding",
     panels: [
-      timeseries("Shards held", "Virtual shards each replica holds", "short", [
-        by(["pod"], `kubeloop_shards_held{${s}}`),
-        "{{pod}}",
-      ]),
-      timeseries("Shard handovers", "Shards taken (acquired), given up (released) or lost", "short", [
-        by(["event"], increase("kubeloop_shard_handovers_total", s, window)),
-        "{{event}}",
-      ]),
+      timeseries(
+        "Shards held",
+        "Virtual shards each replica holds",
+        "short",
+        gauge("kubeloop_shards_held", ["pod"], "", "sum", s),
+      ),
+      timeseries(
+        "Shard handovers",
+        "Shards taken (acquired), given up (released) or lost",
+        "short",
+        increased("kubeloop_shard_handovers_total", ["event"]),
+      ),
     ],
   };
 }
@@ -288,14 +299,8 @@ const webhooks: RowSpec = {
       "Webhook requests",
       "Admission and conversion requests per second, per path and HTTP code; handlers that threw or timed out",
       "ops",
-      [
-        by(["webhook", "code"], rate("controller_runtime_webhook_requests_total", s, window)),
-        "{{webhook}} {{code}}",
-      ],
-      [
-        by(["webhook", "reason"], rate("kubeloop_webhook_handler_failures_total", s, window)),
-        "{{webhook}} failed: {{reason}}",
-      ],
+      rated("controller_runtime_webhook_requests_total", ["webhook", "code"], "", s),
+      rated("kubeloop_webhook_handler_failures_total", ["webhook", "reason"], "failed", s),
     ),
     timeseries(
       "Webhook latency",
@@ -303,52 +308,60 @@ const webhooks: RowSpec = {
       "s",
       ...quantiles("controller_runtime_webhook_latency_seconds", ["webhook"], s, "{{webhook}}"),
     ),
-    timeseries("Webhook requests in flight", "Requests being served", "short", [
-      by(["webhook"], `controller_runtime_webhook_requests_in_flight{${s}}`),
-      "{{webhook}}",
-    ]),
+    timeseries(
+      "Webhook requests in flight",
+      "Requests being served",
+      "short",
+      gauge("controller_runtime_webhook_requests_in_flight", ["webhook"], "", "sum", s),
+    ),
   ],
 };
 
 const apiClient: RowSpec = {
   title: "API server client",
   panels: [
-    timeseries("API requests", "Requests to the apiserver per second, per HTTP code and method", "ops", [
-      by(["code", "method"], rate("rest_client_requests_total", s, window)),
-      "{{method}} {{code}}",
-    ]),
+    timeseries(
+      "API requests",
+      "Requests to the apiserver per second, per method and HTTP code",
+      "ops",
+      rated("rest_client_requests_total", ["method", "code"], "", s),
+    ),
     timeseries(
       "API request latency",
       "How long a request to the apiserver takes",
       "s",
       ...quantiles("rest_client_request_duration_seconds", ["verb"], s, "{{verb}}"),
     ),
-    timeseries("API retries", "Requests retried (429 or an apiserver away), per code and verb", "ops", [
-      by(["code", "verb"], rate("rest_client_request_retries_total", s, window)),
-      "{{verb}} {{code}}",
-    ]),
+    timeseries(
+      "API retries",
+      "Requests retried (429 or an apiserver away), per verb and code",
+      "ops",
+      rated("rest_client_request_retries_total", ["verb", "code"], "", s),
+    ),
   ],
 };
 
 const process: RowSpec = {
   title: "Process",
   panels: [
-    timeseries("CPU", "CPU seconds per second, per pod", "short", [
-      by(["pod"], rate("process_cpu_seconds_total", s, window)),
-      "{{pod}}",
-    ]),
+    timeseries(
+      "CPU",
+      "CPU seconds per second, per pod",
+      "short",
+      rated("process_cpu_seconds_total", ["pod"], "", s),
+    ),
     timeseries(
       "Memory",
       "Resident memory and the JavaScript heap in use, per pod",
       "bytes",
-      [by(["pod"], `process_resident_memory_bytes{${s}}`), "{{pod}} resident"],
-      [by(["pod"], `nodejs_heap_size_used_bytes{${s}}`), "{{pod}} heap"],
+      gauge("process_resident_memory_bytes", ["pod"], "resident", "sum", s),
+      gauge("nodejs_heap_size_used_bytes", ["pod"], "heap", "sum", s),
     ),
     timeseries(
       "Event loop lag",
       "p99 of the event loop's lag: work that blocks it delays every reconcile",
       "s",
-      [by(["pod"], `nodejs_eventloop_lag_p99_seconds{${s}}`, "max"), "{{pod}}"],
+      gauge("nodejs_eventloop_lag_p99_seconds", ["pod"], "", "max", s),
     ),
   ],
 };
