@@ -3,13 +3,14 @@
  * project's declared operator (its `src/operator.ts` default export).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { Client, type LoadConfigOptions } from "../client/index.ts";
 import {
   CRDS_FILE,
   declarationWarnings,
   EXTRAS_FILE,
+  MONITORING_DIR,
   manifestsOf,
   operatorImage,
   type WebhookCertificates,
@@ -58,8 +59,10 @@ async function generate(opts: {
   });
   const warnings = [...(await declarationWarnings(operator)), ...packages.unreachable];
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
-  mkdirSync(opts.out, { recursive: true });
-  for (const [name, text] of files) writeFileSync(join(opts.out, name), text);
+  for (const [name, text] of files) {
+    mkdirSync(dirname(join(opts.out, name)), { recursive: true });
+    writeFileSync(join(opts.out, name), text);
+  }
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
   process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image), [...files.keys()]));
 }
@@ -83,6 +86,7 @@ function nextSteps(out: string, image: string, files: readonly string[]): string
     `Build the image:   docker build -f ${join(out, "Dockerfile")} -t ${image} .`,
     `Load or push it:   kind load docker-image ${image}   (a local cluster; else docker push ${image})`,
     `Deploy:            kubectl apply --server-side -k ${out}`,
+    `Monitor:           kubectl apply --server-side -k ${join(out, MONITORING_DIR)}   (with the Prometheus Operator; else load ${join(out, MONITORING_DIR, "alerts.yaml")} into Prometheus, import ${join(out, MONITORING_DIR, "dashboard.json")} into Grafana)`,
     "",
   ].join("\n");
 }
@@ -206,7 +210,7 @@ function withEndpointFlags(command: Command): Command {
 export function generateCommand(): Command {
   return new Command("generate")
     .description(
-      "write CRDs, RBAC and deployment manifests (plus a Dockerfile) derived from the project's operator",
+      "write CRDs, RBAC and deployment manifests (plus a Dockerfile), a Grafana dashboard and Prometheus alert rules derived from the project's operator",
     )
     .addOption(operatorOption())
     .option("--out <dir>", "output directory", "config")

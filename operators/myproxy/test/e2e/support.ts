@@ -60,6 +60,8 @@ export interface OperatorOptions {
   kubeconfig?: string;
   /** Serve the operator's admission webhook for the namespace. Default true. */
   webhooks?: boolean;
+  /** Campaign for a Lease in the namespace before reconciling, as in a cluster. Default false. */
+  leaderElection?: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ export interface OperatorOptions {
 export async function startOperator(
   t: TestContext,
   namespace: string,
-  { kubeconfig = kubeconfigPath(), webhooks = true }: OperatorOptions = {},
+  { kubeconfig = kubeconfigPath(), webhooks = true, leaderElection = false }: OperatorOptions = {},
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
@@ -81,7 +83,15 @@ export async function startOperator(
   const admission = webhooks ? { webhooks: served, webhookServer: { port: 0 } } : {};
   // Registered first, so that it runs once the manager has stopped.
   if (webhooks) onCleanup(t, () => deleteWebhookConfiguration(`${OPERATOR}-${namespace}`));
-  const options = { name: OPERATOR, config, clientOptions, namespace, health: false as const, ...admission };
+  const options = {
+    name: OPERATOR,
+    config,
+    clientOptions,
+    namespace,
+    health: false as const,
+    ...admission,
+    ...(leaderElection ? { leaderElection: { namespace } } : {}),
+  };
   const manager = await startManager(t, options, async (m) => {
     await operator.setup(m);
     checkEveryConfig(t, m);
