@@ -74,8 +74,9 @@ const podSuffix = new RegExp(`-[${alphabet}]{5}\\b`, "g");
 /**
  * The plain output with what changes between runs replaced: the namespace, times, generated
  * names, the kwok node a pod was scheduled to, and the padding between columns (it follows the
- * names' lengths; indentation stays). The lines of the Events section are
- * sorted: events of one moment arrive in any order (the unit tests check the time order).
+ * names' lengths; indentation stays). The lines of the Conditions and Events sections are sorted:
+ * with the times gone their order tells nothing, and things of one second come in any order (the
+ * unit tests check the time order).
  */
 export function normalise(text: string, namespace: string): string {
   const replaced = text
@@ -85,15 +86,16 @@ export function normalise(text: string, namespace: string): string {
     .replace(podSuffix, "-<id>")
     .replace(/kwok-node-\d+/g, "kwok-node-<n>")
     .replace(/(\S) {2,}/g, "$1  ");
-  return `${sortEventLines(replaced.trimEnd())}\n`;
+  return `${sortTimedLines(replaced.trimEnd())}\n`;
 }
 
-function sortEventLines(text: string): string {
+function sortTimedLines(text: string): string {
   const sections = text.split("\n\n");
   return sections
     .map((section) => {
       const [title = "", ...lines] = section.split("\n");
-      return title.startsWith("Events") ? [title, ...lines.sort()].join("\n") : section;
+      const timed = title === "Conditions:" || title.startsWith("Events");
+      return timed ? [title, ...lines.sort()].join("\n") : section;
     })
     .join("\n\n");
 }
