@@ -5,6 +5,7 @@
 import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
 import { clusterCommand } from "./cluster.ts";
+import { describeCommand } from "./describe.ts";
 import { importCommand } from "./import.ts";
 import { initCommand } from "./init.ts";
 import { generateCommand, installCommand, migrateCommand, runCommand } from "./project.ts";
@@ -23,6 +24,7 @@ export function program(): Command {
     .addCommand(migrateCommand())
     .addCommand(runCommand())
     .addCommand(testCommand())
+    .addCommand(describeCommand())
     .addCommand(clusterCommand())
     .addCommand(verifyCommand());
 }

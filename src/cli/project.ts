@@ -92,7 +92,7 @@ function nextSteps(out: string, image: string, files: readonly string[]): string
 }
 
 /** Where the cluster commands connect: `--kubeconfig` and `--context`, else KUBECONFIG or in-cluster. */
-interface ClusterFlags {
+export interface ClusterFlags {
   kubeconfig?: string;
   context?: string;
 }
@@ -191,7 +191,7 @@ const leaderElectOption = () =>
     });
 
 /** Declares `--kubeconfig` and `--context` ({@link ClusterFlags}) on `command`. */
-function withClusterFlags(command: Command): Command {
+export function withClusterFlags(command: Command): Command {
   return command
     .option("--kubeconfig <file>", "kubeconfig to use instead of KUBECONFIG or ~/.kube/config")
     .option("--context <name>", "kubeconfig context");
