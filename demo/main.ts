@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { Client, Manager, Namespace } from "kubeloop";
 import { loadKubeconfig } from "kubeloop/client";
 import { type Cluster, startCluster } from "kubeloop/cluster";
+import { describeObject, renderDescription } from "kubeloop/describe";
 import { crdYaml } from "kubeloop/schema";
 import pino from "pino";
 import loadtest from "../operators/loadtest/operator.ts";
@@ -21,7 +22,7 @@ const once = process.argv.includes("--once");
 const root = join(fileURLToPath(import.meta.url), "../..");
 const namespace = "demo";
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const step = (n: number, text: string) => say(`\n[${n}/6] ${text}`);
+const step = (n: number, text: string) => say(`\n[${n}/7] ${text}`);
 
 async function kubectl(cluster: Cluster, args: string[], input?: string): Promise<string> {
   const result = await cluster.kubectl(args, input === undefined ? {} : { input });
@@ -106,6 +107,15 @@ async function main(): Promise<number> {
     say(`  ${o.held ? "✓" : "✗"} ${o.description} (${o.seconds.toFixed(1)} s): ${o.detail}`);
   const failed = outcomes.filter((o) => !o.held).length;
   say(failed ? `\n${failed} expectation(s) did not hold.` : "\nEvery expectation held.");
+
+  step(7, `kubeloop describe myproxy/edge -n ${namespace}`);
+  const terminal = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const description = await describeObject(client, "myproxy/edge", { namespace });
+  say(
+    renderDescription(description, { color: terminal, symbols: process.stdout.isTTY === true, events: 12 })
+      .trimEnd()
+      .replace(/^/gm, "  "),
+  );
   if (once) {
     await stopEverything();
     return failed ? 1 : 0;
@@ -118,6 +128,7 @@ async function main(): Promise<number> {
       `  export PATH=${join(cluster.assets.kubectl, "..")}:$PATH`,
       `  kubectl get loadtests,myproxies,proxyroutes -n ${namespace}`,
       `  kubectl edit configmap edge-nginx -n ${namespace}   # then watch it being put back`,
+      `  npx kubeloop describe myproxy/edge -n ${namespace}   # its conditions, tree, events and field owners`,
       "Press Ctrl-C to stop everything.",
     ].join("\n"),
   );
