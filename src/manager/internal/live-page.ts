@@ -1,7 +1,7 @@
 /**
  * The live page itself: plain HTML, CSS and JavaScript written here as source, served as one
  * document with nothing to fetch but its JSON (no CDN, no build step). The script polls
- * `state.json` (next to the page) every 1.5 s while the tab is visible, one request at a time,
+ * `<page path>/state.json` every 1.5 s while the tab is visible, one request at a time,
  * and redraws from the answer with `textContent` only (object names never become markup). Rates
  * and latencies are differences between two polls of the cumulative counts, kept for the last 60
  * polls per controller to draw inline SVG sparklines; nothing else accumulates.
@@ -70,7 +70,7 @@ function sparkline(values, label, format) {
   svg.append(line);
   const last = known.length ? known[known.length - 1] : null;
   svg.setAttribute("aria-label", label);
-  return el("span", { class: "metric" }, svg, " ", last === null ? "–" : format(last));
+  return el("span", { class: "metric" }, label + " ", svg, " ", last === null ? "–" : format(last));
 }
 
 function depthText(depth) {
@@ -103,8 +103,8 @@ function controllerCard(state, c) {
     el("span", {}, "queue: ", el("b", { class: "depth" }, depthText(c.depth))),
     el("span", {}, "running: " + c.active),
     el("span", {}, "reconciles: " + total(c.reconciles.byResult) + (errors ? " (" + errors + " errors)" : "")),
-    sparkline(rate, "reconciles per second", (v) => v.toFixed(1) + "/s"),
-    sparkline(latency, "mean reconcile latency", ms),
+    sparkline(rate, "rate", (v) => v.toFixed(1) + "/s"),
+    sparkline(latency, "latency", ms),
   );
   if (c.deadWorkers) summary.append(el("span", { class: "bad" }, c.deadWorkers + " dead workers"));
   const headers = ["finished", "key", "trigger", "priority", "queued", "took", "result", "error"];
@@ -121,7 +121,7 @@ function informerRow(i) {
     "tr",
     { class: "state-" + i.state },
     el("td", { class: "mono" }, i.kind),
-    el("td", {}, scope.join(", ")),
+    el("td", { class: "scope" }, scope.join(", ")),
     el("td", {}, i.state),
     el("td", {}, i.objects),
     el("td", {}, i.restarts),
@@ -158,7 +158,7 @@ async function poll() {
   polling = true;
   clearTimeout(timer);
   try {
-    const answer = await fetch("state.json", { cache: "no-store" });
+    const answer = await fetch(location.pathname.replace(/[/]$/, "") + "/state.json", { cache: "no-store" });
     if (!answer.ok) throw new Error("HTTP " + answer.status);
     render(await answer.json());
     replace("status", "updated " + new Date().toLocaleTimeString());
@@ -188,7 +188,8 @@ h3 { font-size: 14px; margin: 0 0 6px; } h3 small { font-weight: normal; color: 
 .card { background: #fff; border: 1px solid #dde; border-radius: 6px; padding: 8px 10px; margin-bottom: 10px; }
 .summary { display: flex; flex-wrap: wrap; gap: 18px; align-items: center; margin-bottom: 6px; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
-th, td { text-align: left; padding: 2px 8px; border-bottom: 1px solid #eef; vertical-align: top; }
+th, td { text-align: left; padding: 2px 8px; border-bottom: 1px solid #eef; vertical-align: top; white-space: nowrap; }
+td.trigger, td.error, td.scope { white-space: normal; }
 th { font-weight: 600; color: #556; }
 .mono { font-family: ui-monospace, monospace; font-size: 12px; }
 .spark { width: 120px; height: 24px; vertical-align: middle; }

@@ -59,10 +59,13 @@ export interface OperatorOptions {
   kubeconfig?: string;
   /** Serve the operator's admission webhook for the namespace. Default true. */
   webhooks?: boolean;
+  /** Serve the health endpoint on a free loopback port, with the live page. Default false (no health endpoint). */
+  livePage?: boolean;
 }
 
 /**
- * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port.
+ * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port
+ * (and, when asked, the health endpoint with the live page).
  * It serves the ProxyRoute admission webhook on a free port (unless told not to) through a
  * ValidatingWebhookConfiguration of its own, `myproxy-<namespace>`, admitting only that namespace
  * and deleted when the test ends. Every nginx configuration it writes during the test must pass
@@ -71,14 +74,15 @@ export interface OperatorOptions {
 export async function startOperator(
   t: TestContext,
   namespace: string,
-  { kubeconfig = kubeconfigPath(), webhooks = true }: OperatorOptions = {},
+  { kubeconfig = kubeconfigPath(), webhooks = true, livePage = false }: OperatorOptions = {},
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
   const admission = webhooks ? { webhooks: operator.definition.webhooks, webhookServer: { port: 0 } } : {};
   // Registered first, so that it runs once the manager has stopped.
   if (webhooks) onCleanup(t, () => deleteWebhookConfiguration(`${OPERATOR}-${namespace}`));
-  const options = { name: OPERATOR, config, clientOptions, namespace, health: false as const, ...admission };
+  const health = livePage ? { host: "127.0.0.1", port: 0 } : (false as const);
+  const options = { name: OPERATOR, config, clientOptions, namespace, health, livePage, ...admission };
   const manager = await startManager(t, options, async (m) => {
     await operator.setup(m);
     checkEveryConfig(t, m);
