@@ -768,7 +768,11 @@ export class Manager implements ControllerHost {
       name: this.name,
       registry: this.metrics.registry,
       checks: this.#checks(),
-      live: () => liveState(this.#liveSource()),
+      live: () =>
+        liveState(this.#liveSource()).catch((err: unknown) => {
+          this.logger.error({ err }, "the live page's state could not be read; the page shows the 500");
+          throw err;
+        }),
       client: this.client,
       clock: this.#clock,
       logger: this.logger,
