@@ -68,6 +68,9 @@ async function main(): Promise<number> {
     metrics: { host: "127.0.0.1", port: 0 },
     health: { host: "127.0.0.1", port: 0 },
     logger: pino({ level: "info" }, pino.destination({ dest: logFile, sync: false })),
+    // MyProxy's route admission and v1alpha1 ⇄ v1beta1 conversion, on a free port with the manager's own CA.
+    webhooks: myproxy.definition.webhooks,
+    webhookServer: { port: 0 },
   });
   await loadtest.setup(manager);
   await myproxy.setup(manager);

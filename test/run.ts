@@ -2,15 +2,18 @@
  * Runs a test tier with node:test: `tsx test/run.ts unit` or `tsx test/run.ts e2e [filter...]`.
  *
  * The e2e tier starts one local control plane for the whole run, hands it to every test file
- * through `KUBECONFIG` (and `KUBELOOP_E2E_BIN` for the built kubectl), and stops it at the end.
- * Filters keep only files whose path contains one of them.
+ * through `KUBECONFIG` (and `KUBELOOP_E2E_BIN` for the built kubectl), serves the reference
+ * operators' conversion webhooks for the whole cluster (as `kubeloop test` does, see
+ * `serveConversions`), and stops it at the end. Filters keep only files whose path contains one of them.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { testFilesIn } from "../src/cli/test.ts";
 import { startCluster } from "../src/cluster/index.ts";
+import { loadOperator, type Operator } from "../src/operator/index.ts";
+import { whileServingConversions } from "../src/testing/index.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const [tier = "unit", ...filters] = process.argv.slice(2);
@@ -60,6 +63,12 @@ function tierFiles(): string[] {
   return [...files.filter((f) => long.test(f)), ...files.filter((f) => !long.test(f))];
 }
 
+/** The reference operators (they import `kubeloop`, resolved to the sources as in the test processes). */
+function referenceOperators(): Promise<Operator[]> {
+  const dir = join(root, "..", "operators");
+  return Promise.all(readdirSync(dir).map((name) => loadOperator(join(dir, name, "operator.ts"))));
+}
+
 async function main(): Promise<number> {
   const files = tierFiles();
   if (files.length === 0) {
@@ -72,14 +81,28 @@ async function main(): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
-    return await runNodeTest(files, {
-      ...process.env,
-      KUBECONFIG: cluster.kubeconfigPath,
-      KUBELOOP_E2E_BIN: dirname(cluster.assets.kubectl),
-    });
+    return await whileServingConversions(cluster.kubeconfigPath, await referenceOperators(), (conversions) =>
+      runNodeTest(files, {
+        ...process.env,
+        ...conversions,
+        KUBECONFIG: cluster.kubeconfigPath,
+        KUBELOOP_E2E_BIN: dirname(cluster.assets.kubectl),
+      }),
+    );
   } finally {
     await cluster.stop();
   }
 }
 
-process.exitCode = await main();
+/**
+ * Runs this file again with `kubeloop` resolved to the sources (`--conditions=kubeloop-source`)
+ * when it was not, as `npx tsx test/run.ts` starts it; returns whether it did.
+ */
+function rerunFromSources(): boolean {
+  if (import.meta.resolve("kubeloop").endsWith("/src/index.ts")) return false;
+  const args = [...process.execArgv, "--conditions=kubeloop-source", ...process.argv.slice(1)];
+  process.exitCode = spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
+  return true;
+}
+
+if (!rerunFromSources()) process.exitCode = await main();

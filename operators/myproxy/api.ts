@@ -14,15 +14,42 @@ export const DEFAULT_IMAGE = "nginx:1.27.3-alpine";
 
 const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dnsLabel = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+/** A resource quantity as Kubernetes writes one (`100m`, `0.5`, `64Mi`, `1e3`). */
+const quantity =
+  /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+))?$/;
 
-/** The desired state of a MyProxy. */
+/** CPU and memory quantities, e.g. `{ cpu: "100m", memory: "64Mi" }`. */
+const quantities = z.object({
+  cpu: z.string().regex(quantity).optional().describe("CPU, e.g. 100m or 0.5."),
+  memory: z.string().regex(quantity).optional().describe("Memory, e.g. 64Mi."),
+});
+
+/** The nginx container of a MyProxy (v1beta1). */
+const nginxSpec = z.object({
+  image: z.string().min(1).max(255).default(DEFAULT_IMAGE).describe("The nginx container image."),
+  port: z.int().min(1).max(65535).default(80).describe("The port nginx listens on in each pod."),
+  resources: z
+    .object({ requests: quantities.optional(), limits: quantities.optional() })
+    .optional()
+    .describe(
+      "Compute resources of the nginx container (v1beta1 only: v1alpha1 keeps them in an annotation).",
+    ),
+});
+
+/** The desired state of a MyProxy (v1beta1, the storage version). */
 const myProxySpec = z.object({
+  replicas: z.int().min(0).max(20).default(2).describe("Number of nginx pods."),
+  nginx: nginxSpec.prefault({}).describe("The nginx container."),
+});
+
+/** The desired state of a MyProxy in v1alpha1, the first version: the container's fields at the top. */
+const myProxySpecV1alpha1 = z.object({
   replicas: z.int().min(0).max(20).default(2).describe("Number of nginx pods."),
   image: z.string().min(1).max(255).default(DEFAULT_IMAGE).describe("The nginx container image."),
   port: z.int().min(1).max(65535).default(80).describe("The port nginx listens on in each pod."),
 });
 
-/** What the MyProxy controller observed. */
+/** What the MyProxy controller observed (the same in both versions). */
 const myProxyStatus = z.object({
   podNames: z
     .array(z.string())
@@ -34,10 +61,20 @@ const myProxyStatus = z.object({
   configHash: z.string().optional().describe("sha256 of the generated nginx configuration."),
 });
 
-/** A MyProxy: nginx pods serving the ProxyRoutes that reference it. */
+const printerColumns = [
+  { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
+  { name: "ReadyPods", type: "integer", jsonPath: ".status.readyReplicas" },
+  { name: "Routes", type: "integer", jsonPath: ".status.acceptedRoutes" },
+] as const;
+
+/**
+ * A MyProxy: nginx pods serving the ProxyRoutes that reference it. v1beta1 is the version the
+ * controllers use and the apiserver stores; v1alpha1 is still served, converted by the operator's
+ * conversion webhook ({@link myProxyConversion}).
+ */
 export const MyProxy = defineKind({
   group: GROUP,
-  version: "v1alpha1",
+  version: "v1beta1",
   kind: "MyProxy",
   scope: "Namespaced",
   description: "An nginx reverse proxy whose configuration is generated from the ProxyRoutes naming it.",
@@ -46,15 +83,17 @@ export const MyProxy = defineKind({
   conditions: MyProxyConditions,
   // Its name is the value of its children's and pods' `app.kubernetes.io/instance` label.
   maxNameLength: 63,
-  printerColumns: [
-    { name: "Desired", type: "integer", jsonPath: ".spec.replicas" },
-    { name: "ReadyPods", type: "integer", jsonPath: ".status.readyReplicas" },
-    { name: "Routes", type: "integer", jsonPath: ".status.acceptedRoutes" },
-  ],
+  printerColumns,
+  versions: [{ name: "v1alpha1", spec: myProxySpecV1alpha1, status: myProxyStatus }],
 });
 
-/** A MyProxy object as stored in the cluster. */
+/** A MyProxy object as stored in the cluster (v1beta1). */
 export type MyProxyObject = ObjectOf<typeof MyProxy>;
+
+/** A MyProxy object in v1alpha1. */
+export type MyProxyV1alpha1Object = Omit<MyProxyObject, "spec"> & {
+  spec: z.output<typeof myProxySpecV1alpha1>;
+};
 
 /** A Service port by number (1–65535) or by name (an IANA service name). */
 const servicePort = withRules(z.union([z.int(), z.string()]), {

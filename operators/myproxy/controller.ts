@@ -75,7 +75,7 @@ export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined
   // Gone or going: its children carry owner references, so garbage collection removes them.
   if (!proxy || proxy.metadata.deletionTimestamp) return undefined;
   const { accepted, rejected } = acceptanceOf(ctx.cache, keyOf(proxy));
-  const config = nginxConfig({ proxy: keyOf(proxy), port: proxy.spec.port, routes: accepted });
+  const config = nginxConfig({ proxy: keyOf(proxy), port: proxy.spec.nginx.port, routes: accepted });
   const hash = configHash(config);
   const waitMs = firstRolloutWait(ctx, proxy);
   if (waitMs > 0) return Action.requeueAfter(waitMs);

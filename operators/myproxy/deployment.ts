@@ -47,7 +47,8 @@ export function desiredConfigMap(proxy: MyProxyObject, config: string): ConfigMa
 }
 
 /**
- * The nginx Deployment: `spec.replicas` pods of `spec.image` listening on `spec.port`, with only the
+ * The nginx Deployment: `spec.replicas` pods of `spec.nginx.image` listening on `spec.nginx.port`
+ * with `spec.nginx.resources`, with only the
  * generated `default.conf` mounted into `/etc/nginx/conf.d` (keys others add to the ConfigMap are
  * never loaded), and the configuration's hash on the pod template.
  */
@@ -78,10 +79,12 @@ export function desiredDeployment(proxy: MyProxyObject, configHash: string): Dep
 }
 
 function nginxContainer(proxy: MyProxyObject) {
+  const { image, port, resources } = proxy.spec.nginx;
   return {
     name: "nginx",
-    image: proxy.spec.image,
-    ports: [{ name: "http", containerPort: proxy.spec.port }],
+    image,
+    ports: [{ name: "http", containerPort: port }],
+    ...(resources && { resources }),
     volumeMounts: [{ name: CONFIG_VOLUME, mountPath: "/etc/nginx/conf.d", readOnly: true }],
     readinessProbe: { httpGet: { path: "/healthz", port: "http" } },
   };

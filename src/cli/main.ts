@@ -5,9 +5,10 @@
 import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
 import { clusterCommand } from "./cluster.ts";
+import { describeCommand } from "./describe.ts";
 import { importCommand } from "./import.ts";
 import { initCommand } from "./init.ts";
-import { generateCommand, installCommand, runCommand } from "./project.ts";
+import { generateCommand, installCommand, migrateCommand, runCommand } from "./project.ts";
 import { testCommand } from "./test.ts";
 import { verifyCommand } from "./verify.ts";
 
@@ -20,8 +21,10 @@ export function program(): Command {
     .addCommand(generateCommand())
     .addCommand(importCommand())
     .addCommand(installCommand())
+    .addCommand(migrateCommand())
     .addCommand(runCommand())
     .addCommand(testCommand())
+    .addCommand(describeCommand())
     .addCommand(clusterCommand())
     .addCommand(verifyCommand());
 }

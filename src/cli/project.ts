@@ -3,13 +3,14 @@
  * project's declared operator (its `src/operator.ts` default export).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { Client, type LoadConfigOptions } from "../client/index.ts";
 import {
   CRDS_FILE,
   declarationWarnings,
   EXTRAS_FILE,
+  MONITORING_DIR,
   manifestsOf,
   operatorImage,
   type WebhookCertificates,
@@ -21,7 +22,13 @@ import {
   shardingFlags,
   shardingOptions,
 } from "../manager/index.ts";
-import { installOperator, loadOperator, type Operator, runOperator } from "../operator/index.ts";
+import {
+  installOperator,
+  loadOperator,
+  migrateStoredVersions,
+  type Operator,
+  runOperator,
+} from "../operator/index.ts";
 import { localPackagesOf } from "./image-build.ts";
 
 const operatorOption = () =>
@@ -52,8 +59,10 @@ async function generate(opts: {
   });
   const warnings = [...(await declarationWarnings(operator)), ...packages.unreachable];
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
-  mkdirSync(opts.out, { recursive: true });
-  for (const [name, text] of files) writeFileSync(join(opts.out, name), text);
+  for (const [name, text] of files) {
+    mkdirSync(dirname(join(opts.out, name)), { recursive: true });
+    writeFileSync(join(opts.out, name), text);
+  }
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
   process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image), [...files.keys()]));
 }
@@ -77,12 +86,13 @@ function nextSteps(out: string, image: string, files: readonly string[]): string
     `Build the image:   docker build -f ${join(out, "Dockerfile")} -t ${image} .`,
     `Load or push it:   kind load docker-image ${image}   (a local cluster; else docker push ${image})`,
     `Deploy:            kubectl apply --server-side -k ${out}`,
+    `Monitor:           kubectl apply --server-side -k ${join(out, MONITORING_DIR)}   (with the Prometheus Operator; else load ${join(out, MONITORING_DIR, "alerts.yaml")} into Prometheus, import ${join(out, MONITORING_DIR, "dashboard.json")} into Grafana)`,
     "",
   ].join("\n");
 }
 
 /** Where the cluster commands connect: `--kubeconfig` and `--context`, else KUBECONFIG or in-cluster. */
-interface ClusterFlags {
+export interface ClusterFlags {
   kubeconfig?: string;
   context?: string;
 }
@@ -104,6 +114,14 @@ async function installOperatorObjects(operator: Operator, config: LoadConfigOpti
       process.stdout.write(
         `Established ${crd.metadata.name} (${crd.spec.names.kind}: ${versions.join(", ")})\n`,
       );
+      const storage = crd.spec.versions.find((v) => v.storage)?.name;
+      const stored = crd.status?.storedVersions ?? [];
+      if (stored.some((v) => v !== storage)) {
+        process.stdout.write(
+          `  objects may still be stored in ${stored.join(", ")}: once the operator serves, ` +
+            `\`kubeloop migrate\` rewrites them in ${storage}\n`,
+        );
+      }
     }
     for (const object of manifests) process.stdout.write(`Applied ${object.kind} ${object.metadata.name}\n`);
   } finally {
@@ -113,6 +131,24 @@ async function installOperatorObjects(operator: Operator, config: LoadConfigOpti
 
 async function install(opts: ClusterFlags & { operator: string }): Promise<void> {
   await installOperatorObjects(await loadOperator(opts.operator), opts);
+}
+
+/** Rewrites the objects of each of the operator's kinds in its storage version (see `migrateStoredVersions`). */
+async function migrate(opts: ClusterFlags & { operator: string }): Promise<void> {
+  const operator = await loadOperator(opts.operator);
+  const client = await Client.load(opts, { fieldManager: "kubeloop" });
+  try {
+    for (const kind of operator.kinds) {
+      const { crd, storage, storedBefore, rewritten } = await migrateStoredVersions(client, kind);
+      process.stdout.write(
+        rewritten === 0 && storedBefore.every((v) => v === storage)
+          ? `${crd}: only ${storage} is stored, nothing to migrate\n`
+          : `Migrated ${crd} to ${storage}: ${rewritten} objects rewritten; storedVersions ${storedBefore.join(", ")} → ${storage}\n`,
+      );
+    }
+  } finally {
+    await client.close();
+  }
 }
 
 async function run(
@@ -155,7 +191,7 @@ const leaderElectOption = () =>
     });
 
 /** Declares `--kubeconfig` and `--context` ({@link ClusterFlags}) on `command`. */
-function withClusterFlags(command: Command): Command {
+export function withClusterFlags(command: Command): Command {
   return command
     .option("--kubeconfig <file>", "kubeconfig to use instead of KUBECONFIG or ~/.kube/config")
     .option("--context <name>", "kubeconfig context");
@@ -174,7 +210,7 @@ function withEndpointFlags(command: Command): Command {
 export function generateCommand(): Command {
   return new Command("generate")
     .description(
-      "write CRDs, RBAC and deployment manifests (plus a Dockerfile) derived from the project's operator",
+      "write CRDs, RBAC and deployment manifests (plus a Dockerfile), a Grafana dashboard and Prometheus alert rules derived from the project's operator",
     )
     .addOption(operatorOption())
     .option("--out <dir>", "output directory", "config")
@@ -211,6 +247,16 @@ export function installCommand(): Command {
     )
     .addOption(operatorOption());
   return withClusterFlags(command).action(install);
+}
+
+/** The `migrate` command. */
+export function migrateCommand(): Command {
+  const command = new Command("migrate")
+    .description(
+      "after a kind's storage version changed: rewrite its objects in the new storage version (read through the conversion webhook, so the operator must serve), then trim the CRD's status.storedVersions to it",
+    )
+    .addOption(operatorOption());
+  return withClusterFlags(command).action(migrate);
 }
 
 /** The `run` command. */

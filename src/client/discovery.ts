@@ -14,6 +14,25 @@ interface DiscoveredResource {
   resource: string;
   scope: "Namespaced" | "Cluster";
   responseKind?: { group?: string; version?: string; kind: string };
+  singularResource?: string;
+  shortNames?: string[];
+  verbs?: string[];
+}
+
+/** A resource the apiserver serves, with the names `kubectl` accepts for it. */
+export interface ServedResource {
+  /** The kind, its plural and scope in this version. */
+  readonly type: ResourceType;
+  /** API group (`""` for the core group). */
+  readonly group: string;
+  /** The version, e.g. `v1`. */
+  readonly version: string;
+  /** Lower-case singular name, e.g. `deployment`. */
+  readonly singular: string;
+  /** Short names, e.g. `deploy`. */
+  readonly shortNames: readonly string[];
+  /** Verbs the resource supports, e.g. `list`, `watch`. */
+  readonly verbs: readonly string[];
 }
 
 interface GroupDiscovery {
@@ -29,6 +48,7 @@ export class Discovery {
   readonly #clock: Clock;
   readonly #minRefreshMs: number;
   #kinds = new Map<string, ResourceType>();
+  #served: ServedResource[] = [];
   /** The served versions of each group (`""` is the core group), as `group/version`. */
   #groupVersions = new Map<string, string[]>();
   #lastRefresh = Number.NEGATIVE_INFINITY;
@@ -73,6 +93,16 @@ export class Discovery {
     return new KindNotFoundError(apiVersion, kind, { groupVersions, kindVersions }, { cause });
   }
 
+  /**
+   * Every resource the server serves (subresources aside), in discovery's order: groups by
+   * priority, the core group first, and each group's preferred version first, as `kubectl` ranks
+   * them. Loads discovery when it never was.
+   */
+  async resources(): Promise<readonly ServedResource[]> {
+    if (this.#lastRefresh === Number.NEGATIVE_INFINITY) await this.refresh();
+    return this.#served;
+  }
+
   /** Reloads discovery now (concurrent callers share one load). */
   refresh(): Promise<void> {
     this.#refreshing ??= this.#load().finally(() => {
@@ -85,6 +115,7 @@ export class Discovery {
     const [core, groups] = await Promise.all([this.#fetch("/api"), this.#fetch("/apis")]);
     const kinds = new Map<string, ResourceType>();
     const groupVersions = new Map<string, string[]>();
+    const served: ServedResource[] = [];
     for (const group of [...core, ...groups]) {
       const groupName = group.metadata?.name ?? "";
       for (const version of group.versions ?? []) {
@@ -92,15 +123,15 @@ export class Discovery {
         groupVersions.set(groupName, [...(groupVersions.get(groupName) ?? []), apiVersion]);
         for (const r of version.resources ?? []) {
           if (!r.responseKind?.kind) continue;
-          kinds.set(
-            `${apiVersion}/${r.responseKind.kind}`,
-            resourceType(apiVersion, r.responseKind.kind, r.resource, r.scope === "Namespaced"),
-          );
+          const type = resourceType(apiVersion, r.responseKind.kind, r.resource, r.scope === "Namespaced");
+          kinds.set(`${apiVersion}/${r.responseKind.kind}`, type);
+          served.push(servedResource(type, groupName, version.version, r));
         }
       }
     }
     this.#kinds = kinds;
     this.#groupVersions = groupVersions;
+    this.#served = served;
     this.#lastRefresh = this.#clock.monotonicMs();
   }
 
@@ -110,6 +141,16 @@ export class Discovery {
     if (res.status >= 400) throw apiErrorFrom(res.status, failureBody(text), { method: "GET", path });
     return (JSON.parse(text) as { items?: GroupDiscovery[] }).items ?? [];
   }
+}
+
+function servedResource(
+  type: ResourceType,
+  group: string,
+  version: string,
+  r: DiscoveredResource,
+): ServedResource {
+  const singular = r.singularResource || type.kind.toLowerCase();
+  return { type, group, version, singular, shortNames: r.shortNames ?? [], verbs: r.verbs ?? [] };
 }
 
 /** A failure's body: its Status when it is JSON, else the text (a proxy's error page). */

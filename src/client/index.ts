@@ -33,7 +33,7 @@
  */
 export * from "./client.ts";
 export * from "./config/index.ts";
-export { Discovery } from "./discovery.ts";
+export { Discovery, type ServedResource } from "./discovery.ts";
 export * from "./errors.ts";
 export * from "./metrics.ts";
 export * from "./options.ts";

@@ -9,7 +9,10 @@
  * (its `manifests`), for its webhooks a Service, the webhook configurations, the CRDs' conversion
  * stanzas and a certificate from cert-manager or the manager itself ({@link webhookManifests}),
  * a kustomization and a Dockerfile
- * ({@link manifestsOf}, {@link operatorManifests}). `kubeloop generate` writes these files, and
+ * ({@link manifestsOf}, {@link operatorManifests}), and monitoring: a Grafana dashboard of the
+ * operator's metrics and Prometheus alert rules for the ways it fails, with a ServiceMonitor and a
+ * PrometheusRule for the Prometheus Operator ({@link monitoringFiles}, {@link grafanaDashboard},
+ * {@link alertRules}). `kubeloop generate` writes these files, and
  * warns about what the declarations may be missing ({@link declarationWarnings}).
  *
  * Not for: defining kinds or their CRDs (`kubeloop/schema`), or applying anything to a cluster.
@@ -25,6 +28,8 @@
  * });
  * ```
  */
+export { type AlertRule, alertRules, type RuleGroups } from "./alerts.ts";
+export { grafanaDashboard } from "./dashboard.ts";
 export { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 export { RbacError } from "./errors.ts";
 export {
@@ -43,6 +48,13 @@ export {
   WEBHOOKS_FILE,
 } from "./manifests.ts";
 export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./metrics.ts";
+export {
+  MONITORING_DIR,
+  type MonitoringOptions,
+  monitoringFiles,
+  prometheusRuleManifest,
+  serviceMonitorManifest,
+} from "./monitoring.ts";
 export {
   declarationsOf,
   declaredPermissions,

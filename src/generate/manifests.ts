@@ -20,8 +20,10 @@ import {
   metricsAuthRbac,
   metricsReaderRole,
   metricsServiceManifest,
+  metricsServiceName,
   SECURE_METRICS_PORT,
 } from "./metrics.ts";
+import { monitoringFiles } from "./monitoring.ts";
 import { eventPermissions, leaderElectionPermissions, shardingPermissions } from "./permissions.ts";
 import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
 import { userRoles } from "./user-roles.ts";
@@ -120,7 +122,7 @@ export function deploymentManifest(options: DeploymentOptions): DeploymentObject
 }
 
 /** The labels of the operator's pods, which its Deployment and metrics Service select. */
-function podLabels(name: string): Record<string, string> {
+export function podLabels(name: string): Record<string, string> {
   return { "app.kubernetes.io/name": name };
 }
 
@@ -242,7 +244,8 @@ export interface OperatorManifestOptions extends DeploymentOptions {
  * its secure metrics need, the `<name>-metrics-reader` ClusterRole for scrapers, and an editor and
  * a viewer ClusterRole per kind for its users, see {@link userRoles}), `deployment.yaml`, `metrics-service.yaml`,
  * `webhooks.yaml` (with webhooks: see `webhookManifests`),
- * `kustomization.yaml` and `Dockerfile`.
+ * `kustomization.yaml` (listing the files above), the monitoring files under `monitoring/` (a
+ * Grafana dashboard and alert rules, see `monitoringFiles`), `Dockerfile` and its `.dockerignore`.
  *
  * @example
  * ```ts
@@ -313,6 +316,17 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
   );
   if (webhooks) files.set(WEBHOOKS_FILE, toYaml(webhookManifests(webhooks)));
   files.set("kustomization.yaml", kustomization([...files.keys()]));
+  const monitoring = monitoringFiles(
+    {
+      name: options.name,
+      namespace: options.namespace,
+      job: metricsServiceName(options.name),
+      webhooks: Boolean(webhooks),
+      ...(options.sharding ? { sharded: { shards: options.sharding.shards } } : {}),
+    },
+    podLabels(options.name),
+  );
+  for (const [file, text] of monitoring) files.set(file, text);
   files.set("Dockerfile", dockerfile(options.dockerfile));
   files.set("Dockerfile.dockerignore", dockerignore());
   return files;

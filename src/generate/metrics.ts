@@ -18,6 +18,11 @@ import { type RbacObjects, type RbacOptions, rbacFor } from "./rbac.ts";
 /** The port of secure metrics, as in kubebuilder's scaffold. */
 export const SECURE_METRICS_PORT = 8443;
 
+/** The name of the operator's metrics Service: `<name>-metrics`. */
+export function metricsServiceName(name: string): string {
+  return `${name}-metrics`;
+}
+
 /**
  * The Service `<name>-metrics` in front of the operator's metrics port (`https`, 8443), selecting
  * the operator's pods by `selector`.
@@ -37,7 +42,11 @@ export function metricsServiceManifest(options: {
   return {
     apiVersion: Service.apiVersion,
     kind: Service.kind,
-    metadata: { name: `${options.name}-metrics`, namespace: options.namespace, labels: options.selector },
+    metadata: {
+      name: metricsServiceName(options.name),
+      namespace: options.namespace,
+      labels: options.selector,
+    },
     spec: { selector: options.selector, ports: [{ name: "https", port, targetPort: "metrics" }] },
   };
 }

@@ -239,6 +239,7 @@ export class Manager implements ControllerHost {
     };
     this.cache = new InformerCache(this.client, this.#cacheOptions);
     metrics.trackCachedObjects(() => this.#informers());
+    metrics.trackInformerSync(() => this.#informers());
     this.recorder = new EventRecorder(this.client, {
       reportingController: options.name,
       reportingInstance: process.env.POD_NAME ?? undefined,

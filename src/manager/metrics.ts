@@ -5,7 +5,7 @@
  */
 import { collectDefaultMetrics, Gauge, type LabelValues, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";
-import type { InformerMetrics } from "../cache/index.ts";
+import type { InformerMetrics, InformerState } from "../cache/index.ts";
 import type { ClientMetrics } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { ControllerMetrics } from "../controller/index.ts";
@@ -344,17 +344,48 @@ export class ManagerMetrics {
    * caches). Call once.
    */
   trackCachedObjects(informers: () => readonly { type: ResourceType; store: { size: number } }[]): void {
+    this.#perKind(
+      "kubeloop_cache_objects",
+      "Objects held in the informer caches, per kind (with sharding: of the shards this replica holds, and the kinds it caches whole)",
+      informers,
+      (held, { store }) => (held ?? 0) + store.size,
+    );
+  }
+
+  /**
+   * `kubeloop_informer_synced{kind}`, when scraped: 1 while every informer of the kind in
+   * `informers()` has synced and is watching, 0 while one lists for the first time or fails (its
+   * store stale until something arrives again). Call once.
+   */
+  trackInformerSync(
+    informers: () => readonly { type: ResourceType; health(): { state: InformerState } }[],
+  ): void {
+    this.#perKind(
+      "kubeloop_informer_synced",
+      "1 while every informer of the kind has synced and is watching, 0 while one lists for the first time or fails (its cache stale), per kind",
+      informers,
+      (synced, informer) => Math.min(synced ?? 1, informer.health().state === "synced" ? 1 : 0),
+    );
+  }
+
+  /** A gauge `name{kind}` computed when scraped: each informer's value folded into its kind's. */
+  #perKind<I extends { type: ResourceType }>(
+    name: string,
+    help: string,
+    informers: () => readonly I[],
+    fold: (value: number | undefined, informer: I) => number,
+  ): void {
     new Gauge({
-      name: "kubeloop_cache_objects",
-      help: "Objects held in the informer caches, per kind (with sharding: of the shards this replica holds, and the kinds it caches whole)",
+      name,
+      help,
       labelNames: ["kind"],
       registers: [this.registry],
       collect() {
         this.reset();
-        const counts = new Map<string, number>();
-        for (const { type, store } of informers())
-          counts.set(type.kind, (counts.get(type.kind) ?? 0) + store.size);
-        for (const [kind, count] of counts) this.set({ kind }, count);
+        const values = new Map<string, number>();
+        for (const informer of informers())
+          values.set(informer.type.kind, fold(values.get(informer.type.kind), informer));
+        for (const [kind, value] of values) this.set({ kind }, value);
       },
     });
   }

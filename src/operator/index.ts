@@ -6,7 +6,8 @@
  * its deployment (`kubeloop generate`): CRDs from the kinds' schemas, RBAC
  * from what the controllers declare they watch and own, a hardened Deployment. {@link installOperator}
  * (`kubeloop install`) applies its CRDs, waits until they are served, then applies the other
- * objects it ships ({@link applyManifests}).
+ * objects it ships ({@link applyManifests}); after a kind's storage version changed,
+ * {@link migrateStoredVersions} (`kubeloop migrate`) rewrites its objects in the new one.
  *
  * Not a place for reconcile logic: that lives in the controllers `setup` builds.
  *
@@ -29,6 +30,7 @@ export {
   installOperator,
 } from "./install.ts";
 export { loadOperator, OperatorLoadError } from "./load.ts";
+export { migrateStoredVersions, type StorageMigration, StorageMigrationError } from "./migrate.ts";
 export {
   defineOperator,
   type Operator,

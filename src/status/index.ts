@@ -77,6 +77,8 @@ export {
 } from "./rollup.ts";
 export {
   CONDITION_REMOVED_REASON,
+  type NotedTransition,
+  parseTransitionNote,
   recordTransitions,
   type TransitionEvent,
   type TransitionEventOptions,

@@ -139,6 +139,37 @@ function reported(transitions: readonly Transition[]): readonly Transition[] {
   return transitions.filter((t) => t.type !== RECONCILING);
 }
 
+/** A transition read back from the note of its event ({@link parseTransitionNote}). */
+export interface NotedTransition {
+  readonly condition: string;
+  /** The status before, or `Absent`. */
+  readonly from: string;
+  /** The status after, or `Absent` when the condition was removed. */
+  readonly to: string;
+  readonly reason?: string;
+  readonly message?: string;
+}
+
+const NOTE =
+  /^(\S+): (True|False|Unknown|Absent) → (True|False|Unknown|Absent)(?: \((\S+)\))?(?:: ([\s\S]*))?$/;
+
+/**
+ * The transition an event's note tells, when the note is one {@link transitionEvents} wrote
+ * (`Ready: False → True (AllConditionsNormal): 3/3 ready`); undefined for any other note.
+ *
+ * @example
+ * ```ts
+ * parseTransitionNote("Ready: Unknown → True (AllConditionsNormal)");
+ * // { condition: "Ready", from: "Unknown", to: "True", reason: "AllConditionsNormal" }
+ * ```
+ */
+export function parseTransitionNote(note: string): NotedTransition | undefined {
+  const match = NOTE.exec(note);
+  if (!match) return undefined;
+  const [, condition = "", from = "", to = "", reason, message] = match;
+  return { condition, from, to, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+}
+
 function noteOf(t: Transition): string {
   const change = `${t.type}: ${t.from ?? ABSENT} → ${t.to ?? ABSENT}`;
   if (t.to === undefined) return change;

@@ -49,3 +49,30 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * {@link eventually} while `running` (a manager's `start`) goes on: rejects at once with
+ * `stoppedMessage` when it ends first, e.g. an operator that stopped while starting.
+ *
+ * @example
+ * ```ts
+ * await eventuallyWhile(manager.start(signal), "the operator stopped while starting", () => manager.ready);
+ * ```
+ */
+export async function eventuallyWhile<T>(
+  running: Promise<unknown>,
+  stoppedMessage: string,
+  check: (signal: AbortSignal) => Promise<T | undefined | false> | T | undefined | false,
+  options: Omit<EventuallyOptions, "signal"> = {},
+): Promise<T> {
+  const polling = new AbortController();
+  const stopped = running.then(() => Promise.reject(new Error(stoppedMessage)));
+  try {
+    return await Promise.race([
+      stopped,
+      eventually(() => check(polling.signal), { ...options, signal: polling.signal }),
+    ]);
+  } finally {
+    polling.abort();
+  }
+}

@@ -5,7 +5,9 @@
  * proxy in front of a real apiserver (latency, resets, blackholes, 429/500, dropped, duplicated or
  * silenced watch events, request counts by verb), and the conformance kit
  * ({@link runConformance}, `kubeloop verify`) that checks a controller against the principles
- * under those faults. The local control plane they run against is `kubeloop/cluster`.
+ * under those faults; and {@link queryProblems}, whether a dashboard's or an alert's PromQL reads
+ * only what an operator's `/metrics` exposes ({@link exposition}, {@link metricReferences}). The
+ * local control plane they run against is `kubeloop/cluster`.
  *
  * Not for production code paths.
  *
@@ -62,8 +64,16 @@ export {
   transientFailures,
   watchExpiry,
 } from "./conformance/index.ts";
-export { type EventuallyOptions, eventually } from "./eventually.ts";
-export { scrapeMetric } from "./metrics.ts";
+export {
+  CONVERSION_HOST_ENV,
+  type ConversionHost,
+  serveConversions,
+  webhooksServedInTest,
+  whileServingConversions,
+} from "./conversions.ts";
+export { PromqlSyntaxError } from "./errors.ts";
+export { type EventuallyOptions, eventually, eventuallyWhile } from "./eventually.ts";
+export { type ExposedSeries, exposition, queryProblems, scrapeMetric } from "./metrics.ts";
 export { TEST_SESSION_LABEL, type TestScope, testNamespace, testSession } from "./namespace.ts";
 export {
   type RunningOperator,
@@ -71,6 +81,7 @@ export {
   startOperator,
   TEST_KUBECONFIG_ENV,
 } from "./operator.ts";
+export { type MetricReference, metricReferences } from "./promql.ts";
 export {
   type EventSelector,
   type Fault,

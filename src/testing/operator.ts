@@ -11,7 +11,8 @@ import { Client, loadKubeconfig } from "../client/index.ts";
 import { type Cluster, startCluster } from "../cluster/index.ts";
 import { Manager, type ManagerOptions } from "../manager/index.ts";
 import { installCrds, type Operator } from "../operator/index.ts";
-import { eventually } from "./eventually.ts";
+import { webhooksServedInTest } from "./conversions.ts";
+import { eventuallyWhile } from "./eventually.ts";
 import { deleteWebhookConfigurations, testWebhookServing } from "./webhooks.ts";
 
 /** The environment variable naming the kubeconfig of the cluster tests run against. */
@@ -50,7 +51,8 @@ export interface RunningOperator extends AsyncDisposable {
  * once its caches have synced. Its declared webhooks are served on a free port with a certificate
  * of its own, through configurations of this call that admit only the namespaces
  * {@link testNamespace} creates in this process (the apiserver calls `https://127.0.0.1:<port>`:
- * a cluster on this machine, as `kubeloop test` starts). Warnings and errors are logged
+ * a cluster on this machine, as `kubeloop test` starts); its conversions are served by the run
+ * when `kubeloop test` serves them for the whole cluster (see {@link serveConversions}). Warnings and errors are logged
  * (`LOG_LEVEL` sets the level).
  *
  * @example
@@ -69,7 +71,8 @@ export async function startOperator(
   const stopping = new AbortController();
   let running: Promise<void> = Promise.resolve();
   let client: Client | undefined;
-  const webhooks = options.manager?.webhooks ?? operator.definition.webhooks ?? [];
+  const declared = options.manager?.webhooks ?? operator.definition.webhooks ?? [];
+  const webhooks = webhooksServedInTest(declared, cluster !== undefined);
   const webhookServer = { ...testWebhookServing(operator.name), ...options.manager?.webhookServer };
   const stopOnce = async () => {
     stopping.abort();
@@ -105,32 +108,20 @@ export async function startOperator(
     });
     await operator.setup(manager);
     running = manager.start(stopping.signal);
-    await untilSynced(manager, running, operator.name, options.syncTimeoutMs ?? 60_000);
+    await eventuallyWhile(
+      running,
+      `the operator ${operator.name} stopped while starting`,
+      () => manager.ready,
+      {
+        what: `the caches of ${operator.name} to sync`,
+        timeoutMs: options.syncTimeoutMs ?? 60_000,
+      },
+    );
     return { client, manager, kubeconfig, stop, [Symbol.asyncDispose]: stop };
   } catch (err) {
     // Nothing started for a failed start outlives it: the manager, the client, a cluster of its own.
     await stop();
     throw err;
-  }
-}
-
-/** Resolves once `manager`'s caches synced; rejects when it stops first or at the timeout. */
-async function untilSynced(manager: Manager, running: Promise<void>, name: string, timeoutMs: number) {
-  const polling = new AbortController();
-  const stopped = running.then(() =>
-    Promise.reject(new Error(`the operator ${name} stopped while starting`)),
-  );
-  try {
-    await Promise.race([
-      stopped,
-      eventually(() => manager.ready, {
-        what: `the caches of ${name} to sync`,
-        timeoutMs,
-        signal: polling.signal,
-      }),
-    ]);
-  } finally {
-    polling.abort();
   }
 }
 

@@ -25,7 +25,7 @@ function proxy(namespace: string): MyProxyObject {
     apiVersion: MyProxy.apiVersion,
     kind: MyProxy.kind,
     metadata: { name: "edge", namespace },
-    spec: { replicas: 2, image: "nginx:1.27.3-alpine", port: 80 },
+    spec: { replicas: 2, nginx: { image: "nginx:1.27.3-alpine", port: 80 } },
   };
 }
 

@@ -60,7 +60,8 @@ async function main(): Promise<void> {
       informer: { watch: { inactivityMs: config.watchInactivityMs }, relist: { periodMs: config.relistMs } },
     },
     logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
-    webhooks: operator.definition.webhooks,
+    // Conversions are served by the kit's own process (one host for the cluster, up while this one crashes).
+    webhooks: operator.definition.webhooks?.filter((w) => w.type !== "conversion"),
     webhookServer: { port: 0, ...config.webhooks },
   });
   await manager.setup(operator.setup);

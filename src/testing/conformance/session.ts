@@ -4,8 +4,10 @@
  * `--watch-cache=false`, so that an etcd compaction reaches watches as 410 Expired), one the caller
  * started, or any cluster from a kubeconfig. The kit itself talks to the apiserver directly, so
  * every request the proxy sees is the operator's. Checks run one after the other on a session,
- * each in namespaces of its own. The operator serves the webhooks it declares, admitting only the
- * session's namespaces, through configurations named for the session and deleted when it closes.
+ * each in namespaces of its own. The operator serves the admission webhooks it declares, admitting
+ * only the session's namespaces, through configurations named for the session and deleted when it
+ * closes; its conversions are served by the kit's own process (the CRD's one `clientConfig` for the
+ * cluster, up while the operator crashes or restarts), or by the test run on the run's cluster.
  */
 import { randomBytes } from "node:crypto";
 import { Namespace } from "../../api/index.ts";
@@ -14,6 +16,7 @@ import { systemClock } from "../../clock/index.ts";
 import { type Cluster, startCluster } from "../../cluster/cluster.ts";
 import { installCrds } from "../../operator/install.ts";
 import type { ShardKey } from "../../sharding/index.ts";
+import { CONVERSION_HOST_ENV, type ConversionHost, serveConversions } from "../conversions.ts";
 import { type FaultProxy, type RequestRecord, startProxy, upstreamFromKubeconfig } from "../proxy/index.ts";
 import { seededRandom } from "../proxy/match.ts";
 import { deleteWebhookConfigurations, sessionWebhookServing } from "../webhooks.ts";
@@ -160,6 +163,7 @@ export async function openSession(
   const operator = leases
     ? replicas(settings, spec.nodeArgs, leases, options.sharding ?? {})
     : new OperatorProcess(settings, spec.nodeArgs);
+  let conversions: ConversionHost | undefined;
   const namespaces = new Set<string>();
   const dropped = new Set<string>();
   const session: ConformanceSession = {
@@ -212,6 +216,7 @@ export async function openSession(
       if (operator.running) await session.quiesce();
       await operator.stop();
       await deleteWebhookConfigurations(client, webhooks.configurationName);
+      await conversions?.stop();
       if (leases) await client.delete(Namespace, leases).catch(() => {});
       await link.proxy.stop();
       await client.close();
@@ -220,6 +225,8 @@ export async function openSession(
   };
   try {
     await installCrds(client, subject.operator.kinds);
+    if (link.owned || !process.env[CONVERSION_HOST_ENV])
+      conversions = await serveConversions(client, [subject.operator]);
     await operator.start();
   } catch (err) {
     await session.close();

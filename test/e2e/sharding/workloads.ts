@@ -103,7 +103,7 @@ async function proxyNamespace(where: Parameters<Workload["create"]>[0], name: st
     kind: MyProxy.kind,
     metadata: { name: "edge", namespace: name },
     // No pods: the scenario is about the operator's own work; its control plane runs no controllers.
-    spec: { replicas: 0, image: "nginx:1.27.3-alpine", port: 80 },
+    spec: { replicas: 0, nginx: { image: "nginx:1.27.3-alpine", port: 80 } },
   };
   await client.create(Service, backend);
   await client.create(MyProxy, proxy);

@@ -10,7 +10,14 @@ import {
 import { FakeClock } from "../../../src/clock/index.ts";
 import { response } from "./support.ts";
 
-type Resource = { resource: string; scope: "Namespaced" | "Cluster"; responseKind?: { kind: string } };
+type Resource = {
+  resource: string;
+  scope: "Namespaced" | "Cluster";
+  responseKind?: { kind: string };
+  singularResource?: string;
+  shortNames?: string[];
+  verbs?: string[];
+};
 
 function group(name: string, versions: Record<string, Resource[]>) {
   return {
@@ -87,6 +94,35 @@ describe("Discovery", () => {
       { apiVersion: "apps/v1", kind: "Deployment", plural: "deployments", namespaced: true },
     );
     assert.equal((await discovery.resolve("rbac.authorization.k8s.io/v1", "ClusterRole")).namespaced, false);
+  });
+
+  it("lists served resources in discovery's order, a group's preferred version first", async () => {
+    const { state, dispatch } = fakeServer();
+    state.groups.push(
+      group("example.com", {
+        v2: [
+          {
+            ...res("widgets", "Widget"),
+            singularResource: "widget",
+            shortNames: ["wd"],
+            verbs: ["get", "list"],
+          },
+        ],
+        v1: [res("widgets", "Widget")],
+      }),
+    );
+    const served = await new Discovery(dispatch, new FakeClock()).resources();
+    assert.deepEqual(
+      served.map((r) => [r.type.apiVersion, r.type.kind, r.singular, r.shortNames, r.verbs]),
+      [
+        ["v1", "ConfigMap", "configmap", [], []],
+        ["v1", "Namespace", "namespace", [], []],
+        ["apps/v1", "Deployment", "deployment", [], []],
+        ["rbac.authorization.k8s.io/v1", "ClusterRole", "clusterrole", [], []],
+        ["example.com/v2", "Widget", "widget", ["wd"], ["get", "list"]],
+        ["example.com/v1", "Widget", "widget", [], []],
+      ],
+    );
   });
 
   it("answers from the cache without a request once loaded", async () => {

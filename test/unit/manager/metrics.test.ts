@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, Secret } from "../../../src/api/index.ts";
+import type { InformerState } from "../../../src/cache/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import { ManagerMetrics } from "../../../src/manager/index.ts";
 import { LOW_PRIORITY, WorkQueue } from "../../../src/queue/index.ts";
@@ -118,6 +119,29 @@ describe("ManagerMetrics: what a replica caches and shares", () => {
       ['{"kind":"ConfigMap"}=2'],
       "a shard given up is gone",
     );
+  });
+
+  it("reports a kind synced only while every informer of it has synced and is watching", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    const informer = (type: typeof ConfigMap | typeof Secret, state: InformerState) => ({
+      type,
+      health: () => ({ state }),
+    });
+    let informers = [
+      informer(ConfigMap, "synced"),
+      informer(ConfigMap, "failing"),
+      informer(Secret, "synced"),
+    ];
+    metrics.trackInformerSync(() => informers);
+    assert.deepEqual(await samples(metrics, "kubeloop_informer_synced"), [
+      '{"kind":"ConfigMap"}=0',
+      '{"kind":"Secret"}=1',
+    ]);
+    informers = [informer(ConfigMap, "synced"), informer(Secret, "syncing")];
+    assert.deepEqual(await samples(metrics, "kubeloop_informer_synced"), [
+      '{"kind":"ConfigMap"}=1',
+      '{"kind":"Secret"}=0',
+    ]);
   });
 
   it("adds up the gauges of a controller's instances (one per shard held), each to zero when it stops", async () => {

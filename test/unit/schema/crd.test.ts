@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { crdFor, crdYaml, defineKind, type JSONSchemaProps } from "../../../src/schema/index.ts";
+import { assertGolden } from "../../golden.ts";
 import { Widget } from "./fixtures.ts";
-import { assertGolden } from "./golden.ts";
 
 const crd = crdFor(Widget);
 const version = crd.spec.versions[0];
@@ -162,7 +162,7 @@ describe("crdFor: the structural spec schema", () => {
   });
 
   it("matches the golden YAML", () => {
-    assertGolden("widget-crd.yaml", crdYaml([Widget]));
+    assertGolden(new URL("./golden/widget-crd.yaml", import.meta.url), crdYaml([Widget]));
   });
 });
 

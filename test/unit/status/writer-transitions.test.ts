@@ -4,6 +4,7 @@ import { FakeClock } from "../../../src/clock/index.ts";
 import {
   CONDITION_REMOVED_REASON,
   defineConditionSet,
+  parseTransitionNote,
   recordTransitions,
   type Transition,
   transitionEvents,
@@ -160,5 +161,32 @@ describe("recordTransitions", () => {
       ["App", "Ready", "Unknown"],
       ["App", "Available", "Unknown"],
     ]);
+  });
+});
+
+describe("parseTransitionNote", () => {
+  it("reads back every note transitionEvents writes", () => {
+    const transitions = [
+      transition("Ready", "False", "True", "AllConditionsNormal", "3/3 up: all (good)"),
+      transition("example.com/Synced", undefined, "Unknown", "Creating", ""),
+      transition("Degraded", "False", undefined),
+    ];
+    const parsed = transitionEvents(App, transitions).map((e) => parseTransitionNote(e.note));
+    assert.deepEqual(parsed, [
+      {
+        condition: "Ready",
+        from: "False",
+        to: "True",
+        reason: "AllConditionsNormal",
+        message: "3/3 up: all (good)",
+      },
+      { condition: "example.com/Synced", from: "Absent", to: "Unknown", reason: "Creating" },
+      { condition: "Degraded", from: "False", to: "Absent" },
+    ]);
+  });
+
+  it("is undefined for notes of other events", () => {
+    assert.equal(parseTransitionNote("Scaled up replica set web-5d8f to 3"), undefined);
+    assert.equal(parseTransitionNote("Ready: maybe → True"), undefined);
   });
 });

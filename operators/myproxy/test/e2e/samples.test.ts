@@ -37,6 +37,8 @@ test("the samples give a Ready proxy serving two routes, the third reporting its
 
   const proxy = await waitForCondition(MyProxy, ns, "edge", { type: "Ready", status: "True" });
   assert.equal(proxy.spec.replicas, 2);
+  const resources = { requests: { cpu: "50m", memory: "32Mi" }, limits: { memory: "64Mi" } };
+  assert.deepEqual(proxy.spec.nginx.resources, resources);
   for (const name of ["api", "web"])
     await waitForCondition(ProxyRoute, ns, name, { type: "Accepted", status: "True" });
   const legacy = await waitForCondition(ProxyRoute, ns, "legacy", {
@@ -61,6 +63,7 @@ test("the samples give a Ready proxy serving two routes, the third reporting its
   // Applied within moments, the MyProxy and its routes roll out once: one ReplicaSet, with the final hash.
   const client = await testClient();
   const { items } = await client.list(ReplicaSet, { namespace: ns, labelSelector: `${INSTANCE_LABEL}=edge` });
+  assert.deepEqual(items[0]?.spec?.template?.spec?.containers[0]?.resources, resources);
   assert.deepEqual(
     items.map((rs) => rs.spec?.template?.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]),
     [(await getOrGone(MyProxy, ns, "edge"))?.status?.configHash],

@@ -21,6 +21,7 @@ import {
 } from "kubeloop";
 import { ValidatingWebhookConfiguration } from "kubeloop/api";
 import { crdYaml } from "kubeloop/schema";
+import { webhooksServedInTest } from "kubeloop/testing";
 import {
   eventually,
   kubeconfigPath,
@@ -59,6 +60,8 @@ export interface OperatorOptions {
   kubeconfig?: string;
   /** Serve the operator's admission webhook for the namespace. Default true. */
   webhooks?: boolean;
+  /** Campaign for a Lease in the namespace before reconciling, as in a cluster. Default false. */
+  leaderElection?: boolean;
   /** Serve the health endpoint on a free loopback port, with the live page. Default false (no health endpoint). */
   livePage?: boolean;
 }
@@ -74,15 +77,30 @@ export interface OperatorOptions {
 export async function startOperator(
   t: TestContext,
   namespace: string,
-  { kubeconfig = kubeconfigPath(), webhooks = true, livePage = false }: OperatorOptions = {},
+  {
+    kubeconfig = kubeconfigPath(),
+    webhooks = true,
+    leaderElection = false,
+    livePage = false,
+  }: OperatorOptions = {},
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
-  const admission = webhooks ? { webhooks: operator.definition.webhooks, webhookServer: { port: 0 } } : {};
+  // Its conversion webhook is served for the whole cluster by the run (test/run.ts).
+  const served = webhooksServedInTest(operator.definition.webhooks ?? []);
+  const admission = webhooks ? { webhooks: served, webhookServer: { port: 0 } } : {};
   // Registered first, so that it runs once the manager has stopped.
   if (webhooks) onCleanup(t, () => deleteWebhookConfiguration(`${OPERATOR}-${namespace}`));
-  const health = livePage ? { host: "127.0.0.1", port: 0 } : (false as const);
-  const options = { name: OPERATOR, config, clientOptions, namespace, health, livePage, ...admission };
+  const options = {
+    name: OPERATOR,
+    config,
+    clientOptions,
+    namespace,
+    health: livePage ? { host: "127.0.0.1", port: 0 } : (false as const),
+    livePage,
+    ...admission,
+    ...(leaderElection ? { leaderElection: { namespace } } : {}),
+  };
   const manager = await startManager(t, options, async (m) => {
     await operator.setup(m);
     checkEveryConfig(t, m);
@@ -144,7 +162,7 @@ function checkEveryConfig(t: TestContext, manager: Manager): void {
 export async function createProxy(
   namespace: string,
   name: string,
-  spec: Partial<MyProxyObject["spec"]> = {},
+  spec: { replicas?: number; nginx?: Partial<MyProxyObject["spec"]["nginx"]> } = {},
 ): Promise<MyProxyObject> {
   const client = await testClient();
   const proxy = { apiVersion: MyProxy.apiVersion, kind: MyProxy.kind, metadata: { name, namespace }, spec };

@@ -62,7 +62,7 @@ test("nginx with the generated configuration sends each accepted route to its ba
   const [a, b, port] = [await backend(t, "A"), await backend(t, "B"), await freePort()];
   await createService(ns, "svc-a", [{ port: a }]);
   await createService(ns, "svc-b", [{ port: b, name: "http" }]);
-  await createProxy(ns, "edge", { port });
+  await createProxy(ns, "edge", { nginx: { port } });
   await createRoute(ns, "to-a", { proxy: "edge", host: "a.example.com", service: "svc-a", port: a });
   await createRoute(ns, "to-b", {
     proxy: "edge",

@@ -163,10 +163,10 @@ describe("routesAdmittedReport", () => {
 
 describe("MyProxy's Ready roll-up", () => {
   const proxy: MyProxyObject = {
-    apiVersion: "proxy.kubeloop.dev/v1alpha1",
+    apiVersion: "proxy.kubeloop.dev/v1beta1",
     kind: "MyProxy",
     metadata: { name: "edge", namespace: "shop", generation: 3 },
-    spec: { replicas: 2, image: "nginx", port: 80 },
+    spec: { replicas: 2, nginx: { image: "nginx", port: 80 } },
   };
   const admitted: ConditionReport = { status: "True", reason: "AllRoutesAdmitted", message: "" };
   const ready = (available: ConditionReport, progressing: ConditionReport, routes = admitted) => {

@@ -1,0 +1,48 @@
+/**
+ * Text primitives of the rendering: a style (ANSI colours, status symbols, or neither) and tables
+ * whose columns are padded on the visible text, so colour never shifts them.
+ */
+
+/** The colours the rendering uses. */
+export type Color = "green" | "yellow" | "red" | "gray" | "bold";
+
+const ansi: Record<Color, string> = { green: "32", yellow: "33", red: "31", gray: "90", bold: "1" };
+
+/** How text is decorated: colours (a terminal without `NO_COLOR`), symbols (a terminal), or neither (piped). */
+export interface Style {
+  readonly color: boolean;
+  readonly symbols: boolean;
+}
+
+/** A table cell: text, coloured when the style allows. */
+export type Cell = string | { readonly text: string; readonly color?: Color };
+
+/** `text` in `color`, when the style has colours. */
+export function paint(style: Style, text: string, color: Color | undefined): string {
+  return style.color && color && text ? `\u001b[${ansi[color]}m${text}\u001b[0m` : text;
+}
+
+/** Rows with columns padded to their widest cell, two spaces apart, trailing blanks dropped. */
+export function table(style: Style, rows: readonly (readonly Cell[])[], indent = "  "): string[] {
+  const texts = rows.map((row) => row.map(textOf));
+  const widths = texts.reduce<number[]>(
+    (w, row) => row.map((text, i) => Math.max(w[i] ?? 0, text.length)),
+    [],
+  );
+  return rows.map((row, r) => {
+    const cells = row.map((cell, i) => {
+      const text = texts[r]?.[i] ?? "";
+      const padded = i === row.length - 1 ? text : text.padEnd(widths[i] ?? 0);
+      return paint(style, text, colorOf(cell)) + padded.slice(text.length);
+    });
+    return `${indent}${cells.join("  ")}`.trimEnd();
+  });
+}
+
+function textOf(cell: Cell): string {
+  return typeof cell === "string" ? cell : cell.text;
+}
+
+function colorOf(cell: Cell): Color | undefined {
+  return typeof cell === "string" ? undefined : cell.color;
+}
