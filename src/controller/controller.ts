@@ -30,7 +30,13 @@ import type { Action } from "./action.ts";
 import { isTerminalFailure, reportFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
 import { Turns } from "./internal/turns.ts";
-import { type ControllerMetrics, type HandlingFailure, noopControllerMetrics } from "./metrics.ts";
+import {
+  type ControllerMetrics,
+  type HandlingFailure,
+  noopControllerMetrics,
+  type ReconcileResult,
+} from "./metrics.ts";
+import { RECENT_RECONCILES, type ReconcileRecord, Ring } from "./recent.ts";
 import type { ReconcileContext, ReconcileReporting, Reconciler, Request } from "./reconciler.ts";
 import type { Source } from "./source.ts";
 
@@ -125,6 +131,7 @@ export class Controller<T extends KubeObject> {
   readonly #owned: readonly OwnedKind[];
   /** Backoff of keys whose reconciles failed only because the apiserver was away. */
   readonly #outage = outageBackoff();
+  readonly #recent = new Ring<ReconcileRecord>(RECENT_RECONCILES);
   #active = 0;
   #hardStop: AbortController | undefined;
   #running = false;
@@ -215,6 +222,11 @@ export class Controller<T extends KubeObject> {
     this.#hardStop?.abort(reason);
   }
 
+  /** The last reconciles (at most {@link RECENT_RECONCILES}), newest first: what the manager's live page lists. */
+  recentReconciles(): ReconcileRecord[] {
+    return this.#recent.newestFirst();
+  }
+
   /** Whether its workers are alive. */
   health(): ControllerHealth {
     return { running: this.#running, deadWorkers: this.#deadWorkers, lastError: this.#lastWorkerError };
@@ -291,7 +303,6 @@ export class Controller<T extends KubeObject> {
     const triggers = item.reasons;
     if (debug) this.#say(() => log().debug({ triggers }, "reconciling"));
     const started = this.#clock.now();
-    const seconds = () => (this.#clock.now() - started) / 1000;
     const ctx = this.#context(request, log, reconcileID, item, signal);
     let outcome: { action: Action | undefined } | { error: unknown };
     try {
@@ -299,12 +310,19 @@ export class Controller<T extends KubeObject> {
     } catch (error) {
       outcome = { error };
     }
+    const took = (this.#clock.now() - started) / 1000;
     try {
-      if ("error" in outcome) await this.#failed(ctx, outcome.error, seconds(), item.priority);
-      else this.#succeeded(item, outcome.action, seconds());
+      if ("error" in outcome) {
+        this.#recent.push({ item, seconds: took, result: "error", error: outcome.error });
+        await this.#failed(ctx, outcome.error, took, item.priority);
+      } else {
+        const result = resultOf(outcome.action);
+        this.#recent.push({ item, seconds: took, result });
+        this.#succeeded(item, outcome.action, result, took);
+      }
       const requeueAfterMs = "action" in outcome ? outcome.action?.requeueAfterMs : undefined;
       if (debug && "action" in outcome) {
-        this.#say(() => log().debug({ triggers, requeueAfterMs, seconds: seconds() }, "reconciled"));
+        this.#say(() => log().debug({ triggers, requeueAfterMs, seconds: took }, "reconciled"));
       }
     } catch (err) {
       this.#handlingFailed("outcome", err);
@@ -339,16 +357,20 @@ export class Controller<T extends KubeObject> {
     };
   }
 
-  #succeeded({ key, priority }: QueueItem, action: Action | undefined, seconds: number): void {
+  #succeeded(
+    { key, priority }: QueueItem,
+    action: Action | undefined,
+    result: ReconcileResult,
+    seconds: number,
+  ): void {
+    this.#metrics.reconciled(result, seconds);
     if (action?.rateLimited) {
-      this.#metrics.reconciled("requeue", seconds);
       this.#metrics.triggered("requeue");
       this.queue.addRateLimited(key, "requeue", { priority });
       return;
     }
     this.#forget(key);
     const after = action?.requeueAfterMs;
-    this.#metrics.reconciled(after === undefined ? "success" : "requeue_after", seconds);
     if (after !== undefined) this.#requeue(key, after, priority);
   }
 
@@ -445,6 +467,12 @@ export class Controller<T extends KubeObject> {
       this.#metrics.handlingFailed("logger");
     }
   }
+}
+
+/** The outcome a reconcile that returned `action` counts as. */
+function resultOf(action: Action | undefined): ReconcileResult {
+  if (action?.rateLimited) return "requeue";
+  return action?.requeueAfterMs === undefined ? "success" : "requeue_after";
 }
 
 /** The part of `metrics` a reconciler may call, and nothing else of it. */

@@ -39,10 +39,10 @@ export interface ControllerHost {
   addController<T extends KubeObject>(spec: ControllerSpec<T>): void;
 }
 
-/** What a host keeps of a controller it built: its name and kind, its queue, its loop and its health. */
+/** What a host keeps of a controller it built: its name and kind, its queue, its loop, its health and its last reconciles. */
 export type HostedController = Pick<
   Controller<KubeObject>,
-  "name" | "primary" | "queue" | "enqueue" | "enqueueAll" | "run" | "abort" | "health"
+  "name" | "primary" | "queue" | "enqueue" | "enqueueAll" | "run" | "abort" | "health" | "recentReconciles"
 >;
 
 /**

@@ -66,5 +66,6 @@ export {
   passes,
   predicate,
 } from "./predicate.ts";
+export type { ReconcileRecord } from "./recent.ts";
 export type { ReconcileContext, ReconcileReporting, Reconciler, Request } from "./reconciler.ts";
 export { type Enqueue, informerSource, type MapFn, mapToOwner, type Source, self } from "./source.ts";

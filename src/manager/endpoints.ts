@@ -16,6 +16,7 @@ import type { Clock } from "../clock/index.ts";
 import { type KeyPair, selfSignedServingCertificate } from "../tls/index.ts";
 import { MetricsCertificateError } from "./errors.ts";
 import { RequestReview, type ReviewClient } from "./internal/request-review.ts";
+import type { LiveState } from "./live.ts";
 import { type Check, type EndpointsOptions, serveEndpoints } from "./server.ts";
 import type { WebhookServingOptions } from "./webhooks.ts";
 
@@ -61,6 +62,12 @@ export interface MetricsOptions {
 export interface EndpointOptions {
   metrics?: MetricsOptions | false;
   health?: Listen | false;
+  /**
+   * Serve the live page at `/debug/kubeloop` (and its JSON at `/debug/kubeloop/state.json`) on
+   * the health port, to loopback clients only. Default: on outside a cluster, off in one (where
+   * `kubectl port-forward` reaches it once turned on). Needs the health endpoint.
+   */
+  livePage?: boolean;
   /** Where and with which certificate the webhooks are served (the `--webhook-*` flags). */
   webhookServer?: WebhookServingOptions;
 }
@@ -76,6 +83,8 @@ export interface ResolvedMetrics extends MetricsOptions {
 export interface ResolvedEndpoints {
   metrics?: ResolvedMetrics;
   health?: Required<Listen>;
+  /** Whether the health endpoint serves the live page too. */
+  livePage?: boolean;
 }
 
 /** What {@link startEndpoints} needs of the manager. */
@@ -83,6 +92,8 @@ export interface EndpointsContext {
   name: string;
   registry: Registry;
   checks: { healthz: Record<string, Check>; readyz: Record<string, Check> };
+  /** The live page's state, served when {@link ResolvedEndpoints.livePage}. */
+  live?: () => Promise<LiveState>;
   client: ReviewClient;
   clock: Clock;
   logger: Logger;
@@ -122,6 +133,7 @@ export function resolveEndpoints(options: EndpointOptions, inCluster: boolean): 
   }
   if (options.health !== false) {
     resolved.health = { host: options.health?.host ?? host, port: options.health?.port ?? 8081 };
+    resolved.livePage = options.livePage ?? !inCluster;
   }
   return resolved;
 }
@@ -132,7 +144,8 @@ export async function startEndpoints(
   context: EndpointsContext,
 ): Promise<RunningEndpoints> {
   const metrics = resolved.metrics && (await metricsEndpoint(resolved.metrics, context));
-  const health = resolved.health && { ...resolved.health, options: { health: context.checks } };
+  const live = resolved.livePage && context.live ? { live: context.live } : {};
+  const health = resolved.health && { ...resolved.health, options: { health: context.checks, ...live } };
   if (metrics && health && sameAddress(metrics, health)) {
     const { server, port } = await serve({ ...metrics, options: { ...metrics.options, ...health.options } });
     return { servers: [server], ports: { metrics: port, health: port } };

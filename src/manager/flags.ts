@@ -2,7 +2,7 @@
  * The command-line flags of a manager's endpoints, with kubebuilder's names and meanings
  * (`--metrics-bind-address`, `--metrics-secure`, `--metrics-cert-path`, `--metrics-cert-name`,
  * `--metrics-cert-key`, `--health-probe-bind-address`, `--webhook-cert-path`, `--webhook-cert-name`,
- * `--webhook-cert-key`; `--webhook-bind-address` is ours), and of its sharding (`--shards`,
+ * `--webhook-cert-key`; `--webhook-bind-address` and `--live-page` are ours), and of its sharding (`--shards`,
  * `--shard-key`), shared by `kubeloop run` and an operator's container entry point so that the
  * generated Deployment's args mean the same to both.
  */
@@ -55,6 +55,11 @@ export const endpointFlags: readonly EndpointFlag[] = [
     value: "<host:port>",
     description:
       "where /healthz and /readyz listen, plain HTTP (default :8081 in a cluster, 127.0.0.1:8081 outside)",
+  },
+  {
+    name: "live-page",
+    description:
+      "serve the live page at /debug/kubeloop on the health port, to loopback clients only (default: outside a cluster; in one, reach it with kubectl port-forward)",
   },
   {
     name: "webhook-bind-address",
@@ -126,6 +131,7 @@ export interface EndpointFlagValues {
   metricsCertName?: string;
   metricsCertKey?: string;
   healthProbeBindAddress?: string;
+  livePage?: boolean;
   webhookBindAddress?: string;
   webhookCertPath?: string;
   webhookCertName?: string;
@@ -157,6 +163,7 @@ export function endpointOptions(values: EndpointFlagValues): EndpointOptions {
   if (values.healthProbeBindAddress !== undefined) {
     options.health = bindAddress("health-probe-bind-address", values.healthProbeBindAddress);
   }
+  if (values.livePage !== undefined) options.livePage = values.livePage;
   const webhookServer = webhookServing(values);
   if (webhookServer) options.webhookServer = webhookServer;
   return options;

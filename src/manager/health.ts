@@ -79,7 +79,8 @@ function describe({ informer, health }: InformerWithHealth): string {
   return `${health.kind} ${scope.join(", ")} (${health.state}${last})`;
 }
 
-function errorText(err: unknown): string {
+/** An error's message, or the thrown value as text. */
+export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -12,7 +12,8 @@
  * terminal), serves the operator's admission and conversion webhooks on every replica (with a
  * certificate of its own and its webhook configurations applied, or one cert-manager issues), and
  * shuts down gracefully on SIGTERM/SIGINT, at once on a second one
- * ({@link runManager}).
+ * ({@link runManager}). Outside a cluster it serves a live page for people at `/debug/kubeloop`
+ * on the health port (loopback clients only; JSON at `/debug/kubeloop/state.json`, {@link LiveState}).
  *
  * Not a deployment tool: `kubeloop generate` writes the manifests that run a manager in a cluster.
  *
@@ -44,6 +45,14 @@ export {
   shardingFlags,
   shardingOptions,
 } from "./flags.ts";
+export type {
+  LiveController,
+  LiveDrift,
+  LiveInformer,
+  LiveLeadership,
+  LiveReconcile,
+  LiveState,
+} from "./live.ts";
 export {
   type LeaderElectionOptions,
   Manager,

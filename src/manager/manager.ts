@@ -45,6 +45,7 @@ import {
 } from "./endpoints.ts";
 import { DuplicateControllerError, DuplicateRunnableError, ShardingSetupError } from "./errors.ts";
 import { controllersAlive, informersAlive, informersSynced } from "./health.ts";
+import { LIVE_PATH, type LiveSource, leadershipOf, liveState } from "./live.ts";
 import { createLogger } from "./logger.ts";
 import { WatchMerger } from "./merged.ts";
 import { ManagerMetrics } from "./metrics.ts";
@@ -105,6 +106,13 @@ export interface ManagerOptions {
    * Default port 8081, on 0.0.0.0 in a cluster and 127.0.0.1 outside.
    */
   health?: Listen | false;
+  /**
+   * The live page at `/debug/kubeloop` on the health port (its JSON at
+   * `/debug/kubeloop/state.json`), answering loopback clients only: controllers with their queues
+   * and last reconciles, informers, leadership, drift repairs. Default: on outside a cluster, off
+   * in one (turn it on with `--live-page` and reach it through `kubectl port-forward`).
+   */
+  livePage?: boolean;
   /**
    * Leader election; off unless given. Caches start and sync before leadership is won, so a
    * follower that takes over reconciles at once; controllers run only while leading. When
@@ -756,16 +764,40 @@ export class Manager implements ControllerHost {
   }
 
   async #serve() {
-    const { servers, ports } = await startEndpoints(resolveEndpoints(this.#options, runningInCluster()), {
+    const resolved = resolveEndpoints(this.#options, runningInCluster());
+    const { servers, ports } = await startEndpoints(resolved, {
       name: this.name,
       registry: this.metrics.registry,
       checks: this.#checks(),
+      live: () =>
+        liveState(this.#liveSource()).catch((err: unknown) => {
+          this.logger.error({ err }, "the live page's state could not be read; the page shows the 500");
+          throw err;
+        }),
       client: this.client,
       clock: this.#clock,
       logger: this.logger,
     });
     this.#ports = ports;
+    if (resolved.livePage) {
+      this.logger.info({ url: `http://127.0.0.1:${ports.health}${LIVE_PATH}` }, "live page (loopback only)");
+    } else if (this.#options.livePage && !resolved.health) {
+      this.logger.warn("the live page was asked for, but it is served on the health port, which is off");
+    }
     return servers;
+  }
+
+  /** What the live page reads of this manager. */
+  #liveSource(): LiveSource {
+    return {
+      name: this.name,
+      registry: this.metrics.registry,
+      clock: this.#clock,
+      ready: () => this.ready,
+      controllers: () => this.controllers,
+      informers: () => this.#informers(),
+      leadership: () => leadershipOf(this.#elector, this.#coordinator, this.shardsHeld()),
+    };
   }
 
   #checks(): { healthz: Record<string, Check>; readyz: Record<string, Check> } {

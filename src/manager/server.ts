@@ -2,13 +2,15 @@
  * The manager's HTTP endpoints: `/healthz` (the process is alive), `/readyz` (caches synced,
  * controllers running) and `/metrics` (Prometheus text). Health and metrics may share a port
  * or use separate ones, as controller-runtime's :8081 and :8080 (or :8443, HTTPS, for secure
- * metrics, whose requests a guard checks first).
+ * metrics, whose requests a guard checks first). The live page, when on, is served with the
+ * probes, to loopback clients only (see `live.ts`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createSecureServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import type { KeyPair } from "../tls/index.ts";
+import { type LiveState, serveLive } from "./live.ts";
 
 /**
  * A named check; a rejection or `false` fails the probe, and its message is shown. A string
@@ -40,6 +42,8 @@ export interface EndpointsOptions {
   tls?: KeyPair;
   /** Checks each `/metrics` request before it is served (health probes are never guarded). Default: none. */
   guard?: Guard;
+  /** Serve the live page and its JSON, made by this function, under `/debug/kubeloop`. Default: not served. */
+  live?: () => Promise<LiveState>;
   /** Told of a request that failed with a 500; the server goes on. */
   onError?: (err: unknown) => void;
 }
@@ -87,6 +91,7 @@ async function route(options: EndpointsOptions, req: IncomingMessage, res: Serve
     res.end(body);
     return;
   }
+  if (options.live && (await serveLive(req, res, path, options.live))) return;
   res.writeHead(404).end("not found");
 }
 

@@ -41,6 +41,12 @@ describe("parseEndpointFlags", () => {
     });
   });
 
+  it("turns the live page on with --live-page and off with --no-live-page; leaves it to the default otherwise", () => {
+    assert.equal(parseEndpointFlags(["--live-page"]).livePage, true);
+    assert.equal(parseEndpointFlags(["--no-live-page"]).livePage, false);
+    assert.equal("livePage" in parseEndpointFlags([]), false);
+  });
+
   it("turns an endpoint off with 0 and reads IPv6 addresses in brackets", () => {
     assert.deepEqual(
       parseEndpointFlags(["--metrics-bind-address=0", "--health-probe-bind-address=[::1]:9440"]),

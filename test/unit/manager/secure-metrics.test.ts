@@ -166,18 +166,26 @@ describe("secure metrics", () => {
 });
 
 describe("resolveEndpoints", () => {
-  it("in a cluster: secure metrics on 0.0.0.0:8443 and probes on 0.0.0.0:8081", () => {
+  it("in a cluster: secure metrics on 0.0.0.0:8443, probes on 0.0.0.0:8081, no live page", () => {
     assert.deepEqual(resolveEndpoints({}, true), {
       metrics: { host: "0.0.0.0", port: 8443, secure: true },
       health: { host: "0.0.0.0", port: 8081 },
+      livePage: false,
     });
   });
 
-  it("outside a cluster: plain metrics and probes on loopback only", () => {
+  it("outside a cluster: plain metrics and probes on loopback only, with the live page", () => {
     assert.deepEqual(resolveEndpoints({}, false), {
       metrics: { host: "127.0.0.1", port: 8080, secure: false },
       health: { host: "127.0.0.1", port: 8081 },
+      livePage: true,
     });
+  });
+
+  it("turns the live page on or off as asked, and never without the health endpoint that serves it", () => {
+    assert.equal(resolveEndpoints({ livePage: true }, true).livePage, true);
+    assert.equal(resolveEndpoints({ livePage: false }, false).livePage, false);
+    assert.equal(resolveEndpoints({ livePage: true, health: false }, false).livePage, undefined);
   });
 
   it("takes what is given, picks the port from `secure`, and leaves out what is off", () => {
@@ -192,6 +200,7 @@ describe("resolveEndpoints", () => {
     });
     assert.deepEqual(resolveEndpoints({ metrics: false, health: { host: "::1", port: 9440 } }, false), {
       health: { host: "::1", port: 9440 },
+      livePage: true,
     });
   });
 });

@@ -62,10 +62,13 @@ export interface OperatorOptions {
   webhooks?: boolean;
   /** Campaign for a Lease in the namespace before reconciling, as in a cluster. Default false. */
   leaderElection?: boolean;
+  /** Serve the health endpoint on a free loopback port, with the live page. Default false (no health endpoint). */
+  livePage?: boolean;
 }
 
 /**
- * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port.
+ * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port
+ * (and, when asked, the health endpoint with the live page).
  * It serves the ProxyRoute admission webhook on a free port (unless told not to) through a
  * ValidatingWebhookConfiguration of its own, `myproxy-<namespace>`, admitting only that namespace
  * and deleted when the test ends. Every nginx configuration it writes during the test must pass
@@ -74,7 +77,12 @@ export interface OperatorOptions {
 export async function startOperator(
   t: TestContext,
   namespace: string,
-  { kubeconfig = kubeconfigPath(), webhooks = true, leaderElection = false }: OperatorOptions = {},
+  {
+    kubeconfig = kubeconfigPath(),
+    webhooks = true,
+    leaderElection = false,
+    livePage = false,
+  }: OperatorOptions = {},
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
@@ -88,7 +96,8 @@ export async function startOperator(
     config,
     clientOptions,
     namespace,
-    health: false as const,
+    health: livePage ? { host: "127.0.0.1", port: 0 } : (false as const),
+    livePage,
     ...admission,
     ...(leaderElection ? { leaderElection: { namespace } } : {}),
   };
