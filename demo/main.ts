@@ -11,6 +11,7 @@ import { Client, Manager, Namespace } from "kubeloop";
 import { loadKubeconfig } from "kubeloop/client";
 import { type Cluster, startCluster } from "kubeloop/cluster";
 import { describeObject, renderDescription } from "kubeloop/describe";
+import { LIVE_PATH } from "kubeloop/manager";
 import { crdYaml } from "kubeloop/schema";
 import pino from "pino";
 import loadtest from "../operators/loadtest/operator.ts";
@@ -86,6 +87,9 @@ async function main(): Promise<number> {
   say(
     `  metrics: http://127.0.0.1:${manager.ports.metrics}/metrics  readiness: http://127.0.0.1:${manager.ports.health}/readyz`,
   );
+  say(
+    `  live page: http://127.0.0.1:${manager.ports.health}${LIVE_PATH}  (controllers, recent reconciles and their triggers)`,
+  );
 
   step(4, `applying the samples to namespace ${namespace}`);
   await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
@@ -129,6 +133,7 @@ async function main(): Promise<number> {
       `  kubectl get loadtests,myproxies,proxyroutes -n ${namespace}`,
       `  kubectl edit configmap edge-nginx -n ${namespace}   # then watch it being put back`,
       `  npx kubeloop describe myproxy/edge -n ${namespace}   # its conditions, tree, events and field owners`,
+      `  open http://127.0.0.1:${manager.ports.health}${LIVE_PATH}   # the live page of the operators`,
       "Press Ctrl-C to stop everything.",
     ].join("\n"),
   );

@@ -45,13 +45,14 @@ export {
   shardingFlags,
   shardingOptions,
 } from "./flags.ts";
-export type {
-  LiveController,
-  LiveDrift,
-  LiveInformer,
-  LiveLeadership,
-  LiveReconcile,
-  LiveState,
+export {
+  LIVE_PATH,
+  type LiveController,
+  type LiveDrift,
+  type LiveInformer,
+  type LiveLeadership,
+  type LiveReconcile,
+  type LiveState,
 } from "./live.ts";
 export {
   type LeaderElectionOptions,
