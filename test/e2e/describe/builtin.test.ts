@@ -8,24 +8,14 @@ import { test } from "node:test";
 import { ConfigMap, type ConfigMapObject, Deployment, Secret } from "../../../src/api/index.ts";
 import type { Description } from "../../../src/describe/index.ts";
 import { kubectl, testClient, testNamespace } from "../support.ts";
-import { allCurrent, assertSnapshot, kubeloopDescribe, settledDescription, treeOf } from "./support.ts";
-
-async function createDeployment(namespace: string, name: string, replicas: number): Promise<void> {
-  const labels = { app: name };
-  await (await testClient()).create(Deployment, {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, namespace },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels },
-        spec: { containers: [{ name: "web", image: "registry.example/web:1" }] },
-      },
-    },
-  });
-}
+import {
+  allCurrent,
+  assertSnapshot,
+  createDeployment,
+  kubeloopDescribe,
+  settledDescription,
+  treeOf,
+} from "./support.ts";
 
 test("a Deployment: its ReplicaSet and Pods as a tree, each Current and Ready, its conditions and events", async (t) => {
   const ns = await testNamespace(t);

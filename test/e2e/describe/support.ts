@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { Deployment, type PodSpec } from "../../../src/api/index.ts";
 import { type Description, describeObject } from "../../../src/describe/index.ts";
 import { assertGolden } from "../../golden.ts";
 import { eventually, kubeconfigPath, testClient } from "../support.ts";
@@ -34,6 +35,29 @@ export async function kubeloopDescribe(
     const e = err as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
   }
+}
+
+/** Creates the Deployment `name` of `replicas` Pods labelled `app: <name>`; `pod` adds to their spec. */
+export async function createDeployment(
+  namespace: string,
+  name: string,
+  replicas: number,
+  pod: Partial<PodSpec> = {},
+): Promise<void> {
+  const labels = { app: name };
+  await (await testClient()).create(Deployment, {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers: [{ name: "web", image: "registry.example/web:1" }], ...pod },
+      },
+    },
+  });
 }
 
 /** The description of `target` in `namespace` once `settled` holds for it. */
