@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import {
   ClusterRole,
@@ -53,7 +53,10 @@ const objectFiles: [string, string[]][] = [
 async function writeManifests(t: import("node:test").TestContext, files: Map<string, string>) {
   const dir = await mkdtemp(join(tmpdir(), "kubeloop-manifests-"));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  for (const [file, text] of files) await writeFile(join(dir, file), text);
+  for (const [file, text] of files) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await writeFile(join(dir, file), text);
+  }
   return dir;
 }
 
@@ -79,7 +82,20 @@ test("every generated operator manifest passes a server-side dry run", async (t)
   });
   assert.deepEqual(
     [...files.keys()],
-    [...objectFiles.map(([file]) => file), "kustomization.yaml", "Dockerfile", "Dockerfile.dockerignore"],
+    [
+      ...objectFiles.map(([file]) => file),
+      "kustomization.yaml",
+      // For a Prometheus, apart from the main kustomization (test/e2e/generate/monitoring.test.ts).
+      ...[
+        "dashboard.json",
+        "alerts.yaml",
+        "servicemonitor.yaml",
+        "prometheusrule.yaml",
+        "kustomization.yaml",
+      ].map((file) => `monitoring/${file}`),
+      "Dockerfile",
+      "Dockerfile.dockerignore",
+    ],
   );
   const dir = await writeManifests(t, files);
 

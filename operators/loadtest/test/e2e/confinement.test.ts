@@ -52,7 +52,7 @@ test("a user who may only create LoadTests cannot run another image or read a Se
   }
   const client = await testClient();
   assert.deepEqual((await client.list(Job, { namespace })).items, [], "no Job, no worker");
-  const warnings = await operatorEvents(namespace, "steal");
+  const warnings = await operatorEvents(namespace, "steal", ["WorkerNotAllowed"]);
   assert.ok(warnings.some((e) => e.type === "Warning" && e.reason === "WorkerNotAllowed"));
 });
 
@@ -159,7 +159,7 @@ test("seed 000: workers the Job cannot create end the test at its start timeout 
   const job = await (await testClient()).get(Job, "nopods", { namespace });
   assert.equal(job.spec?.suspend, true, "no worker is created later");
   assert.ok(job.metadata.annotations?.[NOT_STARTED_ANNOTATION]);
-  const events = await operatorEvents(namespace, "nopods");
+  const events = await operatorEvents(namespace, "nopods", ["Failed"]);
   assert.ok(
     events.some((e) => e.reason === "Failed"),
     "the Artillery operator's Failed event",

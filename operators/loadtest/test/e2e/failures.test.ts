@@ -74,7 +74,9 @@ test("bug 1.7.1: a failed worker still completes the load test (WorkersFailed), 
   const phases = await workerPhases(namespace, "flaky");
   assert.deepEqual(phases, { "0": "Succeeded", "1": "Failed", "2": "Succeeded", "3": "Succeeded" });
 
-  const warning = (await operatorEvents(namespace, "flaky")).find((e) => e.reason === "WorkersFailed");
+  const warning = (await operatorEvents(namespace, "flaky", ["WorkersFailed"])).find(
+    (e) => e.reason === "WorkersFailed",
+  );
   assert.equal(warning?.type, "Warning");
 });
 

@@ -193,10 +193,26 @@ export function kubectlWaitCompleted(namespace: string, name: string, timeout = 
   );
 }
 
-/** Events the operator recorded about the LoadTest `name`. */
-export async function operatorEvents(namespace: string, name: string): Promise<EventObject[]> {
-  const events = await (await testClient()).list(Event, { namespace });
-  return events.items.filter((e) => e.reportingController === operator.name && e.regarding?.name === name);
+/**
+ * The operator's events about `name` in `namespace`, once each of `reasons` is among them: events
+ * are written in the background, a moment after the status change they tell of.
+ */
+export async function operatorEvents(
+  namespace: string,
+  name: string,
+  reasons: readonly string[] = [],
+): Promise<EventObject[]> {
+  const read = async () => {
+    const events = await (await testClient()).list(Event, { namespace });
+    return events.items.filter((e) => e.reportingController === operator.name && e.regarding?.name === name);
+  };
+  return eventually(
+    async () => {
+      const events = await read();
+      return reasons.every((reason) => events.some((e) => e.reason === reason)) && events;
+    },
+    { what: `the events ${reasons.join(", ")} about ${name}` },
+  );
 }
 
 /**

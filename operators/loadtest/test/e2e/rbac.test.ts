@@ -63,7 +63,9 @@ test("bug 1.7.12: the operator runs a load test, and repairs its Job, under its 
     "done",
   );
   assert.equal(conditionOf(done, "Completed")?.reason, "Succeeded");
-  const reasons = (await operatorEvents(namespace, "least")).map((e) => e.reason);
+  const reasons = (await operatorEvents(namespace, "least", ["Created", "DriftRepaired"])).map(
+    (e) => e.reason,
+  );
   assert.ok(
     reasons.includes("Created") && reasons.includes("DriftRepaired"),
     `events: ${reasons.join(", ")}`,

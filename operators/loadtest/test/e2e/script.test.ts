@@ -41,7 +41,9 @@ test("bug 1.7.8: a missing ConfigMap is reported, not retried in a loop; creatin
   );
   assert.equal(kstatus(waiting).status, "Failed");
   await assert.rejects(client.get(Job, "later", { namespace }), NotFoundError, "no Job without a script");
-  const warning = (await operatorEvents(namespace, "later")).find((e) => e.reason === "MissingTestScript");
+  const warning = (await operatorEvents(namespace, "later", ["MissingTestScript"])).find(
+    (e) => e.reason === "MissingTestScript",
+  );
   assert.equal(warning?.type, "Warning");
 
   // No error loop: no reconcile, no write and no change of the LoadTest while nothing changes.

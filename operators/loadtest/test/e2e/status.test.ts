@@ -91,7 +91,7 @@ test("bug 1.7.4 and 1.7.9: a settled LoadTest reconciled again writes nothing; e
   const after = await (await testClient()).get(LoadTest, "steady", { namespace: h.namespace });
   assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion);
 
-  const events = await operatorEvents(h.namespace, "steady");
+  const events = await operatorEvents(h.namespace, "steady", ["Created", "Succeeded"]);
   const byReason = new Map<string, number>(); // occurrences, a series counting its repeats
   for (const e of events)
     byReason.set(e.reason ?? "", (byReason.get(e.reason ?? "") ?? 0) + (e.series?.count ?? 1));

@@ -62,13 +62,10 @@ export interface OperatorOptions {
   webhooks?: boolean;
   /** Campaign for a Lease in the namespace before reconciling, as in a cluster. Default false. */
   leaderElection?: boolean;
-  /** Serve the health endpoint on a free loopback port, with the live page. Default false (no health endpoint). */
-  livePage?: boolean;
 }
 
 /**
- * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port
- * (and, when asked, the health endpoint with the live page).
+ * Runs the operator in a Manager watching `namespace` until the test ends; /metrics on a free port.
  * It serves the ProxyRoute admission webhook on a free port (unless told not to) through a
  * ValidatingWebhookConfiguration of its own, `myproxy-<namespace>`, admitting only that namespace
  * and deleted when the test ends. Every nginx configuration it writes during the test must pass
@@ -77,12 +74,7 @@ export interface OperatorOptions {
 export async function startOperator(
   t: TestContext,
   namespace: string,
-  {
-    kubeconfig = kubeconfigPath(),
-    webhooks = true,
-    leaderElection = false,
-    livePage = false,
-  }: OperatorOptions = {},
+  { kubeconfig = kubeconfigPath(), webhooks = true, leaderElection = false }: OperatorOptions = {},
 ): Promise<Manager> {
   const config = { kubeconfig };
   const clientOptions = { qps: Number.POSITIVE_INFINITY };
@@ -96,8 +88,7 @@ export async function startOperator(
     config,
     clientOptions,
     namespace,
-    health: livePage ? { host: "127.0.0.1", port: 0 } : (false as const),
-    livePage,
+    health: false as const,
     ...admission,
     ...(leaderElection ? { leaderElection: { namespace } } : {}),
   };
