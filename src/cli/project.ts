@@ -28,6 +28,7 @@ import {
   migrateStoredVersions,
   type Operator,
   runOperator,
+  staleStoredVersions,
 } from "../operator/index.ts";
 import { localPackagesOf } from "./image-build.ts";
 
@@ -114,11 +115,10 @@ async function installOperatorObjects(operator: Operator, config: LoadConfigOpti
       process.stdout.write(
         `Established ${crd.metadata.name} (${crd.spec.names.kind}: ${versions.join(", ")})\n`,
       );
-      const storage = crd.spec.versions.find((v) => v.storage)?.name;
-      const stored = crd.status?.storedVersions ?? [];
-      if (stored.some((v) => v !== storage)) {
+      if (staleStoredVersions(crd).length > 0) {
+        const storage = crd.spec.versions.find((v) => v.storage)?.name;
         process.stdout.write(
-          `  objects may still be stored in ${stored.join(", ")}: once the operator serves, ` +
+          `  objects may still be stored in ${crd.status?.storedVersions?.join(", ")}: once the operator serves, ` +
             `\`kubeloop migrate\` rewrites them in ${storage}\n`,
         );
       }

@@ -18,9 +18,9 @@ import {
 import type { CrdObject } from "../schema/index.ts";
 import {
   admissionConfigurations,
-  type ConversionWebhook,
   configurationNameOf,
   conversionStanza,
+  conversionsOf,
   crdNameOf,
   namespaceNamed,
   type Webhook,
@@ -142,10 +142,6 @@ export function webhookManifests(options: WebhookManifestOptions): KubeObject[] 
   });
   const certificates = options.certificates === "cert-manager" ? certManagerObjects(options) : [];
   return [webhookServiceManifest(options), ...configurations, ...certificates];
-}
-
-function conversionsOf(webhooks: readonly Webhook[]): ConversionWebhook[] {
-  return webhooks.filter((w): w is ConversionWebhook => w.type === "conversion");
 }
 
 /**

@@ -30,7 +30,12 @@ export {
   installOperator,
 } from "./install.ts";
 export { loadOperator, OperatorLoadError } from "./load.ts";
-export { migrateStoredVersions, type StorageMigration, StorageMigrationError } from "./migrate.ts";
+export {
+  migrateStoredVersions,
+  type StorageMigration,
+  StorageMigrationError,
+  staleStoredVersions,
+} from "./migrate.ts";
 export {
   defineOperator,
   type Operator,

@@ -56,6 +56,15 @@ function storageVersionOf(crd: CustomResourceDefinitionObject): string {
   return crd.spec.versions.find((v) => v.storage)?.name ?? "";
 }
 
+/**
+ * The versions the CRD's `status.storedVersions` lists besides its storage version: objects may
+ * still be stored in them until {@link migrateStoredVersions} rewrites them.
+ */
+export function staleStoredVersions(crd: CustomResourceDefinitionObject): string[] {
+  const storage = storageVersionOf(crd);
+  return (crd.status?.storedVersions ?? []).filter((v) => v !== storage);
+}
+
 /** The CRD's objects as its storage version serves them. */
 function storageTypeOf(crd: CustomResourceDefinitionObject): ResourceType {
   const { group, names, scope } = crd.spec;
@@ -85,7 +94,7 @@ export async function migrateStoredVersions(
   const storage = storageVersionOf(crd);
   const storedBefore = crd.status?.storedVersions ?? [];
   const done = { crd: name, storage, storedBefore };
-  if (storedBefore.every((v) => v === storage)) return { ...done, rewritten: 0 };
+  if (staleStoredVersions(crd).length === 0) return { ...done, rewritten: 0 };
   const rewritten = await rewriteAll(client, crd, signal);
   const storedVersions = [storage];
   await client.status

@@ -14,7 +14,13 @@ import { CustomResourceDefinition } from "../api/index.ts";
 import { Client, loadKubeconfig } from "../client/index.ts";
 import { Manager } from "../manager/index.ts";
 import { installCrds, type Operator } from "../operator/index.ts";
-import { type ConversionWebhook, crdNameOf, type Webhook } from "../webhook/index.ts";
+import {
+  admissionsOf,
+  type ConversionWebhook,
+  conversionsOf,
+  crdNameOf,
+  type Webhook,
+} from "../webhook/index.ts";
 import { eventuallyWhile } from "./eventually.ts";
 
 /**
@@ -31,10 +37,6 @@ export interface ConversionHost extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-function conversionsOf(webhooks: readonly Webhook[] = []): ConversionWebhook[] {
-  return webhooks.filter((w): w is ConversionWebhook => w.type === "conversion");
-}
-
 /**
  * The webhooks a test's own operator serves of `webhooks`: all of them, but for the conversions
  * when the run serves those ({@link CONVERSION_HOST_ENV} is set) and the operator runs on the
@@ -42,7 +44,7 @@ function conversionsOf(webhooks: readonly Webhook[] = []): ConversionWebhook[] {
  */
 export function webhooksServedInTest(webhooks: readonly Webhook[], ownCluster = false): readonly Webhook[] {
   if (ownCluster || !process.env[CONVERSION_HOST_ENV]) return webhooks;
-  return webhooks.filter((w) => w.type !== "conversion");
+  return admissionsOf(webhooks);
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from "../api/index.ts";
 import type { AdmissionWebhook } from "./admission.ts";
 import type { ConversionWebhook } from "./conversion.ts";
-import type { Webhook } from "./server.ts";
+import { admissionsOf, conversionsOf, type Webhook } from "./server.ts";
 
 type ValidatingEntry = NonNullable<ValidatingWebhookConfigurationObject["webhooks"]>[number];
 
@@ -157,7 +157,7 @@ export function admissionConfigurations(
   webhooks: readonly Webhook[],
   options: ConfigurationOptions,
 ): (ValidatingWebhookConfigurationObject | MutatingWebhookConfigurationObject)[] {
-  const admission = webhooks.filter((w): w is AdmissionWebhook => w.type !== "conversion");
+  const admission = admissionsOf(webhooks);
   const validatingEntries = admission.filter((w) => w.type === "validating").map((w) => entryOf(w, options));
   const mutatingEntries = admission
     .filter((w) => w.type === "mutating")
@@ -201,12 +201,10 @@ export function conversionPatches(
   options: Pick<ConfigurationOptions, "endpoint" | "caPem">,
 ): CustomResourceDefinitionObject[] {
   const { apiVersion, kind } = CustomResourceDefinition;
-  return webhooks
-    .filter((w): w is ConversionWebhook => w.type === "conversion")
-    .map((w) => ({
-      apiVersion,
-      kind,
-      metadata: { name: crdNameOf(w) },
-      spec: { conversion: conversionStanza(options) } as CustomResourceDefinitionObject["spec"],
-    }));
+  return conversionsOf(webhooks).map((w) => ({
+    apiVersion,
+    kind,
+    metadata: { name: crdNameOf(w) },
+    spec: { conversion: conversionStanza(options) } as CustomResourceDefinitionObject["spec"],
+  }));
 }

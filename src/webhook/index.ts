@@ -113,5 +113,11 @@ export type {
   StatusCause,
   UserInfo,
 } from "./review.ts";
-export { type Webhook, WebhookServer, type WebhookServerOptions } from "./server.ts";
+export {
+  admissionsOf,
+  conversionsOf,
+  type Webhook,
+  WebhookServer,
+  type WebhookServerOptions,
+} from "./server.ts";
 export { type DenyOptions, type FieldCause, Verdict } from "./verdict.ts";

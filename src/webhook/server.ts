@@ -26,6 +26,16 @@ import { WebhookMetrics } from "./metrics.ts";
 /** A declared webhook: from `validating`, `defaulting` or `conversion`. */
 export type Webhook = AdmissionWebhook | ConversionWebhook;
 
+/** The conversions among `webhooks`. */
+export function conversionsOf(webhooks: readonly Webhook[] = []): ConversionWebhook[] {
+  return webhooks.filter((w): w is ConversionWebhook => w.type === "conversion");
+}
+
+/** The admission webhooks (validating and mutating) among `webhooks`. */
+export function admissionsOf(webhooks: readonly Webhook[] = []): AdmissionWebhook[] {
+  return webhooks.filter((w): w is AdmissionWebhook => w.type !== "conversion");
+}
+
 /** Options of a {@link WebhookServer}. */
 export interface WebhookServerOptions {
   readonly webhooks: readonly Webhook[];

@@ -9,6 +9,7 @@
 import pino from "pino";
 import { Manager } from "../../manager/index.ts";
 import { loadOperator } from "../../operator/index.ts";
+import { admissionsOf } from "../../webhook/index.ts";
 import {
   RUNNER_ENV,
   type RunnerMessage,
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
     },
     logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
     // Conversions are served by the kit's own process (one host for the cluster, up while this one crashes).
-    webhooks: operator.definition.webhooks?.filter((w) => w.type !== "conversion"),
+    webhooks: admissionsOf(operator.definition.webhooks),
     webhookServer: { port: 0, ...config.webhooks },
   });
   await manager.setup(operator.setup);
