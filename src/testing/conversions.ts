@@ -83,6 +83,14 @@ export async function serveConversions(
   });
   const stopping = new AbortController();
   const running = manager.start(stopping.signal);
+  // Never silent: a host that dies mid-run takes every conversion of the run's tests with it.
+  running.then(
+    () =>
+      stopping.signal.aborted ||
+      logger.error("the conversion host stopped unasked: conversions fail until the run restarts"),
+    (err: unknown) =>
+      logger.error({ err }, "the conversion host failed: conversions fail until the run restarts"),
+  );
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopping.abort();
