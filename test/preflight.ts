@@ -5,8 +5,8 @@
  * prerequisite names the test files that need it, so a filtered run asks only for what its files
  * need, and the browser's can be left out with `--without-browser` (the run then says so).
  *
- * The lookups here are the ones the tests use (`findBrowser` for the live page's test,
- * `findOnPath("nginx")` for the myproxy tests), so the check and the tests agree.
+ * The lookups here are the ones the tests use (`browserExecutable` in the live page's test,
+ * `nginxExecutable` in the myproxy tests), so the check and the tests agree.
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -23,7 +23,7 @@ export interface Host {
 }
 
 /** This process's host. */
-export const thisHost: Host = {
+const thisHost: Host = {
   env: process.env,
   platform: process.platform,
   root: process.getuid?.() === 0,
@@ -40,7 +40,7 @@ function isExecutable(path: string): boolean {
 }
 
 /** The executable `name` in a directory of `env.PATH`, the first found, as a shell would run it. */
-export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const dirs = (env.PATH ?? "").split(delimiter).filter(Boolean);
   return dirs.map((dir) => join(dir, name)).find(isExecutable);
 }
@@ -60,7 +60,7 @@ export function findNginx(host: Host = thisHost): Found {
 }
 
 /** The browser commands looked for on PATH, in this order. */
-export const browserCommands = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
+const browserCommands = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 
 /** The executables of the macOS application bundles looked for, in `/Applications` then `~/Applications`. */
 const browserBundles = [
@@ -183,7 +183,7 @@ export interface Missing {
 }
 
 /** Each missing prerequisite, why it is needed and how to install it, as lines of a message. */
-export function describeMissing(missing: readonly Missing[]): string {
+function describeMissing(missing: readonly Missing[]): string {
   return missing
     .map(({ prerequisite: p, problem }) =>
       [
@@ -255,6 +255,6 @@ export async function preflight(files: string[], switches: string[], host: Host 
 /** Lines saying which files a run leaves out, and why. */
 export function leftOutLines(plan: Plan): string[] {
   return plan.leftOut.map(
-    ({ file, by, prerequisite }) => `left out by ${by}: ${file} (it needs ${prerequisite.name})`,
+    ({ file, by, prerequisite }) => `left out by ${by}: ${file}, which needs ${prerequisite.name}`,
   );
 }

@@ -91,7 +91,7 @@ describe("test/run.ts checks what its tests need before running any", () => {
     const { status, stdout, stderr } = run(t, ["e2e", "--without-browser", "live-page"], binDir(t, ["go"]));
     assert.match(
       stdout,
-      /ℹ left out by --without-browser: test\/e2e\/demo\/live-page\.test\.ts \(it needs a Chromium-family browser/,
+      /ℹ left out by --without-browser: test\/e2e\/demo\/live-page\.test\.ts, which needs a Chromium-family browser/,
     );
     assert.doesNotMatch(stderr, /The tests cannot run/);
     assert.match(stderr, /no test file is left to run/);
