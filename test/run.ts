@@ -15,10 +15,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { testFilesIn } from "../src/cli/test.ts";
-import { startCluster } from "../src/cluster/index.ts";
-import { loadOperator, type Operator } from "../src/operator/index.ts";
-import { whileServingConversions } from "../src/testing/index.ts";
+import { testFilesIn } from "../src/cli/test-files.ts";
+import type { Operator } from "../src/operator/index.ts";
 import { leftOutLines, type Plan, preflight, prerequisites, stoppedMessage } from "./preflight.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -77,14 +75,21 @@ function tierFiles(tier: Tier): string[] {
 }
 
 /** The reference operators (they import `kubeloop`, resolved to the sources as in the test processes). */
-function referenceOperators(): Promise<Operator[]> {
+async function referenceOperators(): Promise<Operator[]> {
+  const { loadOperator } = await import("../src/operator/index.ts");
   const dir = join(root, "..", "operators");
   return Promise.all(readdirSync(dir).map((name) => loadOperator(join(dir, name, "operator.ts"))));
 }
 
-/** Runs one tier's files: the end-to-end tier on a local control plane started for it. */
+/**
+ * Runs one tier's files: the end-to-end tier on a local control plane started for it. (The
+ * modules that needs are imported here, so that the check, and `rerunFromSources`, load only what
+ * they use and answer in seconds.)
+ */
 async function runTier(tier: Tier, files: string[]): Promise<number> {
   if (tier !== "e2e") return runNodeTest(tier, files, process.env);
+  const { startCluster } = await import("../src/cluster/index.ts");
+  const { whileServingConversions } = await import("../src/testing/index.ts");
   const cluster = await startCluster({ nodes: 3 });
   const stop = () => void cluster.stop().then(() => process.exit(130));
   process.once("SIGINT", stop);
