@@ -47,9 +47,10 @@ export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<
   /**
    * Whether the child is exclusive, as children the operator fully generates are: fields of its
    * content (all but `metadata` and `status`) that other managers added and `desired` does not
-   * have are removed, and the repair is reported as drift. Default `true`. Pass `false` for a
-   * child others legitimately add to, or {@link ExclusiveOptions} to allow more co-writers than
-   * {@link defaultCoWriters}.
+   * have are removed, and the repair is reported as drift; their claims on the rest of the content
+   * go to this controller, so a child a previous operator wrote becomes this one's. Default `true`.
+   * Pass `false` for a child others legitimately add to, or {@link ExclusiveOptions} to allow more
+   * co-writers than {@link defaultCoWriters}.
    */
   exclusive?: boolean | ExclusiveOptions;
 }
@@ -134,7 +135,9 @@ const defaultMatches = <C extends KubeObject>(desired: ApplyObject<C>, actual: C
  * the scope declared with `owns()`; creates it when missing, applies it with the client's field
  * manager when it differs, and reports drift — a Warning event naming who changed it and
  * `kubeloop_drift_repairs_total{kind,manager}` — when someone else made the difference or deleted
- * it. An exclusive child (the default) also loses what other writers added. An object of the
+ * it. An exclusive child (the default) also loses what other writers added, in one JSON patch that
+ * also drops their claims on its content: a child a previous operator created or updated becomes
+ * this controller's, and then settles. An object of the
  * child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
  * another object controls it, {@link ChildConflictError} when none does (unless `adopt`). A child
  * the apiserver refuses as invalid throws {@link InvalidChildError}, which the controller treats as
