@@ -20,16 +20,16 @@ import {
   type KubeObject,
   type ResourceType,
 } from "../../../src/api/index.ts";
-import { Client, loadKubeconfig } from "../../../src/client/index.ts";
+import type { Client } from "../../../src/client/index.ts";
 import { controller, type HostedController } from "../../../src/controller/index.ts";
 import type { Manager } from "../../../src/manager/index.ts";
 import { controllerReference, type EnsureResult, ensureChild } from "../../../src/ownership/index.ts";
+import { assertClaimsNoContent, PREVIOUS_OPERATOR as PREVIOUS } from "../fixtures/previous-operator.ts";
 import { installWidgetCrd, Widget, type WidgetObject, widget } from "../fixtures/widgets.ts";
-import { eventually, kubeconfigPath, testClient, testNamespace } from "../support.ts";
+import { clientAs, eventually, readAndUpdate, testClient, testNamespace } from "../support.ts";
 import { eventsAbout, metric, startManager, writesSent } from "./support.ts";
 
 const OPERATOR = "takeover-e2e";
-const PREVIOUS = "manager";
 const LABELS = { app: "web" };
 
 /** The Deployment a Widget owns: one container with a port, an env entry and a mounted volume. */
@@ -150,16 +150,6 @@ async function startOperator(t: TestContext, namespace: string): Promise<TakeOve
   return { manager, widgets, results };
 }
 
-/** A client writing as field manager `name`, closed when the test ends. */
-async function clientAs(t: TestContext, name: string): Promise<Client> {
-  const client = new Client(await loadKubeconfig({ kubeconfig: kubeconfigPath() }), {
-    fieldManager: name,
-    qps: Number.POSITIVE_INFINITY,
-  });
-  t.after(() => client.close());
-  return client;
-}
-
 const kinds: [ResourceType<KubeObject>, string][] = [
   [Deployment as ResourceType<KubeObject>, "web"],
   [ConfigMap as ResourceType<KubeObject>, "config"],
@@ -181,18 +171,10 @@ const updated: Writing = async (t, children) => {
   const previous = await clientAs(t, PREVIOUS);
   for (const child of children) {
     const type = typeOf(child);
-    const { name, namespace } = child.metadata;
-    const owner = child.metadata.ownerReferences;
     const desired = desiredOf(child);
+    const owner = child.metadata.ownerReferences;
     await creator.create(type, { ...desired, metadata: { ...desired.metadata, ownerReferences: owner } });
-    // A read and a write, again when the object changed in between (a 409: its controller's status).
-    await eventually(
-      async () => {
-        const current = await previous.get(type, name ?? "", { namespace });
-        return previous.update(type, updatedBy(current, child));
-      },
-      { what: `the update of ${child.kind} ${name}` },
-    );
+    await readAndUpdate(previous, type, child, (current) => updatedBy(current, child));
   }
 };
 
@@ -251,10 +233,7 @@ async function takeOverScenario(t: TestContext, write: Writing, foreign: string[
   );
 
   // No foreign manager claims the content any more; the defaulted values stay.
-  for (const child of after)
-    for (const entry of child.metadata.managedFields ?? [])
-      if (foreign.includes(entry.manager ?? ""))
-        assert.deepEqual(Object.keys(entry.fieldsV1 ?? {}), ["f:metadata"], `${child.kind} ${entry.manager}`);
+  for (const child of after) assertClaimsNoContent(child, foreign);
   const [deployment] = after as [DeploymentObject];
   assert.equal(deployment.spec?.revisionHistoryLimit, 10);
   assert.equal(deployment.spec?.template.spec?.dnsPolicy, "ClusterFirst");

@@ -11,19 +11,23 @@
 import assert from "node:assert/strict";
 import { before, type TestContext, test } from "node:test";
 import {
-  Client,
   ConfigMap,
   type ConfigMapObject,
   Deployment,
   type DeploymentObject,
-  Event,
   type KubeObject,
   type ResourceType,
 } from "kubeloop";
-import { loadKubeconfig } from "kubeloop/client";
 import { controllerReference } from "kubeloop/ownership";
-import { startOperator } from "kubeloop/testing";
-import { kubeconfigPath, managerMetric } from "../../../../test/e2e/support.ts";
+import {
+  assertClaimsNoContent,
+  assertNoFailedReconcile,
+  PREVIOUS_OPERATOR,
+  type PreviousWrite,
+  startAsDeployed,
+  writeAsPreviousOperator,
+} from "../../../../test/e2e/fixtures/previous-operator.ts";
+import { managerMetric } from "../../../../test/e2e/support.ts";
 import { MyProxy, type MyProxyObject } from "../../api.ts";
 import { configMapName, desiredConfigMap, desiredDeployment } from "../../deployment.ts";
 import operator from "../../operator.ts";
@@ -38,15 +42,14 @@ import {
 
 before(installCrds);
 
-const PREVIOUS = "manager";
 const PREVIOUS_CONFIG = "server { listen 80; }\n";
 
 /**
  * The children the previous operator made for `proxy`: its own configuration, an older image, and
- * more (a metrics port, an env entry, a cache volume, another configuration file). Its first
- * version had neither the metrics port nor the other file.
+ * more (an env entry, a cache volume; from its second version on, a metrics port and another
+ * configuration file).
  */
-function previousChildren(proxy: MyProxyObject, version: 1 | 2 = 2): [ConfigMapObject, DeploymentObject] {
+function previousChildren(proxy: MyProxyObject, version: 1 | 2): [ConfigMapObject, DeploymentObject] {
   const owned = <T extends KubeObject>(obj: T): T => ({
     ...obj,
     metadata: { ...obj.metadata, ownerReferences: [controllerReference(proxy)] },
@@ -66,85 +69,44 @@ function previousChildren(proxy: MyProxyObject, version: 1 | 2 = 2): [ConfigMapO
   return [configMap, deployment];
 }
 
-/** A client of the previous operator. */
-async function previousOperator(t: TestContext): Promise<Client> {
-  const client = new Client(await loadKubeconfig({ kubeconfig: kubeconfigPath() }), {
-    fieldManager: PREVIOUS,
-  });
-  t.after(() => client.close());
-  return client;
-}
-
 const typeOf = (child: KubeObject) =>
   (child.kind === "Deployment" ? Deployment : ConfigMap) as ResourceType<KubeObject>;
 
 test("children a previous operator created are taken over: the MyProxy converges without a failed reconcile", async (t) => {
-  await migrate(t, async (previous, children) => {
-    for (const child of children) await previous.create(typeOf(child), child);
-  });
+  await migrate(t, (proxy) => previousChildren(proxy, 2).map((child) => ({ child })));
 });
 
 test("children a previous operator created and then updated are taken over the same way", async (t) => {
-  await migrate(t, async (previous, children, proxy) => {
-    for (const [first, child] of previousChildren(proxy, 1).map((c, i) => [c, children[i]] as const)) {
-      assert.ok(child);
-      const type = typeOf(first);
-      const { name = "", namespace } = first.metadata;
-      await previous.create(type, first);
-      // CreateOrUpdate's update: read, mutate, write (again on a 409: the Deployment's status moved).
-      await eventually(async () => {
-        const current = await previous.get(type, name, { namespace });
-        const { metadata: _, ...content } = child;
-        return previous.update(type, { ...current, ...content });
-      });
-    }
+  await migrate(t, (proxy) => {
+    const first = previousChildren(proxy, 1);
+    return previousChildren(proxy, 2).map((child, i) => ({ child, first: first[i] }));
   });
 });
 
 /** Creates a MyProxy and its children as the previous operator wrote them, then runs this operator. */
-async function migrate(
-  t: TestContext,
-  write: (previous: Client, children: KubeObject[], proxy: MyProxyObject) => Promise<void>,
-): Promise<void> {
+async function migrate(t: TestContext, writes: (proxy: MyProxyObject) => PreviousWrite[]): Promise<void> {
   const ns = await testNamespace(t);
   const proxy = await createProxy(ns, "edge");
-  await write(await previousOperator(t), previousChildren(proxy), proxy);
+  await writeAsPreviousOperator(t, writes(proxy), typeOf);
 
-  const running = await startOperator(operator, {
-    kubeconfig: kubeconfigPath(),
-    manager: { namespace: ns, metrics: { host: "127.0.0.1", port: 0 } },
-  });
-  t.after(() => running.stop());
+  const running = await startAsDeployed(t, operator, ns);
   const ready = await waitForCondition(MyProxy, ns, "edge", { type: "Ready", status: "True" }, 90_000);
-
   const client = await testClient();
-  const [configMap, deployment] = await eventually(
+  const children = await eventually(
     async () => {
       const cm = await client.get(ConfigMap, configMapName("edge"), { namespace: ns });
       const dep = await client.get(Deployment, "edge", { namespace: ns });
-      return asDesired(cm, dep, ready) && ([cm, dep] as const);
+      return asDesired(cm, dep, ready) && [cm, dep];
     },
     { what: "the ConfigMap and Deployment as this operator desires them" },
   );
-  for (const child of [configMap, deployment])
-    for (const entry of child.metadata.managedFields ?? [])
-      if (entry.manager === PREVIOUS)
-        assert.deepEqual(Object.keys(entry.fieldsV1 ?? {}), ["f:metadata"], `${child.kind}: no content`);
-
-  for (const kind of ["ConfigMap", "Deployment"])
-    assert.equal(
-      await managerMetric(running.manager, "kubeloop_drift_repairs_total", { kind, manager: PREVIOUS }),
-      1,
-      `the ${kind}'s drift reported once`,
-    );
-  assert.equal(await managerMetric(running.manager, "controller_runtime_reconcile_errors_total"), 0);
-  assert.equal(await managerMetric(running.manager, "controller_runtime_terminal_reconcile_errors_total"), 0);
-  await running.manager.recorder.flush(AbortSignal.timeout(10_000));
-  const { items } = await client.list(Event, { namespace: ns });
-  assert.deepEqual(
-    items.filter((e) => e.reason === "ReconcileError").map((e) => e.note),
-    [],
-  );
+  for (const child of children) assertClaimsNoContent(child);
+  for (const kind of ["ConfigMap", "Deployment"]) {
+    const labels = { kind, manager: PREVIOUS_OPERATOR };
+    const drifts = await managerMetric(running.manager, "kubeloop_drift_repairs_total", labels);
+    assert.equal(drifts, 1, `the ${kind}'s drift reported once`);
+  }
+  await assertNoFailedReconcile(running, ns);
 }
 
 /** True when the children hold what the operator desires for `proxy`, and nothing the previous one added. */
