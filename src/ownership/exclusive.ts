@@ -98,8 +98,8 @@ export interface TakeOver {
  * How to take `obj`'s content over for manager `own`, from the full `managedFields` of `obj` (as a
  * GET returns them, not the cache's summary). Fields of the content (everything but `metadata`
  * and `status`) that other managers own and `desired` lacks are removed; their claims on the rest
- * go to `own`'s `Apply` entry (created at `now` when it has none). A plain create or update (an
- * `Update` operation) claims the fields the apiserver defaulted too (`dnsPolicy`,
+ * go to `own`'s `Apply` entry (created at `now` when it has none). A create (an `Update`
+ * operation, unlike an apply) claims the fields the apiserver defaulted too (`dnsPolicy`,
  * `terminationMessagePath`, ...): removed, they are defaulted again, and then owned by nobody.
  * Fields of `allow`ed writers, and status-subresource entries, are left alone.
  *
@@ -207,7 +207,11 @@ function partition(fields: FieldSet): { meta: FieldSet; content: FieldSet } {
   };
 }
 
-/** `entries` with `taken` added to `own`'s `Apply` entry, created at `now` when there is none. */
+/**
+ * `entries` with `taken` added to `own`'s `Apply` entry, created at `now` when there is none. An
+ * entry of another version names other fields: then the claims are dropped instead (the apiserver
+ * keeps one entry per manager and operation).
+ */
 function withTaken(
   entries: ManagedFieldsEntry[],
   taken: FieldSet,
@@ -216,13 +220,15 @@ function withTaken(
   now: string,
 ): ManagedFieldsEntry[] {
   if (Object.keys(taken).length === 0) return entries;
-  const isOurs = (e: ManagedFieldsEntry) =>
-    e.manager === own && e.operation === "Apply" && !e.subresource && e.apiVersion === obj.apiVersion;
-  if (!entries.some(isOurs)) {
+  const ours = entries.find((e) => e.manager === own && e.operation === "Apply" && !e.subresource);
+  if (!ours) {
     const apply = { manager: own, operation: "Apply" as const, apiVersion: obj.apiVersion, time: now };
     return [...entries, { ...apply, fieldsType: "FieldsV1", fieldsV1: taken }];
   }
-  return entries.map((e) => (isOurs(e) ? { ...e, fieldsV1: unionFields(e.fieldsV1 as FieldSet, taken) } : e));
+  if (ours.apiVersion !== obj.apiVersion) return entries;
+  return entries.map((e) =>
+    e === ours ? { ...e, fieldsV1: unionFields(e.fieldsV1 as FieldSet, taken) } : e,
+  );
 }
 
 function writerOf(entry: ManagedFieldsEntry): Writer {

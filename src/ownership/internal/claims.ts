@@ -27,40 +27,53 @@ export interface SortedClaims {
   readonly removed: Step[][];
 }
 
-/**
- * Sorts the claims `fields` makes below `at` in `live` (whose desired counterpart is `want`).
- * `allowed` are the paths (names, `*` for any one) whose claims stay, with everything below them.
- */
+/** Paths (names, `*` for any one) whose claims stay, with everything below them. */
+type Allowed = readonly (readonly string[])[];
+
+/** Sorts the claims `fields` makes below `at` in `live` (whose desired counterpart is `want`). */
 export function sortClaims(
   fields: FieldSet,
   live: unknown,
   want: unknown,
-  allowed: readonly (readonly string[])[],
+  allowed: Allowed,
   at: Step[] = [],
 ): SortedClaims {
-  const sorted = { keep: {} as FieldSet, take: {} as FieldSet, removed: [] as Step[][] };
-  for (const [key, sub] of Object.entries(fields)) {
-    // The node itself: it exists because the desired object has it, or stays someone else's.
-    if (key === ".") {
-      (want === undefined ? sorted.keep : sorted.take)[key] = {};
-      continue;
-    }
-    const child = locate(key, live, want);
-    const path = child && [...at, child.step];
-    const names = path?.map((s) => s.name) ?? [];
-    const leadsToAllowed = allowed.some((p) => startsWith(p, names));
-    if (!child || !path || allowed.some((p) => startsWith(names, p))) sorted.keep[key] = sub;
-    else if (child.want === undefined && !leadsToAllowed) sorted.removed.push(path);
-    else if (!isMap(sub) || Object.keys(sub).length === 0)
-      (child.want === undefined ? sorted.keep : sorted.take)[key] = {};
-    else {
-      const inner = sortClaims(sub, child.live, child.want, allowed, path);
-      if (Object.keys(inner.keep).length > 0) sorted.keep[key] = inner.keep;
-      if (Object.keys(inner.take).length > 0) sorted.take[key] = inner.take;
-      sorted.removed.push(...inner.removed);
-    }
-  }
+  const sorted: SortedClaims = { keep: {}, take: {}, removed: [] };
+  for (const [key, sub] of Object.entries(fields)) sortClaim(sorted, key, sub, { live, want, allowed, at });
   return sorted;
+}
+
+/** Sorts the claim `key` (with the claims below it, `sub`) into `sorted`. */
+function sortClaim(
+  sorted: SortedClaims,
+  key: string,
+  sub: unknown,
+  where: { live: unknown; want: unknown; allowed: Allowed; at: Step[] },
+): void {
+  const { live, want, allowed, at } = where;
+  // The node itself: the operator's when the desired object has the node.
+  if (key === ".") {
+    (want === undefined ? sorted.keep : sorted.take)[key] = {};
+    return;
+  }
+  const child = locate(key, live, want);
+  // A field the live object lacks, or a list key that cannot be read: left as it is.
+  if (!child) {
+    sorted.keep[key] = sub;
+    return;
+  }
+  const path = [...at, child.step];
+  const names = path.map((s) => s.name);
+  if (allowed.some((p) => startsWith(names, p))) sorted.keep[key] = sub;
+  else if (child.want === undefined && !allowed.some((p) => startsWith(p, names))) sorted.removed.push(path);
+  else if (!isMap(sub) || Object.keys(sub).length === 0)
+    (child.want === undefined ? sorted.keep : sorted.take)[key] = {};
+  else {
+    const inner = sortClaims(sub, child.live, child.want, allowed, path);
+    if (Object.keys(inner.keep).length > 0) sorted.keep[key] = inner.keep;
+    if (Object.keys(inner.take).length > 0) sorted.take[key] = inner.take;
+    sorted.removed.push(...inner.removed);
+  }
 }
 
 /** The union of two field sets. */

@@ -294,6 +294,17 @@ describe("takeOver of a child another manager wrote", () => {
     ]);
   });
 
+  it("drops rather than takes the claims when the operator's Apply entry is of another version", () => {
+    const image = podSpec({ "f:containers": { [NGINX]: { "f:image": {} } } });
+    const mine = {
+      ...owning(OWN, T, { "f:spec": { "f:replicas": {} } }, "Apply"),
+      apiVersion: "apps/v1beta2",
+    };
+    const previous = { ...owning("old", T, image), apiVersion: "apps/v1" };
+    const obj = { ...desired(), metadata: { ...desired().metadata, managedFields: [mine, previous] } };
+    assert.deepEqual(takeOver(obj, desired(), OWN, defaultCoWriters, NOW).managedFields, [mine]);
+  });
+
   it("leaves a list key it cannot read, instead of failing", () => {
     const broken = owning(
       "tool",
