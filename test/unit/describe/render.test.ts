@@ -176,9 +176,9 @@ describe("renderDescription", () => {
       ],
       skipped: [{ resource: hostile, reason: hostile }],
     });
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not remain.
     assert.doesNotMatch(
       text.replaceAll("\n", ""),
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not remain.
       /[\u0000-\u001f\u007f-\u009f]/,
       "no raw control character but line ends",
     );
