@@ -41,7 +41,10 @@ describe("StatusDraft.failing", () => {
     assert.equal(findCondition(status.conditions, "Stalled"), undefined);
     assert.equal(findCondition(status.conditions, "Available")?.status, "True", "dependents untouched");
     const seen = kstatus({ ...subject(1, status), kind: "Widget" });
-    assert.deepEqual([seen.status, seen.reason, seen.message], ["InProgress", "ProgressingWithRetry", failure]);
+    assert.deepEqual(
+      [seen.status, seen.reason, seen.message],
+      ["InProgress", "ProgressingWithRetry", failure],
+    );
   });
 
   it("keeps a Succeeded summary Unknown when asked, as a stall does", () => {
