@@ -33,14 +33,9 @@
  */
 export { Action, TerminalError } from "./action.ts";
 export { type ControllerBuilder, controller } from "./builder.ts";
-export {
-  Controller,
-  type ControllerDeps,
-  type ControllerHealth,
-  type ControllerOptions,
-} from "./controller.ts";
+export { Controller, type ControllerDeps, type ControllerHealth } from "./controller.ts";
 export type { ControllerDeclaration, WatchedKind, WatchOptions } from "./declaration.ts";
-export { ControllerBuilderError, InvalidRequeueError } from "./errors.ts";
+export { ControllerBuilderError, InvalidRequeueError, ReconcileTimeoutError } from "./errors.ts";
 export {
   buildController,
   type ControllerHost,
@@ -54,6 +49,7 @@ export {
   noopControllerMetrics,
   type ReconcileResult,
 } from "./metrics.ts";
+export type { ControllerOptions, ShowFailingAfter } from "./options.ts";
 export {
   and,
   annotationsChanged,

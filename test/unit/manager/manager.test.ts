@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { type KubeObject, resourceType } from "../../../src/api/index.ts";
-import { type ControllerOptions, controller, type ReconcileContext } from "../../../src/controller/index.ts";
+import {
+  type ControllerOptions,
+  controller,
+  type ReconcileContext,
+  ReconcileTimeoutError,
+} from "../../../src/controller/index.ts";
 import { hasCode } from "../../../src/errors/index.ts";
 import { DuplicateControllerError, type Manager } from "../../../src/manager/index.ts";
 import { flush } from "../client/support.ts";
@@ -110,5 +115,46 @@ describe("Manager: graceful shutdown", () => {
     clock.advance(1);
     await flush();
     assert.equal(run.stopped(), true);
+  });
+});
+
+describe("Manager: reconciliationTimeoutMs", () => {
+  /** Runs a Widget controller of `manager` whose reconciles never finish; one is in flight. */
+  async function hungReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
+    const contexts: ReconcileContext<KubeObject>[] = [];
+    controller(manager)
+      .for(Widget)
+      .withOptions({ resyncPeriodMs: 0, ...options })
+      .reconcile((ctx) => {
+        contexts.push(ctx);
+        return new Promise(() => {});
+      });
+    const stop = new AbortController();
+    t.after(() => stop.abort());
+    void manager.controllers[0]?.run(stop.signal);
+    manager.controllers[0]?.enqueue("ns/w1", "manual");
+    await flush();
+    assert.equal(contexts.length, 1);
+    return () => contexts[0]?.signal;
+  }
+
+  it("is the default of every controller's reconciliationTimeoutMs", async (t) => {
+    const { manager, clock } = await fakeManager({ reconciliationTimeoutMs: 5_000 });
+    const signal = await hungReconcile(t, manager);
+    clock.advance(4_999);
+    assert.equal(signal()?.aborted, false);
+    clock.advance(1);
+    assert.ok(signal()?.reason instanceof ReconcileTimeoutError);
+  });
+
+  it("lets a controller's own reconciliationTimeoutMs win, and is off by default", async (t) => {
+    const own = await fakeManager({ reconciliationTimeoutMs: 5_000 });
+    const ownSignal = await hungReconcile(t, own.manager, { reconciliationTimeoutMs: 500 });
+    own.clock.advance(500);
+    assert.ok(ownSignal()?.reason instanceof ReconcileTimeoutError);
+    const none = await fakeManager();
+    const noneSignal = await hungReconcile(t, none.manager);
+    none.clock.advance(24 * 3600_000);
+    assert.equal(noneSignal()?.aborted, false);
   });
 });
