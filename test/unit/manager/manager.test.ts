@@ -56,9 +56,10 @@ describe("Manager as a controller host", () => {
 
 /**
  * Runs a Widget controller of `manager` whose reconciles never finish and ignore their signal,
- * with one reconcile in flight, and begins shutdown. Resolves with what the test observes.
+ * with one reconcile in flight. Resolves with its signal, whether the controller stopped, and a
+ * stop that begins shutdown.
  */
-async function stoppingWithStuckReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
+async function stuckReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
   const contexts: ReconcileContext<KubeObject>[] = [];
   controller(manager)
     .for(Widget)
@@ -78,9 +79,15 @@ async function stoppingWithStuckReconcile(t: TestContext, manager: Manager, opti
   built.enqueue("ns/w1", "manual");
   await flush();
   assert.equal(contexts.length, 1, "one reconcile is in flight");
-  stop.abort();
+  return { signal: () => contexts[0]?.signal, stopped: () => stopped, stop: () => stop.abort() };
+}
+
+/** {@link stuckReconcile}, then shutdown begins. */
+async function stoppingWithStuckReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
+  const run = await stuckReconcile(t, manager, options);
+  run.stop();
   await flush();
-  return { signal: () => contexts[0]?.signal, stopped: () => stopped };
+  return run;
 }
 
 describe("Manager: graceful shutdown", () => {
@@ -119,28 +126,9 @@ describe("Manager: graceful shutdown", () => {
 });
 
 describe("Manager: reconciliationTimeoutMs", () => {
-  /** Runs a Widget controller of `manager` whose reconciles never finish; one is in flight. */
-  async function hungReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
-    const contexts: ReconcileContext<KubeObject>[] = [];
-    controller(manager)
-      .for(Widget)
-      .withOptions({ resyncPeriodMs: 0, ...options })
-      .reconcile((ctx) => {
-        contexts.push(ctx);
-        return new Promise(() => {});
-      });
-    const stop = new AbortController();
-    t.after(() => stop.abort());
-    void manager.controllers[0]?.run(stop.signal);
-    manager.controllers[0]?.enqueue("ns/w1", "manual");
-    await flush();
-    assert.equal(contexts.length, 1);
-    return () => contexts[0]?.signal;
-  }
-
   it("is the default of every controller's reconciliationTimeoutMs", async (t) => {
     const { manager, clock } = await fakeManager({ reconciliationTimeoutMs: 5_000 });
-    const signal = await hungReconcile(t, manager);
+    const { signal } = await stuckReconcile(t, manager);
     clock.advance(4_999);
     assert.equal(signal()?.aborted, false);
     clock.advance(1);
@@ -149,12 +137,12 @@ describe("Manager: reconciliationTimeoutMs", () => {
 
   it("lets a controller's own reconciliationTimeoutMs win, and is off by default", async (t) => {
     const own = await fakeManager({ reconciliationTimeoutMs: 5_000 });
-    const ownSignal = await hungReconcile(t, own.manager, { reconciliationTimeoutMs: 500 });
+    const ownRun = await stuckReconcile(t, own.manager, { reconciliationTimeoutMs: 500 });
     own.clock.advance(500);
-    assert.ok(ownSignal()?.reason instanceof ReconcileTimeoutError);
+    assert.ok(ownRun.signal()?.reason instanceof ReconcileTimeoutError);
     const none = await fakeManager();
-    const noneSignal = await hungReconcile(t, none.manager);
+    const noneRun = await stuckReconcile(t, none.manager);
     none.clock.advance(24 * 3600_000);
-    assert.equal(noneSignal()?.aborted, false);
+    assert.equal(noneRun.signal()?.aborted, false);
   });
 });
