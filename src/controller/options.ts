@@ -47,8 +47,9 @@ export interface ControllerOptions {
    * The summary turns False (Unknown for a `Succeeded` summary) with reason `ReconcileFailed`, and
    * `Reconciling=True` (reason `ProgressingWithRetry`, as Flux marks a failure it retries; kstatus
    * reads `InProgress`), both saying `failing since <first failure>; last error: <message>`. It is
-   * written once, and again only when that changes (a new last error); the reconciler's next
-   * status write after a success rolls the summary up again. `false`: never shown.
+   * written once, and again only when that changes (a new last error), at most once every 30 s
+   * (each write's watch event brings the key back past its backoff); the reconciler's next status
+   * write after a success rolls the summary up again. `false`: never shown.
    *
    * Default `{ failures: 10, ms: 30_000 }`: ten failures in a row take ~2.5 s under the default
    * backoff (5 ms doubling), so a blip that a few retries fix (a cache catching up, a webhook

@@ -36,6 +36,13 @@ const ACTION = "Reconcile";
 const ERROR_SHOWN_CHARS = 1_000;
 
 /**
+ * How soon a failing key's conditions are written again once shown (a new last error, or the
+ * reconciler wrote over them). Each write's own watch event brings the key back at once, past its
+ * backoff: a last error that differs every time must not turn that into a loop.
+ */
+export const REWRITE_FAILING_MS = 30_000;
+
+/**
  * What the reports write and record through: the controller's own client, never a reconcile's
  * (fenced once its reconcile timed out), its clock, recorder and metrics.
  */
@@ -51,6 +58,8 @@ interface Streak {
   /** When the first of them was reported (epoch ms). */
   readonly since: number;
   failures: number;
+  /** When its failure was last written to the object. */
+  shownAt?: number;
 }
 
 /**
@@ -84,7 +93,8 @@ export class FailureReports<T extends KubeObject> {
    * `Succeeded` summary) with reason `InvalidChild` and `Stalled=True`; for a key failing past
    * `showFailingAfter`, the summary False (Unknown) with reason `ReconcileFailed` and
    * `Reconciling=True` (`ProgressingWithRetry`), saying `failing since <first failure>; last
-   * error: <its message>`. Nothing is reported, nor counted, for a routine failure
+   * error: <its message>`, written when it changes what the object shows, at most once every
+   * {@link REWRITE_FAILING_MS}. Nothing is reported, nor counted, for a routine failure
    * ({@link routine}); nothing is reported for an object that is gone, or once `stop` (the
    * controller's hard stop) aborted. Rejects only when the status write fails (the key then backs
    * off by default).
@@ -100,9 +110,12 @@ export class FailureReports<T extends KubeObject> {
     const options = summaryWhenFailing(set);
     if (invalid) {
       await this.#write(object, set, stop, (d) => d.stalled(INVALID_CHILD_REASON, invalid.message, options));
-    } else if (this.#keepsFailing(streak)) {
+    } else if (this.#keepsFailing(streak) && this.#mayShow(streak)) {
       const message = failingMessage(streak.since, err);
-      await this.#write(object, set, stop, (d) => d.failing(RECONCILE_FAILED_REASON, message, options));
+      const sent = await this.#write(object, set, stop, (d) =>
+        d.failing(RECONCILE_FAILED_REASON, message, options),
+      );
+      if (sent) streak.shownAt = this.#deps.clock.now();
     }
   }
 
@@ -124,16 +137,26 @@ export class FailureReports<T extends KubeObject> {
     return failures >= after || this.#deps.clock.now() - since >= ms;
   }
 
+  #mayShow({ shownAt }: Streak): boolean {
+    return shownAt === undefined || this.#deps.clock.now() - shownAt >= REWRITE_FAILING_MS;
+  }
+
   /**
    * Writes what `declare` declares into `object`'s status, for the generation the reconcile saw:
    * only when it changes what the object shows, in one attempt; a conflict (the object changed
    * meanwhile) leaves it to the next reconcile. The Warning event already tells the failure, so
-   * the transitions written record no events (they are still counted).
+   * the transitions written record no events (they are still counted). Resolves whether it was
+   * written.
    */
-  async #write(object: T, set: ConditionSet, stop: AbortSignal, declare: (draft: StatusDraft) => void) {
+  async #write(
+    object: T,
+    set: ConditionSet,
+    stop: AbortSignal,
+    declare: (draft: StatusDraft) => void,
+  ): Promise<boolean> {
     const options = { maxAttempts: 1, signal: stop, events: () => undefined };
     try {
-      await writeStatus(
+      const { result } = await writeStatus(
         this.#deps,
         this.#type as unknown as ResourceType<Reportable>,
         object as Reportable,
@@ -144,8 +167,10 @@ export class FailureReports<T extends KubeObject> {
         },
         options,
       );
+      return result !== "unchanged";
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
+      return false;
     }
   }
 }

@@ -117,20 +117,48 @@ describe("Controller: a key whose reconciles keep failing", () => {
     );
   });
 
-  it("writes again only when what it shows changes", async (t) => {
+  it("writes again only when what it shows changes, at most once every 30 s", async (t) => {
     const h = failing(t, (i) => (i < 12 ? bucket : new Error("the backup bucket is read-only")));
-    await reconciledTimes(h, 10);
+    await reconciledTimes(h, 10); // shown at the 10th failure, 2.555 s after the first
     const before = (widget() as { status?: Status }).status;
     const patched = { ...before, ...(h.status.sentStatus("patch") as Status) }; // a merge patch
     h.store.writer.apply(widget("2", patched)); // the write's watch event
     await reconciledTimes(h, 12);
     assert.equal(h.status.of("patch").length, 1, "the same failure, already shown: nothing sent");
     await reconciledTimes(h, 13);
-    assert.equal(h.status.of("patch").length, 2, "a new last error is shown");
+    assert.equal(h.status.of("patch").length, 1, "a new last error 18 s after the last write waits");
+    await reconciledTimes(h, 14);
+    assert.equal(h.status.of("patch").length, 2, "38 s after the last write, the new last error is shown");
     assert.match(
       findCondition(conditionsSent(h.status, 1), "Ready")?.message ?? "",
       /^failing since 1970-01-01T00:00:10Z; last error: the backup bucket is read-only$/,
     );
+  });
+
+  it("makes no loop of a last error that differs every time, though each write's watch event brings the key back at once", async (t) => {
+    const h = failing(t, (i) => new Error(`request ${i} failed`), { showFailingAfter: { failures: 1 } });
+    const { patch } = h.status.status;
+    const written: number[] = [];
+    Object.assign(h.status.status, {
+      patch: async (...args: Parameters<typeof patch>) => {
+        const answer = await patch(...args);
+        written.push(h.clock.now() - 10_000);
+        const sent = (args[2] as { status: Status }).status;
+        const stored = (h.store.reader.get("ns/a") as { status?: Status } | undefined)?.status;
+        h.store.writer.apply(widget(String(h.status.calls.length + 1), { ...stored, ...sent }));
+        h.source.enqueue("ns/a", "watch:ConfigMap:update");
+        return answer;
+      },
+    });
+    await flush();
+    for (let second = 0; second < 65; second++) await h.advance(1_000);
+    assert.ok(written.length >= 2, "a new last error is shown");
+    const gaps = written.slice(1).map((at, i) => at - (written[i] ?? 0));
+    assert.ok(
+      gaps.every((gap) => gap >= 30_000),
+      `${written.length} writes, at ${written.slice(0, 5).join(", ")}… ms: at most one every 30 s`,
+    );
+    assert.ok(h.reconciles.length < 20, `${h.reconciles.length} reconciles in 65 s: the backoff holds`);
   });
 
   it("shows a failure that lasts, even with few failures: an errorPolicy retrying every 20 s shows it at 30 s", async (t) => {
