@@ -3,9 +3,10 @@
  * reconcile them (never the same key twice at once), and turn the outcome into the next step:
  * forget on success, requeue after a delay when asked, back off per key on errors, drop on
  * terminal errors. Failures are told on the object too (events; in its conditions an invalid
- * child's stall, and a key that keeps failing). A reconcile may have a timeout. A periodic resync
- * re-queues every primary object, so a missed event is repaired anyway. Initial lists and resyncs are queued at low priority, behind real changes
- * (within the queue's starvation bound); requeues and retries keep the key's priority.
+ * child's stall, and a key that keeps failing). A reconcile may have a timeout, and its client
+ * writes nothing once its signal aborted. A periodic resync re-queues every primary object, so a
+ * missed event is repaired anyway. Initial lists and resyncs are queued at low priority, behind
+ * real changes (within the queue's starvation bound); requeues and retries keep the key's priority.
  *
  * One class of ~450 lines on purpose: the worker's steps share the queue, the options and the
  * metrics, and read best in order; the policies they apply live in `internal/` (failures told on
