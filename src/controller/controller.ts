@@ -29,7 +29,7 @@ import {
 } from "../queue/index.ts";
 import type { Action } from "./action.ts";
 import type { ReconcileTimeoutError } from "./errors.ts";
-import { type ReconcileRun, type Stopping, startReconcile } from "./internal/deadline.ts";
+import { type ReconcileRun, Stopping } from "./internal/deadline.ts";
 import { FailureReports, isTerminalFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
 import { Turns } from "./internal/turns.ts";
@@ -165,7 +165,7 @@ export class Controller<T extends KubeObject> {
       s.start((key, reason, priority) => this.enqueue(key, reason, priority)),
     );
     const resync = this.#scheduleResync();
-    const stopping = { signal: hardStop.signal, client: this.#deps.client.fenced(hardStop.signal) };
+    const stopping = new Stopping(hardStop.signal, this.#deps.client.fenced(hardStop.signal));
     const workers = Array.from({ length: concurrency }, () =>
       this.#work(stopping).catch((err: unknown) => this.#workerDied(err)),
     );
@@ -269,7 +269,7 @@ export class Controller<T extends KubeObject> {
     if (debug) this.#say(() => log().debug({ triggers }, "reconciling"));
     const started = this.#clock.now();
     const timeoutMs = this.#options.reconciliationTimeoutMs;
-    const run = startReconcile(stopping, item.key, timeoutMs, this.#clock, (err) => this.#timedOut(log, err));
+    const run = stopping.start(item.key, timeoutMs, this.#clock, (err) => this.#timedOut(log, err));
     const ctx = this.#context(request, log, reconcileID, item, run);
     const outcome = await this.#reconcile(ctx, run);
     const took = (this.#clock.now() - started) / 1000;

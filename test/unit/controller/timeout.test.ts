@@ -91,6 +91,23 @@ describe("Controller: reconciliationTimeoutMs", () => {
     assert.equal(sent.length, 2, "the controller's client is not fenced");
   });
 
+  it("adds no listener per reconcile to the controller's stop: twelve at once raise no Node warning", async (t) => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    t.after(() => process.off("warning", onWarning));
+    const h = harness(t, () => never(), { reconciliationTimeoutMs: 60_000, concurrency: 12 });
+    void h.run();
+    for (let i = 0; i < 12; i++) h.source.enqueue(`ns/w${i}`, "watch:ConfigMap:create");
+    await flush();
+    await flush();
+    assert.equal(h.reconciles.length, 12);
+    h.controller.abort(new Error("leadership lost"));
+    await flush();
+    assert.ok(h.reconciles.every((r) => r.ctx.signal.aborted), "the hard stop aborts every run");
+    assert.deepEqual(warnings.map((w) => w.name), []);
+  });
+
   it("is off by default, as in controller-runtime: a reconcile may run for hours", async (t) => {
     const done = deferred<undefined>();
     const h = harness(t, () => done.promise);
