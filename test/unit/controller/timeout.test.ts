@@ -104,8 +104,14 @@ describe("Controller: reconciliationTimeoutMs", () => {
     assert.equal(h.reconciles.length, 12);
     h.controller.abort(new Error("leadership lost"));
     await flush();
-    assert.ok(h.reconciles.every((r) => r.ctx.signal.aborted), "the hard stop aborts every run");
-    assert.deepEqual(warnings.map((w) => w.name), []);
+    assert.ok(
+      h.reconciles.every((r) => r.ctx.signal.aborted),
+      "the hard stop aborts every run",
+    );
+    assert.deepEqual(
+      warnings.map((w) => w.name),
+      [],
+    );
   });
 
   it("is off by default, as in controller-runtime: a reconcile may run for hours", async (t) => {
