@@ -40,7 +40,7 @@ const ERROR_SHOWN_CHARS = 1_000;
  * reconciler wrote over them). Each write's own watch event brings the key back at once, past its
  * backoff: a last error that differs every time must not turn that into a loop.
  */
-export const REWRITE_FAILING_MS = 30_000;
+const REWRITE_FAILING_MS = 30_000;
 
 /**
  * What the reports write and record through: the controller's own client, never a reconcile's
