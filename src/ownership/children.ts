@@ -14,6 +14,7 @@ import {
   ConflictError,
   InvalidError,
   NotFoundError,
+  ServerError,
 } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
@@ -267,10 +268,23 @@ async function applyTo<C extends KubeObject>(child: Child<C>, actual: C): Promis
   }
 }
 
-/** `err` as an {@link InvalidChildError} when the apiserver refused the child as invalid, else as is. */
+/**
+ * `err` as an {@link InvalidChildError} when the apiserver refused the child as invalid, else as
+ * is: a 422 (or 400) `Invalid`, or the 500 server-side apply answers for a body that does not fit
+ * the kind's schema (`failed to create typed patch object (...): .spec.x: field not declared in
+ * schema`, a wrong type, two list entries of one key; checked against kube-apiserver 1.36). That
+ * 500 is as final as a 422: the same body is refused again until the owner's spec changes.
+ */
 function invalidChildOr<C extends KubeObject>(child: Child<C>, err: unknown): unknown {
-  return err instanceof InvalidError ? new InvalidChildError(describe(child), err) : err;
+  if (err instanceof InvalidError) return new InvalidChildError(describe(child), err);
+  if (err instanceof ServerError && err.statusCode === 500 && typedPatchRefusal.test(err.status.message)) {
+    return new InvalidChildError(describe(child), new InvalidError(err.status, err.request));
+  }
+  return err;
 }
+
+/** How server-side apply's 500 for a body that does not fit the schema begins. */
+const typedPatchRefusal = /^failed to create typed patch object\b/;
 
 /**
  * Who made `actual` differ from `desired`, when someone other than this controller wrote since
