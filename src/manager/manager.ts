@@ -51,15 +51,16 @@ import { WatchMerger } from "./merged.ts";
 import { ManagerMetrics } from "./metrics.ts";
 import { drained, keepRunning, type Runnable } from "./runnable.ts";
 import type { Check } from "./server.ts";
+import { ShardCache } from "./shard-cache.ts";
 import {
   hashShardedKinds,
   runsOn,
   SHARD_LABEL,
-  ShardCache,
   type ShardingOptions,
   serverAppliesShardSelectors,
   shardAccepts,
   shardPlacement,
+  warnLostMappings,
 } from "./sharded.ts";
 import { handleShutdownSignals } from "./signals.ts";
 import { ManagerWebhooks, type WebhookServingOptions } from "./webhooks.ts";
@@ -605,7 +606,17 @@ export class Manager implements ControllerHost {
           cache,
           metrics,
           client: this.#controllerClient.fenced(fence.signal),
-          accepts: shardAccepts(key, shard, cache.informer(primary.type, primary.scope)),
+          accepts: shardAccepts(
+            key,
+            shard,
+            cache.informer(primary.type, primary.scope),
+            warnLostMappings(
+              spec.declaration,
+              place,
+              (type) => cache.scopeFor(type),
+              (message) => this.logger.warn({ controller: name }, message),
+            ),
+          ),
           childLabels: key === "uid" ? { [SHARD_LABEL]: String(shard.index) } : undefined,
         });
         const untrack = this.metrics.trackQueue(name, built.queue);

@@ -227,7 +227,10 @@ describe("Informer: periodic relist", () => {
     }
     assert.deepEqual(h.log, ["update a@1→a@11"]);
     assert.deepEqual(h.diverged, ["updated"]);
-    assert.deepEqual(storedVersions(["ns/b", "ns/c"], (k) => h.informer.store.get(k)), ["ns/b@1", "ns/c@1"]);
+    assert.deepEqual(
+      storedVersions(["ns/b", "ns/c"], (k) => h.informer.store.get(k)),
+      ["ns/b@1", "ns/c@1"],
+    );
   });
 
   it("relists every period ± jitter from the first sync on", async (t) => {
