@@ -31,17 +31,25 @@ export const SHARD_LABEL = "kubeloop.dev/shard";
  */
 export interface ShardingOptions extends Partial<ElectionTimings> {
   /**
-   * What places an object in a shard.
+   * What places an object in a shard. Either way nothing a controller declares is hidden from it.
    *
    * - `"namespace"` (default): the hash of its namespace. A namespace's objects — the primary
    *   objects, their children and the inputs watched there — go to one replica together, and
-   *   every namespaced informer is sharded on the server. Objects spread only as far as
-   *   namespaces do: one namespace is one shard. A controller of a cluster-scoped kind runs on
-   *   the holder of shard 0.
+   *   every namespaced kind the controllers declare is sharded on the server. Objects spread only
+   *   as far as namespaces do: one namespace is one shard. Cached whole by every replica instead:
+   *   a kind watched in one namespace (`watches(Kind, map, { scope: { namespace } })`, e.g. an
+   *   operator-wide settings ConfigMap) and kinds no controller declares. A controller of a
+   *   cluster-scoped kind runs on the holder of shard 0, which caches whole the namespaced kinds
+   *   it owns or watches. A cached read (`cache.reader`) of a namespace the shard does not hold
+   *   goes to an informer holding it whole, or throws `OutsideShardReadError`; a map function
+   *   that returns keys of other shards' namespaces from a kind sharded here is warned about
+   *   once (those shards never see its objects: give the watch a namespace scope).
    * - `"uid"`: the hash of the primary object's uid, spreading the objects of one namespace.
    *   Children are labelled `kubeloop.dev/shard` with their owner's shard by `ensureChild` and
-   *   watched by that label; other watched kinds are cached whole by every replica, and the keys
-   *   they map to are kept only for primary objects of the replica's shards.
+   *   watched by that label; an owned kind's objects without the label (children made with
+   *   `client.create` or `apply`, or by someone else) are cached whole by every replica beside
+   *   them. Other watched kinds are cached whole by every replica, and the keys they map to are
+   *   kept only for primary objects of the replica's shards.
    */
   key?: ShardKey;
   /** How many virtual shards the hash space is split into; every replica must agree. Default 32. */
