@@ -125,7 +125,8 @@ export interface ManagerOptions {
   /**
    * Sharding of the controllers across replicas; off unless given, and not together with
    * `leaderElection`. Each replica holds a fair share of virtual shards (a Lease each), watches
-   * only their objects, and runs the controllers once per held shard: give them with
+   * only their objects (but for the kinds {@link ShardingOptions.key} caches whole, so that no
+   * controller misses an object it declares), and runs the controllers once per held shard: give them with
    * {@link Manager.setup}, which it runs per shard on that shard's cache. A shard is given up only
    * after its reconciles finished and its watches stopped; one whose Lease could not be renewed
    * has its writes refused and its reconciles aborted at once. See {@link ShardingOptions}.
