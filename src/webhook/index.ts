@@ -92,7 +92,12 @@ export {
   type SpokeConversion,
   type VersionedKind,
 } from "./conversion.ts";
-export { CONVERSION_DATA_ANNOTATION, restoreFields, stashFields } from "./conversion-data.ts";
+export {
+  CONVERSION_DATA_ANNOTATION,
+  CONVERSION_SHOWN_ANNOTATION,
+  restoreFields,
+  stashFields,
+} from "./conversion-data.ts";
 export {
   BadWebhookRequestError,
   ConversionError,
