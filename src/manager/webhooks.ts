@@ -26,13 +26,15 @@ import type { Client } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { Backoff } from "../watch/index.ts";
 import {
+  type AdmissionScope,
   admissionConfigurations,
+  admissionsOf,
   CA_FILE,
   type ConfigurationOptions,
   certificateFilesIn,
+  checkNamespacesAdmitted,
   configurationNameOf,
   conversionPatches,
-  namespaceNamed,
   type Webhook,
   type WebhookCache,
   type WebhookEndpoint,
@@ -84,8 +86,9 @@ export interface WebhookServingOptions {
    */
   namespaceSelector?: LabelSelector;
   /**
-   * The operator's namespace: its webhook Service's, and, with kube-system, left out of admission.
-   * Default: the client's default namespace (the pod's).
+   * The operator's namespace: its webhook Service's and its CA Secret's. Not left out of
+   * admission: the operator's own objects are, for webhooks of built-in kinds, by their
+   * `kubeloop.dev/operator` label. Default: the client's default namespace (the pod's).
    */
   namespace?: string;
   /**
@@ -140,10 +143,15 @@ export class ManagerWebhooks {
   /** The directory of a self-managed certificate, removed on stop. */
   #ownDir: string | undefined;
 
+  /**
+   * Throws `WebhookNamespaceError` when an admission webhook would be sent no request from the
+   * namespaces the manager watches.
+   */
   constructor(webhooks: readonly Webhook[], options: WebhookServingOptions, deps: ManagerWebhookDeps) {
     this.#webhooks = webhooks;
     this.#options = options;
     this.#deps = deps;
+    checkNamespacesAdmitted(admissionsOf(webhooks), this.#scope());
     this.#failures = new Counter({
       name: "kubeloop_webhook_configuration_failures_total",
       help: "Failed applications of the webhook configurations and CRD conversion stanzas with the serving CA (retried with backoff)",
@@ -241,19 +249,25 @@ export class ManagerWebhooks {
     return this.#ownDir;
   }
 
-  /** The configurations' options: name, endpoint, CA, and the namespaces admitted and left out. */
+  /** The namespaces admission is limited to: the one watched, and `namespaceSelector`'s. */
+  #scope(): AdmissionScope {
+    const { watchNamespace } = this.#deps;
+    const { namespaceSelector } = this.#options;
+    return {
+      ...(watchNamespace === undefined ? {} : { watchNamespace }),
+      ...(namespaceSelector && { namespaceSelector }),
+    };
+  }
+
+  /** The configurations' options: name, endpoint, CA, the namespaces admitted, the operator's own objects. */
   #configurationOptions(caPem: string): ConfigurationOptions {
     const { name, watchNamespace } = this.#deps;
-    const namespaceSelectors = [
-      ...(watchNamespace === undefined ? [] : [namespaceNamed(watchNamespace)]),
-      ...(this.#options.namespaceSelector ? [this.#options.namespaceSelector] : []),
-    ];
     return {
       name: this.#options.configurationName ?? configurationNameOf(name, watchNamespace),
+      operator: name,
       endpoint: this.#endpoint(),
       caPem,
-      excludedNamespaces: ["kube-system", this.#namespace()],
-      namespaceSelectors,
+      ...this.#scope(),
     };
   }
 

@@ -62,6 +62,7 @@ export {
   type Validator,
   validating,
   type WebhookCache,
+  webhookName,
 } from "./admission.ts";
 export {
   CA_FILE,
@@ -80,10 +81,8 @@ export {
   conversionPatches,
   conversionStanza,
   crdNameOf,
-  namespaceNamed,
   type WebhookClientConfig,
   type WebhookEndpoint,
-  webhookName,
 } from "./configuration.ts";
 export {
   type ConversionOptions,
@@ -103,6 +102,7 @@ export {
   ConversionError,
   WebhookDeclarationError,
   WebhookListenError,
+  WebhookNamespaceError,
   WebhookSideEffectError,
   WebhookTimeoutError,
 } from "./errors.ts";
@@ -118,6 +118,13 @@ export type {
   StatusCause,
   UserInfo,
 } from "./review.ts";
+export {
+  type AdmissionScope,
+  checkNamespacesAdmitted,
+  namespaceNamed,
+  OPERATOR_LABEL,
+  operatorLabels,
+} from "./selectors.ts";
 export {
   admissionsOf,
   conversionsOf,

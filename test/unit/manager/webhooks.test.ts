@@ -21,10 +21,11 @@ import {
   Verdict,
   validating,
   WebhookListenError,
+  WebhookNamespaceError,
   writeSelfManagedCertificates,
 } from "../../../src/webhook/index.ts";
 import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
-import { admissionReview, thingVersions } from "../webhook/support.ts";
+import { admissionReview, Thing, thingVersions } from "../webhook/support.ts";
 import { fakeManager } from "./support.ts";
 
 const emptyMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "empty", namespace: "ns" } };
@@ -100,7 +101,13 @@ describe("a manager's webhooks", () => {
     const entry = configuration.webhooks[0];
     const port = manager.ports.webhook;
     assert.equal(entry.clientConfig.url, `https://127.0.0.1:${port}/validate--v1-configmap`);
-    assert.deepEqual(entry.namespaceSelector.matchExpressions[0].values, ["kube-system", "widgets-system"]);
+    // A built-in kind: kube-system and the operator's own objects left out, not its namespace.
+    assert.deepEqual(entry.namespaceSelector, {
+      matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] }],
+    });
+    assert.deepEqual(entry.objectSelector, {
+      matchExpressions: [{ key: "kubeloop.dev/operator", operator: "NotIn", values: ["widgets"] }],
+    });
     assert.equal(crd.spec.conversion.webhook.clientConfig.url, `https://127.0.0.1:${port}/convert`);
     assert.equal(crd.spec.conversion.webhook.clientConfig.caBundle, entry.clientConfig.caBundle);
 
@@ -179,10 +186,46 @@ describe("a manager's webhook configurations", () => {
     );
     const entry = JSON.parse(applied?.body ?? "{}").webhooks[0];
     assert.deepEqual(entry.namespaceSelector.matchExpressions, [
-      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "widgets-system"] },
+      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] },
       { key: "kubernetes.io/metadata.name", operator: "In", values: ["team-a"] },
       { key: "run", operator: "In", values: ["r1"] },
     ]);
+  });
+
+  it("of an operator watching its own namespace admit that namespace, its own objects left out only for built-in kinds", async (t) => {
+    const sent = stubUndici(t, (req) => ({ status: 200, body: JSON.parse(req.body ?? "{}") }));
+    const thingCheck = validating(Thing, () => undefined);
+    await started(t, {
+      namespace: "widgets-system",
+      webhooks: [thingCheck, noEmpty],
+      webhookServer: { port: 0, namespace: "widgets-system" },
+    });
+    const [applied] = await eventually(() => sent.length === 1 && sent, { what: "one apply" });
+    const [thing, configMap] = JSON.parse(applied?.body ?? "{}").webhooks;
+    const watched = { key: "kubernetes.io/metadata.name", operator: "In", values: ["widgets-system"] };
+    assert.deepEqual(thing.namespaceSelector, { matchExpressions: [watched] });
+    assert.equal(thing.objectSelector, undefined);
+    assert.deepEqual(configMap.namespaceSelector.matchExpressions.at(-1), watched);
+    assert.deepEqual(configMap.objectSelector.matchExpressions, [
+      { key: "kubeloop.dev/operator", operator: "NotIn", values: ["widgets"] },
+    ]);
+  });
+
+  it("are refused at start when they admit none of the namespaces the manager watches", async () => {
+    const elsewhere = validating(Thing, () => undefined, {
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "team-b" } },
+    });
+    for (const [webhook, namespace] of [
+      [elsewhere, "team-a"],
+      [noEmpty, "kube-system"],
+    ] as const) {
+      const failure = await fakeManager({ namespace, webhooks: [webhook] }).catch((err: unknown) => err);
+      assert.ok(failure instanceof WebhookNamespaceError, String(failure));
+      assert.match(
+        failure.message,
+        new RegExp(`no request from namespace ${namespace}, which the operator watches`),
+      );
+    }
   });
 
   it("apply a rotated CA again, retrying a failure with backoff, counted, /readyz failing until it is applied", async (t) => {
