@@ -16,11 +16,7 @@ import {
   CustomResourceDefinition,
   type KubeObject,
   type LabelSelector,
-  MutatingWebhookConfiguration,
-  type MutatingWebhookConfigurationObject,
   type ResourceType,
-  ValidatingWebhookConfiguration,
-  type ValidatingWebhookConfigurationObject,
 } from "../api/index.ts";
 import type { Client } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
@@ -43,6 +39,7 @@ import {
   writeSelfManagedCertificates,
 } from "../webhook/index.ts";
 import { WebhookConfigurationError } from "./errors.ts";
+import { type AppliedWebhooks, configurationType, withdrawWebhooks } from "./internal/withdraw-webhooks.ts";
 import type { Check } from "./server.ts";
 import { sharedCertificateAuthority } from "./webhook-ca.ts";
 
@@ -142,6 +139,8 @@ export class ManagerWebhooks {
   #keeping: Promise<void> = Promise.resolve();
   /** The directory of a self-managed certificate, removed on stop. */
   #ownDir: string | undefined;
+  /** What was last applied (or tried), taken back on a stop outside a cluster. */
+  #applying: AppliedWebhooks | undefined;
 
   /**
    * Throws `WebhookNamespaceError` when an admission webhook would be sent no request from the
@@ -216,11 +215,21 @@ export class ManagerWebhooks {
     this.#keeping = this.#keepApplied();
   }
 
-  /** Stops serving (requests in flight are answered first) and removes a self-managed certificate. */
+  /**
+   * Stops serving (requests in flight are answered first) and removes a self-managed certificate.
+   * Outside a cluster, first takes back the configurations and conversion stanzas it applied,
+   * which call this process: left behind, they would refuse every create of the kinds it admits
+   * (see `withdrawWebhooks`). In a cluster they stay: they call the Service, which the other
+   * replicas, or the next pod, serve.
+   */
   async stop(): Promise<void> {
     for (const watcher of this.#watchers) watcher.close();
     this.#stopping.abort();
     await this.#keeping;
+    if (this.#applying && !this.#deps.inCluster) {
+      const fieldManager = this.#fieldManager();
+      await withdrawWebhooks(this.#deps.client, this.#applying, fieldManager, this.#deps.logger);
+    }
     await this.#server?.close();
     if (this.#ownDir) await rm(this.#ownDir, { recursive: true, force: true });
   }
@@ -275,23 +284,28 @@ export class ManagerWebhooks {
   async #inject(caPem: string): Promise<void> {
     const options = this.#configurationOptions(caPem);
     const configurations = admissionConfigurations(this.#webhooks, options);
+    const conversions = conversionPatches(this.#webhooks, options);
+    // Known before they are applied, so that a stop after a failed apply takes back those that were.
+    this.#applying = { configurations, conversions };
     for (const configuration of configurations) {
       await this.#apply(configurationType(configuration.kind), configuration);
     }
-    for (const patch of conversionPatches(this.#webhooks, options)) {
-      await this.#apply(CustomResourceDefinition as ResourceType, patch);
-    }
+    for (const patch of conversions) await this.#apply(CustomResourceDefinition as ResourceType, patch);
     this.#applied = caPem;
   }
 
   /**
-   * Server-side applies `object` under a field manager of its own (`<name>-webhook-ca`), so that
-   * a partial CRD takes nothing from the manager that installed the CRD, even one of the same name.
+   * The field manager the configurations are applied under, `<name>-webhook-ca`: a partial CRD
+   * then takes nothing from the manager that installed the CRD, even one of the same name.
    */
+  #fieldManager(): string {
+    return `${this.#deps.name}-webhook-ca`;
+  }
+
+  /** Server-side applies `object` under {@link ManagerWebhooks.#fieldManager}. */
   async #apply(type: ResourceType, object: KubeObject): Promise<void> {
     try {
-      const fieldManager = `${this.#deps.name}-webhook-ca`;
-      await this.#deps.client.apply(type, object, { force: true, fieldManager });
+      await this.#deps.client.apply(type, object, { force: true, fieldManager: this.#fieldManager() });
     } catch (err) {
       throw new WebhookConfigurationError(object.kind, String(object.metadata.name), err);
     }
@@ -331,13 +345,4 @@ export class ManagerWebhooks {
       }
     }
   }
-}
-
-type Configuration = ValidatingWebhookConfigurationObject | MutatingWebhookConfigurationObject;
-
-/** The descriptor of a webhook configuration's kind. */
-function configurationType(kind: string): ResourceType<Configuration> {
-  return (
-    kind === "ValidatingWebhookConfiguration" ? ValidatingWebhookConfiguration : MutatingWebhookConfiguration
-  ) as ResourceType<Configuration>;
 }

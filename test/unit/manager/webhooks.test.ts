@@ -268,3 +268,107 @@ async function metricTotal(manager: Manager, name: string): Promise<number> {
   const values = metric ? (await metric.get()).values : [];
   return values.reduce((sum, v) => sum + v.value, 0);
 }
+
+/**
+ * An apiserver in memory for these tests, by path: an apply stores its body (resourceVersion
+ * "1"), a get answers what is stored or 404, a delete removes it.
+ */
+function memoryApiserver(t: TestContext) {
+  const objects = new Map<string, { metadata: { resourceVersion?: string } }>();
+  const notFound = { status: 404, body: { kind: "Status", code: 404, reason: "NotFound", message: "gone" } };
+  const sent = stubUndici(t, (req) => {
+    const path = pathOf(req);
+    const stored = objects.get(path);
+    if (req.method === "GET") return stored ? { status: 200, body: stored } : notFound;
+    if (req.method === "DELETE") {
+      objects.delete(path);
+      return stored ? { status: 200, body: stored } : notFound;
+    }
+    const body = JSON.parse(req.body ?? "{}");
+    if (req.method === "POST") return { status: 201, body };
+    objects.set(path, { ...body, metadata: { ...body.metadata, resourceVersion: "1" } });
+    return { status: 200, body: objects.get(path) };
+  });
+  return { objects, sent };
+}
+
+/** Starts a manager serving `webhooks` and resolves once it applied `applies` objects; `stop` stops it. */
+async function startedUntilApplied(
+  t: TestContext,
+  sent: SentRequest[],
+  options: Parameters<typeof fakeManager>[0],
+  applies: number,
+) {
+  const { manager } = await fakeManager({ health: false, ...options });
+  const stopping = new AbortController();
+  const running = manager.start(stopping.signal);
+  t.after(() => {
+    stopping.abort();
+    return running;
+  });
+  const isApply = (r: SentRequest) => r.method === "PATCH";
+  await eventually(() => sent.filter(isApply).length === applies, { what: `${applies} applies` });
+  const stop = async () => {
+    const before = sent.length;
+    stopping.abort();
+    await running;
+    return sent.slice(before).map((r) => [r.method, pathOf(r)]);
+  };
+  return { manager, stop };
+}
+
+const vwcPath = "/prefix/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/widgets";
+const crdPath = "/prefix/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com";
+
+describe("a manager's webhooks, stopping", () => {
+  it("take back, outside a cluster, the configurations and conversion stanzas they applied", async (t) => {
+    const { objects, sent } = memoryApiserver(t);
+    const options = { webhooks: [noEmpty, thingVersions], webhookServer: { port: 0 } };
+    const { stop } = await startedUntilApplied(t, sent, options, 2);
+    const after = sent.length;
+    assert.deepEqual(await stop(), [
+      ["GET", vwcPath],
+      ["DELETE", vwcPath],
+      ["GET", crdPath],
+      ["PATCH", crdPath],
+    ]);
+    const [, deleted, , released] = sent.slice(after);
+    assert.deepEqual(JSON.parse(deleted?.body ?? "{}").preconditions, { resourceVersion: "1" });
+    // An apply of nothing under the run's field manager: the fields only it owns go.
+    assert.deepEqual(JSON.parse(released?.body ?? "{}"), {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "things.example.com", resourceVersion: "1" },
+    });
+    assert.equal(queryOf(released as SentRequest).fieldManager, "widgets-webhook-ca");
+    assert.equal(objects.has(vwcPath), false);
+  });
+
+  it("leave a configuration that calls another server now, as another run's", async (t) => {
+    const { objects, sent } = memoryApiserver(t);
+    const { stop } = await startedUntilApplied(
+      t,
+      sent,
+      { webhooks: [noEmpty], webhookServer: { port: 0 } },
+      1,
+    );
+    const live = objects.get(vwcPath) as unknown as { webhooks: { clientConfig: { url: string } }[] };
+    for (const entry of live.webhooks) entry.clientConfig.url = "https://127.0.0.1:1/validate--v1-configmap";
+    assert.deepEqual(await stop(), [["GET", vwcPath]]);
+    assert.equal(objects.has(vwcPath), true);
+  });
+
+  it("leave them in a cluster, where they call the Service the other replicas serve", async (t) => {
+    const { objects, sent } = memoryApiserver(t);
+    const saved = process.env.KUBERNETES_SERVICE_HOST;
+    process.env.KUBERNETES_SERVICE_HOST = "10.96.0.1";
+    t.after(() => {
+      if (saved === undefined) delete process.env.KUBERNETES_SERVICE_HOST;
+      else process.env.KUBERNETES_SERVICE_HOST = saved;
+    });
+    const options = { webhooks: [noEmpty], webhookServer: { port: 0, host: "127.0.0.1", namespace: "ops" } };
+    const { stop } = await startedUntilApplied(t, sent, options, 1);
+    assert.deepEqual(await stop(), []);
+    assert.equal(objects.has(vwcPath), true);
+  });
+});
