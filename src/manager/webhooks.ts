@@ -217,18 +217,19 @@ export class ManagerWebhooks {
 
   /**
    * Stops serving (requests in flight are answered first) and removes a self-managed certificate.
-   * Outside a cluster, first takes back the configurations and conversion stanzas it applied,
-   * which call this process: left behind, they would refuse every create of the kinds it admits
-   * (see `withdrawWebhooks`). In a cluster they stay: they call the Service, which the other
-   * replicas, or the next pod, serve.
+   * Outside a cluster, first takes back what it applied, which calls this process: it deletes its
+   * configurations (left behind, they would refuse every create of the kinds they admit) and
+   * points its conversion stanzas at the operator's Service, as deployed (see `withdrawWebhooks`).
+   * In a cluster they stay: they call the Service, which the other replicas, or the next pod, serve.
    */
   async stop(): Promise<void> {
     for (const watcher of this.#watchers) watcher.close();
     this.#stopping.abort();
     await this.#keeping;
     if (this.#applying && !this.#deps.inCluster) {
-      const fieldManager = this.#fieldManager();
-      await withdrawWebhooks(this.#deps.client, this.#applying, fieldManager, this.#deps.logger);
+      const deployed = conversionPatches(this.#webhooks, { endpoint: this.#serviceEndpoint() });
+      const { client, logger } = this.#deps;
+      await withdrawWebhooks(client, this.#applying, deployed, this.#fieldManager(), logger);
     }
     await this.#server?.close();
     if (this.#ownDir) await rm(this.#ownDir, { recursive: true, force: true });
@@ -241,6 +242,11 @@ export class ManagerWebhooks {
   #endpoint(): WebhookEndpoint {
     if (this.#options.endpoint) return this.#options.endpoint;
     if (!this.#deps.inCluster) return { url: `https://127.0.0.1:${this.#port}` };
+    return this.#serviceEndpoint();
+  }
+
+  /** The operator's webhook Service, as `kubeloop generate` writes it: where a deployment is called. */
+  #serviceEndpoint(): WebhookEndpoint {
     return { service: { name: webhookServiceName(this.#deps.name), namespace: this.#namespace() } };
   }
 

@@ -1,10 +1,10 @@
 /**
  * A local run leaves no trap behind: `kubeloop run` of an operator with an admission webhook and a
- * conversion, stopped with Ctrl-C (SIGINT), takes back the webhook configurations and CRD
- * conversion it applied, which call `https://127.0.0.1:<port>`. Left in place, every create of the
- * kind failed (`connection refused`), and the deployed configuration (`kubeloop generate`, then
- * `kubectl apply -k`) was refused: merged into the run's, each `clientConfig` had both a `url`
- * and a `service`.
+ * conversion, stopped with Ctrl-C (SIGINT), deletes the webhook configuration it applied and
+ * points the CRD's conversion at the operator's Service, as deployed, instead of
+ * `https://127.0.0.1:<port>`. Left in place, every create of the kind failed (`connection
+ * refused`), and the deployed configuration (`kubeloop generate`, then `kubectl apply -k`) was
+ * refused: merged into the run's, each `clientConfig` had both a `url` and a `service`.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -143,10 +143,12 @@ test("a local run stopped with Ctrl-C leaves creates working and the deployed co
       traps.push(`the run's configuration is still there, calling ${left.webhooks?.[0]?.clientConfig.url}`),
     (err: unknown) => assert.ok(err instanceof NotFoundError, String(err)),
   );
+  // The conversion calls the operator's Service, as deployed: it fails loudly until one serves it.
   const crd = await client.get(CustomResourceDefinition, `latches.${group}`);
-  if (crd.spec.conversion?.webhook?.clientConfig?.url) {
-    traps.push(`the CRD still converts through ${crd.spec.conversion.webhook.clientConfig.url}`);
-  }
+  const converting = crd.spec.conversion?.webhook?.clientConfig;
+  const service = { name: `${name}-webhook-service`, namespace, path: "/convert", port: 443 };
+  if (converting?.url) traps.push(`the CRD still converts through ${converting.url}`);
+  else assert.deepEqual(converting, { service }, "the CRD's conversion once the run stopped");
 
   // The deployed configuration applies cleanly over what the run left (kubectl's default apply).
   const config = join(dir, "config");

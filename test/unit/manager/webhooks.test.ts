@@ -321,10 +321,15 @@ const vwcPath = "/prefix/apis/admissionregistration.k8s.io/v1/validatingwebhookc
 const crdPath = "/prefix/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com";
 
 describe("a manager's webhooks, stopping", () => {
-  it("take back, outside a cluster, the configurations and conversion stanzas they applied", async (t) => {
+  it("take back, outside a cluster, the configurations they applied, and point conversions at the Service", async (t) => {
     const { objects, sent } = memoryApiserver(t);
-    const options = { webhooks: [noEmpty, thingVersions], webhookServer: { port: 0 } };
-    const { stop } = await startedUntilApplied(t, sent, options, 2);
+    const webhookServer = { port: 0, namespace: "widgets-system" };
+    const { stop } = await startedUntilApplied(
+      t,
+      sent,
+      { webhooks: [noEmpty, thingVersions], webhookServer },
+      2,
+    );
     const after = sent.length;
     assert.deepEqual(await stop(), [
       ["GET", vwcPath],
@@ -334,11 +339,27 @@ describe("a manager's webhooks, stopping", () => {
     ]);
     const [, deleted, , released] = sent.slice(after);
     assert.deepEqual(JSON.parse(deleted?.body ?? "{}").preconditions, { resourceVersion: "1" });
-    // An apply of nothing under the run's field manager: the fields only it owns go.
+    // The conversion calls the operator's Service, as deployed, without the run's CA.
     assert.deepEqual(JSON.parse(released?.body ?? "{}"), {
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "CustomResourceDefinition",
       metadata: { name: "things.example.com", resourceVersion: "1" },
+      spec: {
+        conversion: {
+          strategy: "Webhook",
+          webhook: {
+            clientConfig: {
+              service: {
+                name: "widgets-webhook-service",
+                namespace: "widgets-system",
+                path: "/convert",
+                port: 443,
+              },
+            },
+            conversionReviewVersions: ["v1"],
+          },
+        },
+      },
     });
     assert.equal(queryOf(released as SentRequest).fieldManager, "widgets-webhook-ca");
     assert.equal(objects.has(vwcPath), false);
