@@ -1,9 +1,9 @@
 /**
  * Owned children, converged level-triggered: {@link ensureChild} makes a child match its desired
  * state (created once, then server-side applied with the controller reference set), writes nothing
- * when it already does, refuses an object of the child's name it does not control, removes what
- * other writers added to an exclusive child, and reports a repair as drift when someone else
- * changed or deleted it.
+ * when it already does, removes what the desired object stopped setting, refuses an object of the
+ * child's name it does not control, removes what other writers added to an exclusive child, and
+ * reports a repair as drift when someone else changed or deleted it.
  */
 import type { Logger } from "pino";
 import { type ApplyObject, type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
@@ -20,7 +20,9 @@ import type { Clock } from "../clock/index.ts";
 import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
 import { AlreadyOwnedError, ChildConflictError, ChildReplacedError, InvalidChildError } from "./errors.ts";
 import type { ExclusiveOptions } from "./exclusive.ts";
+import { appliedFingerprint, fingerprintOf, stamped } from "./internal/fingerprint.ts";
 import { warnUnlessOwned } from "./internal/not-owned.ts";
+import { mergeOwnClaims } from "./internal/own-claims.ts";
 import { childInformer } from "./internal/scope.ts";
 import { takeOverContent } from "./internal/take-over.ts";
 import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
@@ -31,9 +33,13 @@ export type EnsureResult = "created" | "updated" | "unchanged";
 /** Options of {@link ensureChild}; `D` is the type of its `desired` object. */
 export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<C> = ApplyObject<C>> {
   /**
-   * Whether the stored child already is as desired. Default {@link containsDesired} on the body,
-   * and {@link metadataMatches}: every field set in `desired` has the same value in `actual`
-   * (fields the server adds are ignored).
+   * Whether the live child still holds what `desired` sets, i.e. whether someone else changed it.
+   * Default {@link containsDesired} on the body, and {@link metadataMatches}: every field set in
+   * `desired` has the same value in `actual` (fields the server adds are ignored). It does not
+   * decide alone: a desired object other than the one the child was last written from (its
+   * fingerprint, annotation `kubeloop.dev/applied`) is applied whatever `matches` answers, which
+   * is how a field the desired object stops setting goes. So a custom `matches` only compares what
+   * others may change (e.g. leaves out `spec.replicas` when an autoscaler sets it).
    */
   matches?: (desired: D, actual: C) => boolean;
   /**
@@ -133,16 +139,25 @@ const defaultMatches = <C extends KubeObject>(desired: ApplyObject<C>, actual: C
 
 /**
  * Makes the child `desired` (owned by `owner`) exist as desired. Reads it through the informer of
- * the scope declared with `owns()`; creates it when missing, applies it with the client's field
- * manager when it differs, and reports drift — a Warning event naming who changed it and
- * `kubeloop_drift_repairs_total{kind,manager}` — when someone else made the difference or deleted
- * it. An exclusive child (the default) also loses what other writers added, in one JSON patch that
- * also drops their claims on its content: a child a previous operator created or updated becomes
- * this controller's, and then settles. An object of the
- * child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
+ * the scope declared with `owns()`; creates it when missing, and applies it with the client's
+ * field manager when the desired object changed since the child was last written (each write
+ * stamps the child with the desired object's fingerprint, annotation `kubeloop.dev/applied`; a
+ * child without it, from an earlier version or another writer, is applied once) or when the live
+ * child differs (`matches`). A settled child costs no request: neither read nor written. What the
+ * desired object stops setting (an env entry, a label, `hostNetwork`) is removed: before applying a
+ * changed desired object, the claims of the operator's own writes other than applies (its create,
+ * an `Update`) join its `Apply` entry, in one JSON patch of `managedFields` (once in a child's life,
+ * as client-go's `csaupgrade`), so that the apply prunes the fields it no longer sets. Reports
+ * drift — a Warning event naming who changed it and `kubeloop_drift_repairs_total{kind,manager}` —
+ * when someone else made the difference or deleted it. An exclusive child (the default) also loses
+ * what other writers added, in one JSON patch that also drops their claims on its content: a child
+ * a previous operator created or updated becomes this controller's, and then settles. An object of
+ * the child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
  * another object controls it, {@link ChildConflictError} when none does (unless `adopt`). A child
  * the apiserver refuses as invalid throws {@link InvalidChildError}, which the controller treats as
- * terminal until something changes. Does nothing while the owner is being deleted.
+ * terminal until something changes; so does an exclusive child whose foreign fields cannot be
+ * removed (a Job's immutable pod template: delete the Job, or let them stay with `exclusive:
+ * false` or a co-writer rule). Does nothing while the owner is being deleted.
  *
  * @example
  * ```ts
@@ -170,8 +185,11 @@ export async function ensureChild<C extends KubeObject, D extends ApplyObject<C>
     type.namespaced ? desired.metadata.namespace : undefined,
     desired.metadata.name ?? "",
   );
+  const fingerprint = fingerprintOf(desired);
+  const written = stamped(desired, fingerprint);
   // `matches` only ever sees this `desired`, so widening its parameter from D is safe.
-  const child: Child<C> = { ctx, owner, type, desired, opts: opts as EnsureChildOptions<C>, informer, key };
+  const options = opts as EnsureChildOptions<C>;
+  const child: Child<C> = { ctx, owner, type, desired, fingerprint, written, opts: options, informer, key };
   const cached = informer.store.get(key);
   return cached ? converge(child, cached, () => read(child)) : create(child);
 }
@@ -182,6 +200,9 @@ interface Child<C extends KubeObject> {
   readonly owner: KubeObject;
   readonly type: ResourceType<C>;
   readonly desired: ApplyObject<C>;
+  /** The fingerprint of `desired`, and `desired` stamped with it: what is written. */
+  readonly fingerprint: string;
+  readonly written: ApplyObject<C>;
   readonly opts: EnsureChildOptions<C>;
   readonly informer: Informer<C>;
   readonly key: string;
@@ -194,10 +215,10 @@ interface Child<C extends KubeObject> {
  * judged like a cached one.
  */
 async function create<C extends KubeObject>(child: Child<C>): Promise<EnsureResult> {
-  const { ctx, owner, type, desired, informer, key } = child;
+  const { ctx, owner, type, desired, written, informer, key } = child;
   try {
     // The apiserver judges whether the apply configuration is a whole object (InvalidChildError if not).
-    await ctx.client.create(type, desired as C);
+    await ctx.client.create(type, written as C);
   } catch (err) {
     if (!(err instanceof AlreadyExistsError)) throw invalidChildOr(child, err);
     const live = await read(child);
@@ -213,8 +234,9 @@ async function create<C extends KubeObject>(child: Child<C>): Promise<EnsureResu
 
 /**
  * Converges the existing object `actual` (cached, or from the apiserver): refuses it unless this
- * owner controls it (or may adopt it), applies `desired` when it differs, and removes what others
- * added. `live` reads the object with its full field sets; after an apply, its answer has them.
+ * owner controls it (or may adopt it), applies `desired` when it changed since the child was
+ * written or the child differs from it, and removes what others added. `live` reads the object
+ * with its full field sets; after an apply, its answer has them.
  */
 async function converge<C extends KubeObject>(
   child: Child<C>,
@@ -223,12 +245,12 @@ async function converge<C extends KubeObject>(
 ): Promise<EnsureResult> {
   const { ctx, owner, desired, opts } = child;
   const ours = claim(child, actual);
-  if (ours && (opts.matches ?? defaultMatches)(desired, actual)) {
-    const taken = await takeOverContent(child, actual, live, () => read(child));
-    if (taken?.removedBy) reportDrift(ctx, owner, actual, "modified", taken.removedBy);
-    return taken ? "updated" : "unchanged";
-  }
-  const culprit = ours ? await writerOfChange(child, actual, live) : undefined;
+  const drifted = !(opts.matches ?? defaultMatches)(desired, actual);
+  const changed = appliedFingerprint(actual) !== child.fingerprint;
+  if (ours && !drifted && !changed) return settle(child, actual, live);
+  const culprit = ours && drifted ? await writerOfChange(child, actual, live) : undefined;
+  // Only a changed desired object can have dropped fields, which the operator's own claims would keep.
+  if (changed) await mergeOwnClaims(child, actual, live, () => read(child));
   const applied = await applyTo(child, actual);
   const taken = await takeOverContent(
     child,
@@ -241,6 +263,17 @@ async function converge<C extends KubeObject>(
   return "updated";
 }
 
+/** A child as desired: written only when it is exclusive and others added to it. */
+async function settle<C extends KubeObject>(
+  child: Child<C>,
+  actual: C,
+  live: () => Promise<C>,
+): Promise<EnsureResult> {
+  const taken = await takeOverContent(child, actual, live, () => read(child));
+  if (taken?.removedBy) reportDrift(child.ctx, child.owner, actual, "modified", taken.removedBy);
+  return taken ? "updated" : "unchanged";
+}
+
 /** True when this owner controls `actual`; false when it may adopt it; throws otherwise. */
 function claim<C extends KubeObject>(child: Child<C>, actual: C): boolean {
   const controller = controllerOf(actual);
@@ -251,13 +284,14 @@ function claim<C extends KubeObject>(child: Child<C>, actual: C): boolean {
 }
 
 /**
- * Applies `desired` to the object `actual` is and no other: its uid goes along as a precondition,
- * so an object deleted or replaced since it was read fails the apply instead of being taken over.
+ * Applies `desired` (stamped with its fingerprint) to the object `actual` is and no other: its uid
+ * goes along as a precondition, so an object deleted or replaced since it was read fails the apply
+ * instead of being taken over.
  */
 async function applyTo<C extends KubeObject>(child: Child<C>, actual: C): Promise<C> {
-  const { ctx, type, desired } = child;
+  const { ctx, type, written } = child;
   const uid = actual.metadata.uid;
-  const body = uid ? { ...desired, metadata: { ...desired.metadata, uid } } : desired;
+  const body = uid ? { ...written, metadata: { ...written.metadata, uid } } : written;
   try {
     return await ctx.client.apply(type, body, { force: true });
   } catch (err) {
