@@ -23,6 +23,7 @@ import type { ExclusiveOptions } from "./exclusive.ts";
 import { appliedFingerprint, fingerprintOf, stamped } from "./internal/fingerprint.ts";
 import { warnUnlessOwned } from "./internal/not-owned.ts";
 import { mergeOwnClaims } from "./internal/own-claims.ts";
+import { isReplaced, rememberWrites } from "./internal/own-writes.ts";
 import { childInformer } from "./internal/scope.ts";
 import { takeOverContent } from "./internal/take-over.ts";
 import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
@@ -191,7 +192,10 @@ export async function ensureChild<C extends KubeObject, D extends ApplyObject<C>
   const options = opts as EnsureChildOptions<C>;
   const child: Child<C> = { ctx, owner, type, desired, fingerprint, written, opts: options, informer, key };
   const cached = informer.store.get(key);
-  return cached ? converge(child, cached, () => read(child)) : create(child);
+  if (!cached) return create(child);
+  // The cache is behind a write of this controller's own: the event of that write brings a reconcile.
+  if (isReplaced(informer, key, cached)) return "unchanged";
+  return converge(child, cached, () => read(child));
 }
 
 /** One {@link ensureChild} call: what it converges, and where. */
@@ -250,7 +254,7 @@ async function converge<C extends KubeObject>(
   if (ours && !drifted && !changed) return settle(child, actual, live);
   const culprit = ours && drifted ? await writerOfChange(child, actual, live) : undefined;
   // Only a changed desired object can have dropped fields, which the operator's own claims would keep.
-  if (changed) await mergeOwnClaims(child, actual, live, () => read(child));
+  const merged = changed ? await mergeOwnClaims(child, actual, live, () => read(child)) : undefined;
   const applied = await applyTo(child, actual);
   const taken = await takeOverContent(
     child,
@@ -258,6 +262,8 @@ async function converge<C extends KubeObject>(
     async () => applied,
     () => read(child),
   );
+  const versions = [merged, applied.metadata.resourceVersion, taken?.resourceVersion];
+  rememberWrites(child.informer, child.key, versions);
   const by = culprit ?? taken?.removedBy;
   if (ours && by) reportDrift(ctx, owner, actual, "modified", by);
   return "updated";

@@ -19,23 +19,25 @@ import type { ExclusiveChild } from "./take-over.ts";
 /**
  * Merges the child's `managedFields` entries of the operator's other operations into its `Apply`
  * entry, when `actual` (the cache's summary is enough) shows one. `live` reads the field sets,
- * `reread` reads the child again after a conflict.
+ * `reread` reads the child again after a conflict. Answers the resourceVersion its patch answered,
+ * undefined when it wrote nothing.
  */
 export async function mergeOwnClaims<C extends KubeObject>(
   child: Pick<ExclusiveChild<C>, "ctx" | "type">,
   actual: C,
   live: () => Promise<C>,
   reread: () => Promise<C>,
-): Promise<void> {
+): Promise<string | undefined> {
   const { ctx, type } = child;
   const own = ctx.client.fieldManager;
-  if (!(actual.metadata.managedFields ?? []).some((e) => isOwnUpdate(e, own))) return;
-  await retryOnConflict(live, reread, async (fresh) => {
+  if (!(actual.metadata.managedFields ?? []).some((e) => isOwnUpdate(e, own))) return undefined;
+  return retryOnConflict(live, reread, async (fresh) => {
     const managedFields = mergedOwnClaims(fresh.metadata.managedFields ?? [], own);
-    if (!managedFields) return;
+    if (!managedFields) return undefined;
     const { name = "", namespace, resourceVersion = "" } = fresh.metadata;
     const patch = takeOverPatch({ removed: [], managedFields }, resourceVersion);
-    await ctx.client.patch(type, name, patch, { type: "json", namespace });
+    const patched = await ctx.client.patch(type, name, patch, { type: "json", namespace });
+    return patched.metadata.resourceVersion;
   });
 }
 

@@ -32,9 +32,12 @@ export interface ExclusiveChild<C extends KubeObject> {
   readonly key: string;
 }
 
-/** What {@link takeOverContent} wrote: who added what it removed (none when it only moved claims). */
+/** What {@link takeOverContent} wrote. */
 export interface TakenOver {
+  /** Who added what it removed (none when it only moved claims). */
   readonly removedBy?: Writer;
+  /** The resourceVersion its patch answered. */
+  readonly resourceVersion?: string;
 }
 
 /**
@@ -80,7 +83,7 @@ async function patchTakenOver<C extends KubeObject>(
   // Its content is the operator's now. Were the apiserver to keep a claim, the next version of the
   // child is checked again, rather than every reconcile writing the same patch.
   markChecked(informer, key, patched);
-  return { removedBy: latestWriter(plan.removed) };
+  return { removedBy: latestWriter(plan.removed), resourceVersion: patched.metadata.resourceVersion };
 }
 
 /** The co-writers of an exclusive child, or undefined when it is not exclusive. */

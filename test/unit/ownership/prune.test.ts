@@ -70,9 +70,10 @@ function cached<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata: { ...obj.metadata, managedFields: summary } };
 }
 
-/** The cache holding `live` (summarized) and the apiserver holding it whole. */
+/** The cache holding `live` (summarized, as `stored`) and the apiserver holding it whole. */
 function holding(live: DeploymentObject, options: Parameters<typeof childContext>[0] = {}) {
-  return childContext({ stored: [cached(live)], server: [live], fieldManager: OWN, ...options });
+  const stored = cached(live);
+  return { stored, ...childContext({ stored: [stored], server: [live], fieldManager: OWN, ...options }) };
 }
 
 const created = () => createdByOperator.metadata.managedFields ?? [];
@@ -128,6 +129,35 @@ describe("ensureChild and a desired object that stops setting a field", () => {
       await fingerprintOf(desired({ mode: false, tier: false })),
     );
     assert.deepEqual(drifts, [], "a change of the desired object is no drift");
+  });
+
+  it("writes nothing when the cache is behind its own write: the claims merged, the apply's event still to come", async () => {
+    const live = child(await fingerprintOf(desired()), created());
+    const slim = desired({ mode: false, tier: false });
+    const merged = created().map((e) => (e.manager === OWN ? { ...e, operation: "Apply" as const } : e));
+    const answer = child(await fingerprintOf(slim), merged);
+    answer.metadata.resourceVersion = "379";
+    // The claims merge answers version 377, the apply 379.
+    const { ctx, calls, stored } = holding(live, { applied: () => answer });
+    await ensureChild(ctx, OWNER, Deployment, slim);
+    assert.deepEqual(calls, ["get", "patch", "apply"]);
+
+    // The merge's event came first: its reconcile sees version 377, which the apply replaced.
+    assert.equal(await ensureChild(ctx, OWNER, Deployment, slim), "unchanged");
+    assert.equal(calls.length, 3, "neither read nor written");
+
+    // Then the apply's event: the cache holds what it wrote, settled.
+    const container = stored.spec?.template.spec?.containers[0];
+    assert.ok(container);
+    container.env = [{ name: "MESSAGE", value: "hello" }];
+    stored.metadata = { ...stored.metadata, ...cached(answer).metadata, labels: LABELS };
+    assert.equal(await ensureChild(ctx, OWNER, Deployment, slim), "unchanged");
+    assert.equal(calls.length, 3);
+    // A version the controller's writes did not replace is judged as usual: an older one differs.
+    stored.metadata.resourceVersion = "380";
+    stored.metadata.annotations = {};
+    await ensureChild(ctx, OWNER, Deployment, slim);
+    assert.deepEqual(calls.slice(3), ["apply"]);
   });
 
   it("merges the operator's Update entry into its Apply entry when it has both", async () => {
