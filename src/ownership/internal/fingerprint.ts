@@ -18,12 +18,29 @@ export const APPLIED_ANNOTATION = "kubeloop.dev/applied";
 
 /**
  * The fingerprint of `desired`: the start of the SHA-256 of its JSON with object keys sorted, so
- * the same object built in another order has the same one. Its own annotation is left out.
+ * the same object built in another order has the same one. Left out: its own annotation, and what
+ * names the child rather than describes it (name, namespace, controller reference: the same for
+ * every write of one child, and another owner's child is never written), so that the same content
+ * has the same fingerprint in any namespace and under an owner created again.
  */
 export function fingerprintOf(desired: KubeObject): string {
-  const { [APPLIED_ANNOTATION]: _, ...annotations } = desired.metadata.annotations ?? {};
-  const unstamped = { ...desired, metadata: { ...desired.metadata, annotations } };
-  return createHash("sha256").update(JSON.stringify(unstamped, sortedKeys)).digest("hex").slice(0, 16);
+  const {
+    name: _name,
+    namespace: _namespace,
+    annotations = {},
+    ownerReferences = [],
+    ...rest
+  } = desired.metadata;
+  const { [APPLIED_ANNOTATION]: _, ...others } = annotations;
+  const metadata = {
+    ...rest,
+    annotations: others,
+    ownerReferences: ownerReferences.filter((r) => !r.controller),
+  };
+  return createHash("sha256")
+    .update(JSON.stringify({ ...desired, metadata }, sortedKeys))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /** The fingerprint `obj` carries: of the desired object it was last written from. */

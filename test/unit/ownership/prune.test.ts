@@ -88,6 +88,11 @@ describe("ensureChild and a desired object that stops setting a field", () => {
     const stamp = creates[0]?.metadata.annotations?.[APPLIED];
     assert.match(stamp ?? "", /^[0-9a-f]{16}$/);
 
+    // What names the child is left out: under an owner created again (another uid), the same.
+    const again = childContext({ fieldManager: OWN });
+    await ensureChild(again.ctx, widget({ uid: "uid-w-again" }), Deployment, desired());
+    assert.equal(again.creates[0]?.metadata.annotations?.[APPLIED], stamp);
+
     // The same object written with its keys in another order is the same; any change is not.
     const reordered = desired();
     reordered.metadata = { labels: reordered.metadata.labels, namespace: "ns", name: "web" };
