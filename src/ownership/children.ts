@@ -34,13 +34,14 @@ export type EnsureResult = "created" | "updated" | "unchanged";
 /** Options of {@link ensureChild}; `D` is the type of its `desired` object. */
 export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<C> = ApplyObject<C>> {
   /**
-   * Whether the live child still holds what `desired` sets, i.e. whether someone else changed it.
-   * Default {@link containsDesired} on the body, and {@link metadataMatches}: every field set in
-   * `desired` has the same value in `actual` (fields the server adds are ignored). It does not
-   * decide alone: a desired object other than the one the child was last written from (its
-   * fingerprint, annotation `kubeloop.dev/applied`) is applied whatever `matches` answers, which
-   * is how a field the desired object stops setting goes. So a custom `matches` only compares what
-   * others may change (e.g. leaves out `spec.replicas` when an autoscaler sets it).
+   * Whether the stored child already is as desired; when not, `desired` is applied. Default:
+   * {@link appliedFrom} (the child was last written from this very desired object, so a field it
+   * stops setting is a difference), {@link containsDesired} on the body and {@link metadataMatches}
+   * (every field set in `desired` has the same value in `actual`; fields the server adds are
+   * ignored). A custom `matches` replaces all three: it may leave out what must not be written
+   * again (a Job's immutable pod template) or what others set (`spec.replicas` under an
+   * autoscaler); add `appliedFrom(want, have)` to it for dropped fields to be noticed too. Whatever
+   * decides the apply, it removes what the desired object no longer sets.
    */
   matches?: (desired: D, actual: C) => boolean;
   /**
@@ -111,6 +112,24 @@ export function containsDesired(desired: unknown, actual: unknown): boolean {
   return Object.entries(desired).every(
     ([key, value]) => value === undefined || containsDesired(value, (actual as Record<string, unknown>)[key]),
   );
+}
+
+/**
+ * True when `actual` was last written by {@link ensureChild} from a desired object equal to
+ * `desired`: it carries `desired`'s fingerprint (annotation `kubeloop.dev/applied`, a hash of the
+ * desired object but for its name, namespace and controller reference). Unlike a comparison with
+ * the live child, it sees a field the desired object stopped setting. Part of the default
+ * `matches`; a custom one adds it to notice dropped fields.
+ *
+ * @example
+ * ```ts
+ * // Repairs drift of the replicas and metadata only; any change of the desired object is applied.
+ * const matches = (want: DeploymentObject, have: DeploymentObject) =>
+ *   appliedFrom(want, have) && metadataMatches(want, have) && have.spec?.replicas === want.spec?.replicas;
+ * ```
+ */
+export function appliedFrom(desired: KubeObject, actual: KubeObject): boolean {
+  return appliedFingerprint(actual) === fingerprintOf(desired);
 }
 
 /**
@@ -251,7 +270,8 @@ async function converge<C extends KubeObject>(
   const ours = claim(child, actual);
   const drifted = !(opts.matches ?? defaultMatches)(desired, actual);
   const changed = appliedFingerprint(actual) !== child.fingerprint;
-  if (ours && !drifted && !changed) return settle(child, actual, live);
+  // A custom `matches` judges alone; by default, a desired object changed since the last write differs.
+  if (ours && !drifted && (opts.matches || !changed)) return settle(child, actual, live);
   const culprit = ours && drifted ? await writerOfChange(child, actual, live) : undefined;
   // Only a changed desired object can have dropped fields, which the operator's own claims would keep.
   const merged = changed ? await mergeOwnClaims(child, actual, live, () => read(child)) : undefined;

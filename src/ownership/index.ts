@@ -25,6 +25,7 @@
  * ```
  */
 export {
+  appliedFrom,
   type ChildContext,
   containsDesired,
   type EnsureChildOptions,

@@ -13,7 +13,7 @@ import {
   type KubeObject,
   type ManagedFieldsEntry,
 } from "../../../src/api/index.ts";
-import { controllerReference, ensureChild } from "../../../src/ownership/index.ts";
+import { appliedFrom, controllerReference, ensureChild } from "../../../src/ownership/index.ts";
 import { appliedOverCreate, createdByOperator } from "./fixtures/own-create.ts";
 import { childContext, widget } from "./support.ts";
 
@@ -196,19 +196,22 @@ describe("ensureChild and a desired object that stops setting a field", () => {
     assert.deepEqual(calls, ["apply"]);
   });
 
-  it("applies a changed desired object whatever a custom `matches` says, which still judges the live child", async () => {
+  it("lets a custom `matches` decide alone, and notice a changed desired object when it includes appliedFrom", async () => {
     const live = child(await fingerprintOf(desired()), created());
-    const changed = holding(live);
-    const matches = () => true;
-    await ensureChild(changed.ctx, OWNER, Deployment, desired({ mode: false }), { matches });
-    assert.deepEqual(changed.calls, ["get", "patch", "apply"]);
+    // Say, a Job's: its pod template is immutable, and must not be written again.
+    const ignoring = holding(live);
+    const result = await ensureChild(ignoring.ctx, OWNER, Deployment, desired({ mode: false }), {
+      matches: () => true,
+    });
+    assert.deepEqual([result, ignoring.calls], ["unchanged", []]);
+
+    const noticing = holding(live);
+    await ensureChild(noticing.ctx, OWNER, Deployment, desired({ mode: false }), { matches: appliedFrom });
+    assert.deepEqual(noticing.calls, ["get", "patch", "apply"], "the claims merged, then the apply prunes");
 
     const drifted = holding(live);
     await ensureChild(drifted.ctx, OWNER, Deployment, desired(), { matches: () => false });
     assert.deepEqual(drifted.calls, ["apply"], "the desired object did not change: nothing to prune");
-    const settled = holding(live);
-    await ensureChild(settled.ctx, OWNER, Deployment, desired(), { matches });
-    assert.deepEqual(settled.calls, []);
   });
 
   it("applies once a child without a fingerprint (an earlier version's) whose desired fields all match", async () => {
