@@ -17,9 +17,10 @@ import {
   ServerError,
 } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
-import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
+import { type DriftReporting, lastForeignWriter, reportDrift } from "./drift.ts";
 import { AlreadyOwnedError, ChildConflictError, ChildReplacedError, InvalidChildError } from "./errors.ts";
 import type { ExclusiveOptions } from "./exclusive.ts";
+import { writerOfChange } from "./internal/culprit.ts";
 import { appliedFingerprint, fingerprintOf, stamped } from "./internal/fingerprint.ts";
 import { warnUnlessOwned } from "./internal/not-owned.ts";
 import { mergeOwnClaims } from "./internal/own-claims.ts";
@@ -160,14 +161,15 @@ const defaultMatches = <C extends KubeObject>(desired: ApplyObject<C>, actual: C
 /**
  * Makes the child `desired` (owned by `owner`) exist as desired. Reads it through the informer of
  * the scope declared with `owns()`; creates it when missing, and applies it with the client's
- * field manager when the desired object changed since the child was last written (each write
- * stamps the child with the desired object's fingerprint, annotation `kubeloop.dev/applied`; a
- * child without it, from an earlier version or another writer, is applied once) or when the live
- * child differs (`matches`). A settled child costs no request: neither read nor written. What the
- * desired object stops setting (an env entry, a label, `hostNetwork`) is removed: before applying a
- * changed desired object, the claims of the operator's own writes other than applies (its create,
- * an `Update`) join its `Apply` entry, in one JSON patch of `managedFields` (once in a child's life,
- * as client-go's `csaupgrade`), so that the apply prunes the fields it no longer sets. Reports
+ * field manager when it is not as desired (`matches`; by default: the desired object changed since
+ * the child was last written, or the live child differs). Each write stamps the child with the
+ * fingerprint of its desired object (annotation `kubeloop.dev/applied`, see {@link appliedFrom});
+ * a child without it, from an earlier version or another writer, is applied once. A settled child
+ * costs no request: neither read nor written. What the desired object stops setting (an env entry,
+ * a label, `hostNetwork`) is removed: before applying a changed desired object, the claims of the
+ * operator's own writes other than applies (its create, an `Update`) join its `Apply` entry, in
+ * one JSON patch of `managedFields` (once in a child's life, as client-go's `csaupgrade`), so that
+ * the apply prunes the fields it no longer sets. Reports
  * drift — a Warning event naming who changed it and `kubeloop_drift_repairs_total{kind,manager}` —
  * when someone else made the difference or deleted it. An exclusive child (the default) also loses
  * what other writers added, in one JSON patch that also drops their claims on its content: a child
@@ -272,7 +274,8 @@ async function converge<C extends KubeObject>(
   const changed = appliedFingerprint(actual) !== child.fingerprint;
   // A custom `matches` judges alone; by default, a desired object changed since the last write differs.
   if (ours && !drifted && (opts.matches || !changed)) return settle(child, actual, live);
-  const culprit = ours && drifted ? await writerOfChange(child, actual, live) : undefined;
+  const own = ctx.client.fieldManager;
+  const culprit = ours && drifted ? await writerOfChange(own, desired, actual, live) : undefined;
   // Only a changed desired object can have dropped fields, which the operator's own claims would keep.
   const merged = changed ? await mergeOwnClaims(child, actual, live, () => read(child)) : undefined;
   const applied = await applyTo(child, actual);
@@ -345,56 +348,6 @@ function invalidChildOr<C extends KubeObject>(child: Child<C>, err: unknown): un
 
 /** How server-side apply's 500 for a body that does not fit the schema begins. */
 const typedPatchRefusal = /^failed to create typed patch object\b/;
-
-/**
- * Who made `actual` differ from `desired`, when someone other than this controller wrote since
- * it did: the most recent such writer that owns a field `desired` sets (from the full field sets;
- * the last foreign writer when they cannot be read). A tool that only added a label is no drift,
- * and an update the owner's spec caused is not blamed on it.
- */
-async function writerOfChange<C extends KubeObject>(
-  child: Child<C>,
-  actual: C,
-  live: () => Promise<C>,
-): Promise<Writer | undefined> {
-  const own = child.ctx.client.fieldManager;
-  const writer = lastForeignWriter(actual, own);
-  if (!writer || !wroteAfterUs(actual, writer, own)) return undefined;
-  return live().then(
-    (fresh) => writerOfDesired(fresh, child.desired, own),
-    () => writer,
-  );
-}
-
-/** The most recent writer of `fresh`, since this controller's last write, that owns a field `desired` sets. */
-function writerOfDesired(fresh: KubeObject, desired: KubeObject, own: string): Writer | undefined {
-  const entries = fresh.metadata.managedFields ?? [];
-  const ours = entries.filter((e) => e.manager === own).map((e) => e.time ?? "");
-  const since = ours.sort().at(-1) ?? "";
-  // An entry without a time (a write through /scale) is as recent as any.
-  const touching = entries.filter(
-    (e) => (e.time === undefined || e.time >= since) && ownsAnyOf(e.fieldsV1, desired),
-  );
-  return lastForeignWriter({ ...fresh, metadata: { ...fresh.metadata, managedFields: touching } }, own);
-}
-
-/** True when a `fieldsV1` set owns a field that `desired` sets (a list counts as one field). */
-function ownsAnyOf(fields: unknown, desired: object): boolean {
-  if (!fields || typeof fields !== "object") return false;
-  return Object.entries(desired).some(([key, value]) => {
-    const owned = (fields as Record<string, unknown>)[`f:${key}`];
-    if (value === undefined || owned === undefined) return false;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return true;
-    return ownsAnyOf(owned, value);
-  });
-}
-
-/** True when `writer`'s last write is not older than this controller's own last write. */
-function wroteAfterUs(obj: KubeObject, writer: Writer, own: string): boolean {
-  const ours = (obj.metadata.managedFields ?? []).filter((e) => e.manager === own).map((e) => e.time ?? "");
-  const latestOurs = ours.sort().at(-1) ?? "";
-  return writer.time === undefined || writer.time >= latestOurs;
-}
 
 /** The child as the apiserver has it, with its full field sets. */
 async function read<C extends KubeObject>(child: Child<C>): Promise<C> {
