@@ -7,12 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  Deployment,
-  type DeploymentObject,
-  type KubeObject,
-  type ManagedFieldsEntry,
-} from "../../../src/api/index.ts";
+import { Deployment, type DeploymentObject, type ManagedFieldsEntry } from "../../../src/api/index.ts";
+import { summarizeManagedFields } from "../../../src/cache/reflector.ts";
 import { appliedFrom, controllerReference, ensureChild } from "../../../src/ownership/index.ts";
 import { appliedOverCreate, createdByOperator } from "./fixtures/own-create.ts";
 import { childContext, widget } from "./support.ts";
@@ -62,17 +58,9 @@ function child(fingerprint: string | undefined, managedFields: ManagedFieldsEntr
   return live;
 }
 
-/** The cache's summary of `obj`: who wrote, not what. */
-function cached<T extends KubeObject>(obj: T): T {
-  const summary = (obj.metadata.managedFields ?? []).map(({ manager, operation, time, subresource }) =>
-    subresource ? { manager, operation, time, subresource } : { manager, operation, time },
-  );
-  return { ...obj, metadata: { ...obj.metadata, managedFields: summary } };
-}
-
 /** The cache holding `live` (summarized, as `stored`) and the apiserver holding it whole. */
 function holding(live: DeploymentObject, options: Parameters<typeof childContext>[0] = {}) {
-  const stored = cached(live);
+  const stored = summarizeManagedFields(live);
   return { stored, ...childContext({ stored: [stored], server: [live], fieldManager: OWN, ...options }) };
 }
 
@@ -155,7 +143,7 @@ describe("ensureChild and a desired object that stops setting a field", () => {
     const container = stored.spec?.template.spec?.containers[0];
     assert.ok(container);
     container.env = [{ name: "MESSAGE", value: "hello" }];
-    stored.metadata = { ...stored.metadata, ...cached(answer).metadata, labels: LABELS };
+    stored.metadata = { ...stored.metadata, ...summarizeManagedFields(answer).metadata, labels: LABELS };
     assert.equal(await ensureChild(ctx, OWNER, Deployment, slim), "unchanged");
     assert.equal(calls.length, 3);
     // A version the controller's writes did not replace is judged as usual: an older one differs.

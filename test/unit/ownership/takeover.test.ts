@@ -14,6 +14,7 @@ import {
   type JobObject,
   type ManagedFieldsEntry,
 } from "../../../src/api/index.ts";
+import { summarizeManagedFields } from "../../../src/cache/reflector.ts";
 import { ConflictError, ForbiddenError, InvalidError } from "../../../src/client/index.ts";
 import { controllerReference, ensureChild, InvalidChildError } from "../../../src/ownership/index.ts";
 import { jobWithForeignEnv, templateImmutable } from "./fixtures/immutable-job.ts";
@@ -63,16 +64,6 @@ function desired(): DeploymentObject {
   };
 }
 
-/** The cache's summary of `obj`: who wrote, not what. */
-function cached<T extends DeploymentObject | JobObject>(obj: T): T {
-  const summary = (obj.metadata.managedFields ?? []).map(({ manager, operation, time }) => ({
-    manager,
-    operation,
-    time,
-  }));
-  return { ...obj, metadata: { ...obj.metadata, managedFields: summary } };
-}
-
 /**
  * The cache holding `live` (summarized) and the apiserver holding it whole; the apply answers
  * `live` with its field sets (the apiserver's answer also has the operator's new Apply entry).
@@ -81,7 +72,7 @@ function holding<T extends DeploymentObject | JobObject>(
   live: T,
   options: Parameters<typeof childContext>[0] = {},
 ) {
-  const stored = cached(live);
+  const stored = summarizeManagedFields(live);
   const context = childContext({
     stored: [stored],
     server: [live],
