@@ -58,7 +58,10 @@ export interface LeaderElectorOptions extends Partial<ElectionTimings> {
   namespace?: string;
   /** This candidate's identity, unique among the candidates. Default {@link defaultIdentity}(). */
   identity?: string;
-  /** Give the Lease up when the run signal aborts, so a successor takes over at once. Default true. */
+  /**
+   * Give the Lease up once the work ended after the run signal aborted, so a successor takes over
+   * at once (client-go's `ReleaseOnCancel`). Default true.
+   */
   releaseOnCancel?: boolean;
   /** Source of time: wall time for the Lease's timestamps, monotonic time for durations. Default `systemClock`. */
   clock?: Clock;
@@ -74,12 +77,26 @@ export interface LeaderElectorOptions extends Partial<ElectionTimings> {
    */
   observed?: ObservedRecord;
   /**
-   * Called on becoming leader. `signal` aborts the moment leadership ends (lost, or shutdown);
-   * stop the guarded work then. When it returns a promise, the elector waits for it to settle
-   * before it releases the Lease or tries to acquire again, so two terms never overlap.
+   * Called on becoming leader, with two signals:
+   *
+   * - `signal` aborts when the work must stop: told to stop (the run signal aborted: shutdown, a
+   *   shard given up), with the run signal's reason, or leadership lost. Told to stop, the work
+   *   drains (stops taking new work, lets what is in flight finish) while the elector keeps
+   *   renewing the Lease; once the returned promise settled, the Lease is released.
+   * - `lost` aborts only when leadership is lost, with a `LeadershipLostError`: no renewal
+   *   succeeded within `renewDeadline` of the last successful one (while draining too), or
+   *   another candidate holds the Lease. Stop writing at once: another candidate may take over a
+   *   lease duration after the last renewal.
+   *
+   * The elector waits for the returned promise before it releases the Lease or tries to acquire
+   * again, so two terms never overlap; a work that never settles after `signal` keeps the Lease
+   * for good, so bound its drain.
    */
-  onStartedLeading?: (signal: AbortSignal) => void | Promise<void>;
-  /** Called the moment leadership ends, right after the leading signal aborts. */
+  onStartedLeading?: (signal: AbortSignal, lost: AbortSignal) => void | Promise<void>;
+  /**
+   * Called the moment leadership ends: when it is lost (right after `lost` aborted), or when the
+   * work ended after it was told to stop (right before the Lease is released).
+   */
   onStoppedLeading?: () => void;
   /** Called when a holder other than the last one reported is observed (this candidate included). */
   onNewLeader?: (identity: string) => void;

@@ -142,8 +142,10 @@ export interface Candidate {
   elector: LeaderElector;
   /** `new:<id>`, `started`, `stopped` and `error:<phase>`, in order. */
   events: string[];
-  /** The signal of each term, in order. */
+  /** The stop signal of each term, in order. */
   terms: AbortSignal[];
+  /** The lost signal of each term, in order. */
+  losses: (AbortSignal | undefined)[];
   /** Metric hook calls: `status=0|1` and `transition`. */
   metrics: string[];
   /** Errors passed to onError. */
@@ -161,7 +163,7 @@ export class Harness {
 
   /** Starts a candidate with `identity`; other options override the harness's. */
   start(identity: string, options: Partial<LeaderElectorOptions> = {}): Candidate {
-    const candidate = { events: [], terms: [], metrics: [], errors: [] } as unknown as Candidate;
+    const candidate = { events: [], terms: [], losses: [], metrics: [], errors: [] } as unknown as Candidate;
     const controller = new AbortController();
     candidate.elector = new LeaderElector({
       client: this.store,
@@ -171,9 +173,10 @@ export class Harness {
       identity,
       metrics: recordMetrics(candidate.metrics),
       onNewLeader: (id) => candidate.events.push(`new:${id}`),
-      onStartedLeading: (signal) => {
+      onStartedLeading: (signal, lost) => {
         candidate.events.push("started");
         candidate.terms.push(signal);
+        candidate.losses.push(lost);
       },
       onStoppedLeading: () => candidate.events.push("stopped"),
       onError: (error: unknown, phase: ElectionPhase) => {
