@@ -17,6 +17,7 @@ import {
   type ElectionTimings,
   type LeaderElectorOptions,
   type LeaseClient,
+  requireLeaseName,
   requireText,
   resolveTimings,
   retryJitterFactor,
@@ -75,7 +76,7 @@ export class LeaderElector {
 
   /** Validates the options; throws {@link InvalidElectionConfigError} when one is wrong. */
   constructor(options: LeaderElectorOptions) {
-    this.name = requireText("name", options.name);
+    this.name = requireLeaseName(options.name);
     this.identity = requireText("identity", options.identity ?? defaultIdentity());
     this.namespace = options.namespace;
     this.timings = Object.freeze(resolveTimings(options));
@@ -263,10 +264,17 @@ export class LeaderElector {
 
   async #store(verb: "create" | "update", lease: LeaseObject, signal: AbortSignal): Promise<void> {
     const sentAt = this.#clock.monotonicMs();
-    const stored = await this.#client[verb](Lease, lease, { namespace: this.namespace, signal });
+    const stored = await this.#client[verb](Lease, this.#owned(lease), { namespace: this.namespace, signal });
     this.#lease = stored;
     this.#renewedAt = sentAt;
     this.#observed.observe(readLeaseRecord(stored), this.#clock.monotonicMs());
+  }
+
+  /** `lease` with the owners this candidate writes, if any. */
+  #owned(lease: LeaseObject): LeaseObject {
+    const owners = this.#options.ownerReferences;
+    if (!owners?.length) return lease;
+    return { ...lease, metadata: { ...lease.metadata, ownerReferences: [...owners] } };
   }
 
   /** Sleeps `ms`; false when `signal` aborted first. */

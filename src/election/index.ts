@@ -44,6 +44,7 @@ export * from "./errors.ts";
 export { ObservedRecord } from "./internal/observed.ts";
 export { type LeaseRecord, microTime, readLeaseRecord } from "./lease.ts";
 export * from "./metrics.ts";
+export { isValidLeaseName, leaseName, nameHash } from "./names.ts";
 export {
   defaultElectionTimings,
   defaultIdentity,
