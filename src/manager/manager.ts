@@ -159,6 +159,12 @@ export interface ManagerOptions {
    */
   gracefulShutdownMs?: number;
   /**
+   * The default of every controller's own `reconciliationTimeoutMs`, as controller-runtime's
+   * manager-wide `Controller.ReconciliationTimeout`: how long one reconcile may run before its
+   * `ctx.signal` aborts and its client is fenced. Default none.
+   */
+  reconciliationTimeoutMs?: number;
+  /**
    * Logger. Default: pino named after the operator, at `$LOG_LEVEL` (default `info`), readable
    * lines when stdout is a terminal, JSON otherwise.
    */
@@ -385,7 +391,8 @@ export class Manager implements ControllerHost {
     spec: ControllerSpec<T>,
     deps: Pick<ControllerDeps, "cache" | "metrics"> & Partial<ControllerDeps>,
   ): Controller<T> {
-    const options = { gracefulShutdownMs: this.#options.gracefulShutdownMs, ...spec.options };
+    const { gracefulShutdownMs, reconciliationTimeoutMs } = this.#options;
+    const options = { gracefulShutdownMs, reconciliationTimeoutMs, ...spec.options };
     return buildController(
       { ...spec, options },
       {
