@@ -63,11 +63,11 @@ export interface ControllerDeps {
   metrics?: ControllerMetrics;
   clock?: Clock;
   /**
-   * Whether a key is this controller's to reconcile; keys it refuses are dropped when queued. A
-   * sharded manager passes the check of its shard, for keys that watches of unsharded kinds map to.
-   * Default: every key.
+   * Whether a key, queued for `reason`, is this controller's to reconcile; keys it refuses are
+   * dropped when queued. A sharded manager passes the check of its shard, for keys that watches of
+   * unsharded kinds map to. Default: every key.
    */
-  accepts?: (key: string) => boolean;
+  accepts?: (key: string, reason: string) => boolean;
   /** Labels `ensureChild` puts on every child (`ctx.childLabels`): a sharded manager routes children by them. */
   childLabels?: Readonly<Record<string, string>>;
 }
@@ -136,7 +136,7 @@ export class Controller<T extends KubeObject> {
    * (default {@link NORMAL_PRIORITY}; always normal when the `priorityQueue` option is false).
    */
   enqueue(key: string, reason: string, priority = NORMAL_PRIORITY): void {
-    if (this.#deps.accepts && !this.#deps.accepts(key)) return;
+    if (this.#deps.accepts && !this.#deps.accepts(key, reason)) return;
     this.#metrics.triggered(reason);
     this.queue.add(key, reason, {
       priority: this.#options.priorityQueue === false ? NORMAL_PRIORITY : priority,
