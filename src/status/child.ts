@@ -52,7 +52,7 @@ const failureConditions: readonly ((c: LooseCondition) => boolean)[] = [
  * ```ts
  * const failure = deployment && childFailure(deployment);
  * if (failure) draft.set("Available", { status: "False", ...failure });
- * // Available=False FailedCreate: "Deployment web: pods "web-5d9f-" is forbidden: exceeded quota: ..."
+ * // Available=False FailedCreate: "Deployment web: pods "web-5d9f7c8b9-x2x7q" is forbidden: exceeded quota: ..."
  * ```
  */
 export function childFailure(child: KStatusSubject, clock: Clock = systemClock): ChildTrouble | undefined {

@@ -32,7 +32,7 @@ function job(conditions: object[]): KStatusSubject {
 }
 
 const quotaMessage =
-  'pods "web-5d9f7c8b9-" is forbidden: exceeded quota: no-pods, requested: pods=1, used: pods=0, limited: pods=0';
+  'pods "web-5d9f7c8b9-x2x7q" is forbidden: exceeded quota: no-pods, requested: pods=1, used: pods=0, limited: pods=0';
 
 describe("childFailure", () => {
   it("carries a Deployment's ReplicaFailure up with its reason and message, naming the Deployment", () => {

@@ -91,7 +91,7 @@ test("issue 37: a quota forbidding pods carries the Deployment's ReplicaFailure 
     60_000,
   );
   const podsRefused =
-    /^Deployment edge: pods "edge-[a-z0-9]+-" is forbidden: exceeded quota: no-pods, requested: pods=1/;
+    /^Deployment edge: pods "edge-[a-z0-9]+-[a-z0-9]+" is forbidden: exceeded quota: no-pods, requested: pods=1/;
   for (const type of ["Available", "Progressing"]) {
     const condition = conditionOf(failed, type);
     assert.deepEqual([condition?.status, condition?.reason], ["False", "FailedCreate"], type);

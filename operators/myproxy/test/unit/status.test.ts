@@ -41,7 +41,7 @@ describe("podNames", () => {
 
 /** The ReplicaFailure a Deployment copies from its ReplicaSet when a quota refuses its pods. */
 const podsQuota =
-  'pods "edge-5d9f7c8b9-" is forbidden: exceeded quota: no-pods, requested: pods=1, used: pods=0, limited: pods=0';
+  'pods "edge-5d9f7c8b9-x2x7q" is forbidden: exceeded quota: no-pods, requested: pods=1, used: pods=0, limited: pods=0';
 const noPods = deployment(2, {
   observedGeneration: 1,
   conditions: [
