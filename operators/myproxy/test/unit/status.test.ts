@@ -7,6 +7,7 @@ import type { MyProxyObject } from "../../api.ts";
 import { MyProxyConditions } from "../../conditions.ts";
 import {
   availableReport,
+  type ProxyObservation,
   podNames,
   progressingReport,
   proxyStatus,
@@ -139,6 +140,20 @@ describe("progressingReport", () => {
   });
 });
 
+/** An observation of a MyProxy without a Deployment yet (nothing converged), with `overrides`. */
+function unconverged(overrides: Partial<ProxyObservation> = {}): ProxyObservation {
+  return {
+    deployment: undefined,
+    deploymentUpToDate: false,
+    pods: [],
+    acceptedRoutes: 0,
+    routesLeftOut: 0,
+    configHash: "abc",
+    configBytes: 1000,
+    ...overrides,
+  };
+}
+
 describe("proxyStatus", () => {
   it("reports the fields from the Deployment, the pods and the routes", () => {
     const report = proxyStatus({
@@ -160,16 +175,8 @@ describe("proxyStatus", () => {
   });
 
   it("reports a child name taken by an object it does not control as Progressing=False ChildConflict", () => {
-    const report = proxyStatus({
-      deployment: undefined,
-      deploymentUpToDate: false,
-      pods: [],
-      acceptedRoutes: 0,
-      routesLeftOut: 0,
-      configHash: "abc",
-      configBytes: 1000,
-      blocked: "ConfigMap shop/edge-nginx is already controlled by ...",
-    });
+    const blocked = "ConfigMap shop/edge-nginx is already controlled by ...";
+    const report = proxyStatus(unconverged({ blocked }));
     assert.deepEqual([report.progressing.status, report.progressing.reason], ["False", "ChildConflict"]);
   });
 
@@ -178,16 +185,7 @@ describe("proxyStatus", () => {
       reason: "QuotaExceeded",
       message: 'deployments.apps "edge" is forbidden: exceeded quota: q',
     };
-    const report = proxyStatus({
-      deployment: undefined,
-      deploymentUpToDate: false,
-      pods: [],
-      acceptedRoutes: 0,
-      routesLeftOut: 0,
-      configHash: "abc",
-      configBytes: 1000,
-      refused,
-    });
+    const report = proxyStatus(unconverged({ refused }));
     assert.deepEqual(report.progressing, { status: "False", ...refused });
     assert.equal(report.available.reason, "DeploymentNotFound");
   });
@@ -278,16 +276,7 @@ describe("MyProxy's Ready roll-up", () => {
       ["True", "QuotaExceeded"],
       "retried, not stalled",
     );
-    const observed = {
-      deployment: noPods,
-      deploymentUpToDate: true,
-      pods: [],
-      acceptedRoutes: 0,
-      routesLeftOut: 0,
-      configHash: "abc",
-      configBytes: 1000,
-    };
-    const report = proxyStatus(observed);
+    const report = proxyStatus(unconverged({ deployment: noPods, deploymentUpToDate: true }));
     const [noPodsSummary] = ready(report.available, report.progressing);
     assert.deepEqual([noPodsSummary?.status, noPodsSummary?.reason], ["False", "FailedCreate"]);
     assert.match(noPodsSummary?.message ?? "", /exceeded quota: no-pods/);
