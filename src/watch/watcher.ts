@@ -9,6 +9,7 @@ import type { KubeObject, ResourceType } from "../api/index.ts";
 import {
   type ApiResponse,
   apiErrorFrom,
+  apiserverAway,
   ExpiredError,
   InvalidError,
   KindNotFoundError,
@@ -77,7 +78,10 @@ export interface WatcherOptions {
   gapMs?: number;
   /** Server-side watch timeout, drawn per connection. Default uniform in 300–600 s, as client-go. */
   timeoutSeconds?: () => number;
-  /** First and maximum retry delay. Default 800 ms and 30 s. */
+  /**
+   * First and maximum retry delay. Default 800 ms and 30 s; while the apiserver is away (refused,
+   * 502/503, timeouts) no delay exceeds 2 s, so that a watch is back within 2 s of the apiserver.
+   */
   backoff?: { initialMs: number; maxMs: number };
   metrics?: WatchMetrics;
   clock?: Clock;
@@ -95,6 +99,14 @@ const bookmarkIntervalMs = 60_000;
 const defaultInactivityMs = 3 * bookmarkIntervalMs;
 /** A bookmark interval and slack for a loaded apiserver or process (59.6–61.1 s measured on a loaded 2-core machine). */
 const defaultGapMs = bookmarkIntervalMs + 5_000;
+
+/**
+ * The longest retry delay while the apiserver is away. client-go's reflector backs off to 30 s
+ * whatever the failure: measured (test/e2e/cluster/restart.test.ts), after a 5 s outage the watches
+ * of the reference operators then came back 3 to 6 s after the apiserver, and every reconcile of an
+ * object created meanwhile waited for them. Retries of an apiserver that is away cost it nothing.
+ */
+const awayMaxDelayMs = 2_000;
 
 /** The initial-state stream ended before the server said the state was complete. */
 class IncompleteInitialState extends Error {}
@@ -173,7 +185,7 @@ export async function* watch<T extends KubeObject>(
       // A watch that went silent had connected: no failure in a row, so no ever longer wait (an idle
       // kind without bookmarks would otherwise stay disconnected for up to the maximum backoff).
       if (reason === "inactive") backoff.reset();
-      const delay = backoff.next();
+      const delay = backoff.next(apiserverAway(err) ? awayMaxDelayMs : undefined);
       metrics.retry?.(err, delay);
       await clock.sleep(delay, options.signal).catch(() => {});
     }
