@@ -2,9 +2,10 @@
  * Webhooks served by the manager against the run's control plane: the apiserver calls them over
  * TLS with the CA the manager injected (URL client config to 127.0.0.1), denials carry the
  * handler's message and field, dry runs have no side effects, defaults are stored, objects convert
- * between two versions of different shapes and back, a rotated CA is applied again, and a webhook
- * that is down fails closed (naming itself) or open, as its failure policy says. The configurations
- * are named for this file and select only its namespaces, so other files are not affected.
+ * between two versions of different shapes and back, a rotated CA is applied again, a stopped
+ * manager takes its configurations back, and a webhook that is down fails closed (naming itself)
+ * or open, as its failure policy says. The configurations are named for this file and select only
+ * its namespaces, so other files are not affected.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -19,10 +20,11 @@ import {
   CustomResourceDefinition,
   type KubeObject,
   MutatingWebhookConfiguration,
+  type ResourceType,
   resourceType,
   ValidatingWebhookConfiguration,
 } from "../../../src/api/index.ts";
-import { InvalidError, WriteFencedError } from "../../../src/client/index.ts";
+import { InvalidError, NotFoundError, WriteFencedError } from "../../../src/client/index.ts";
 import { manifestsOf } from "../../../src/generate/index.ts";
 import { Manager, type WebhookServingOptions } from "../../../src/manager/index.ts";
 import { defineOperator, installCrds } from "../../../src/operator/index.ts";
@@ -290,8 +292,25 @@ describe("webhooks served by the manager", () => {
     });
     await untilDenying(ns);
 
-    // Down, failurePolicy Fail (the default): refused, naming the webhook that could not be called.
+    // A clean stop takes the configurations back (a local run's call this process); a server gone
+    // without one (a crash, SIGKILL) leaves them calling a closed port, as put back here.
+    const client = await testClient();
+    const types = [ValidatingWebhookConfiguration, MutatingWebhookConfiguration] as ResourceType[];
+    const applied = await Promise.all(types.map((type) => client.get(type, configurationName)));
     await stop();
+    for (const type of types) {
+      const left = await client.get(type, configurationName).then(
+        () => "still there",
+        (err: unknown) => (err instanceof NotFoundError ? "gone" : String(err)),
+      );
+      assert.equal(left, "gone", `the ${type.kind} once the manager stopped`);
+    }
+    for (const [i, type] of types.entries()) {
+      const { metadata, ...configuration } = applied[i] as KubeObject;
+      await client.create(type, { ...configuration, metadata: { name: metadata.name } });
+    }
+
+    // Down, failurePolicy Fail (the default): refused, naming the webhook that could not be called.
     const apply = (name: string) =>
       kubectl(["apply", "-f", "-"], {
         input: gizmoYaml(ns, name, "{ hostname: a.example, port: 80 }"),
