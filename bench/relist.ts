@@ -107,7 +107,7 @@ async function relist(client: Client, namespace: string, store: ReturnType<typeo
     page = await client.listPage(ConfigMap, { namespace, limit: 500, continue: page?.continue });
     comparison.page(page.items, page.resourceVersion);
   } while (page.continue);
-  const found = comparison.divergences();
+  const found = comparison.divergences("all");
   if (found.length > 0) throw new Error(`${found.length} divergences in a quiet namespace`);
 }
 

@@ -31,6 +31,9 @@ async function synced(
   const told: string[][] = [];
   const started = startInformer(t, {
     relist: { periodMs, jitter: 0 },
+    // Time jumps by whole periods here without the bookmarks a live watch gets every minute: the
+    // watch must not take the jumps for gaps (watcher-gap.test.ts covers those).
+    watch: { gapMs: Number.POSITIVE_INFINITY },
     metrics: { diverged: (change) => diverged.push(change) },
     onDiverged: (found) => told.push(found.map((f) => `${f.change} ${f.key}`)),
     ...options,
