@@ -137,12 +137,26 @@ async function main(): Promise<number> {
   }
   announce(plan);
   let code = plan.files.length > 0 ? 0 : 1;
+  const times: string[] = [];
   for (const [tier, inTier] of files) {
     const kept = inTier.filter((f) => plan.files.includes(relative(repository, f)));
-    if (code === 0 && kept.length > 0) code = await runTier(tier, kept);
+    if (code !== 0 || kept.length === 0) continue;
+    const start = performance.now();
+    code = await runTier(tier, kept);
+    times.push(tierTime(tier, kept.length, performance.now() - start, code));
   }
+  for (const line of times) console.log(`ℹ ${line}`);
   announce(plan);
   return code;
+}
+
+/** One line saying how long a tier took: `.ci/run` and developers see where the time goes. */
+function tierTime(tier: Tier, files: number, ms: number, code: number): string {
+  const took =
+    ms >= 60_000
+      ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`
+      : `${Math.round(ms / 1000)} s`;
+  return `${tier} tier: ${files} file${files === 1 ? "" : "s"} in ${took}${code === 0 ? "" : ` (failed, exit ${code})`}`;
 }
 
 /** Says which files the run leaves out, if any (before the run, and again at its end). */
