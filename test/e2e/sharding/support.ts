@@ -115,7 +115,7 @@ function startReplica(
 }
 
 /** The shards `replica` holds, as its events tell. */
-function held(replica: OperatorProcess): Set<number> {
+export function held(replica: OperatorProcess): Set<number> {
   const shardsHeld = new Set<number>();
   for (const e of replica.events) {
     if (e.event === "shard-acquired") shardsHeld.add(e.shard as number);
@@ -124,12 +124,12 @@ function held(replica: OperatorProcess): Set<number> {
   return shardsHeld;
 }
 
-/** True when `replicas` hold every shard between them, each its fair share (⌊S/R⌋ or ⌈S/R⌉). */
-function balanced(replicas: readonly OperatorProcess[]): boolean {
+/** True when `replicas` hold every one of `count` shards between them, each its fair share (⌊S/R⌋ or ⌈S/R⌉). */
+export function balanced(replicas: readonly OperatorProcess[], count = shards): boolean {
   const counts = replicas.map((r) => held(r).size);
   const all = new Set(replicas.flatMap((r) => [...held(r)]));
-  const fair = shards / replicas.length;
-  return all.size === shards && counts.every((n) => n >= Math.floor(fair) && n <= Math.ceil(fair));
+  const fair = count / replicas.length;
+  return all.size === count && counts.every((n) => n >= Math.floor(fair) && n <= Math.ceil(fair));
 }
 
 /** The sum of the samples of `name` for `kind` in `replica`'s /metrics. */

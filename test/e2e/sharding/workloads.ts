@@ -59,12 +59,12 @@ const routes = proxyNamespaces.flatMap((namespace) => routeNames.map((name) => (
 export const routeCount = routes.length;
 const pathOf = (name: string, changed: boolean) => `/${changed ? "again-" : ""}${name}`;
 
-/** `perShard` names `<prefix>-<hex>` in each of the scenario's shards. */
-function spreadNames(prefix: string, perShard: number): string[] {
-  const ranges = splitHashSpace(shards);
+/** `perShard` names `<prefix>-<hex>` in each of `count` shards (default the scenario's), by namespace hash. */
+export function spreadNames(prefix: string, perShard: number, count = shards): string[] {
+  const ranges = splitHashSpace(count);
   const filled = new Map<number, number>();
   const names: string[] = [];
-  for (let i = 0; names.length < shards * perShard; i++) {
+  for (let i = 0; names.length < count * perShard; i++) {
     const name = `${prefix}-${createHash("sha256").update(String(i)).digest("hex").slice(0, 6)}`;
     const shard = ranges.findIndex((range) => inRanges(shardHash(name), [range]));
     const held = filled.get(shard) ?? 0;
