@@ -26,17 +26,19 @@ test("rolling updates of a leader-elected operator under load: no key reconciled
   // 24 Sprockets in two namespaces, 3 of them slow.
   const load = await startLoad(operator.client, ["work-a", "work-b"], { perNamespace: 12, slowEvery: 8 });
 
-  const exits: (number | string)[] = [];
+  // The old leader exits while the next rollout begins; the next begins once leadership moved,
+  // so that each rollout stops the leader.
+  const stops: Promise<number | string>[] = [];
   const phases = [seconds()];
   for (let i = 0; i < ROLLOUTS; i++) {
     const next = await operator.startReplica();
     await next.ready();
-    await inSlowReconcile([leader], load);
-    exits.push(await operator.stop(leader));
+    stops.push(operator.stop(await inSlowReconcile([leader], load)));
     await next.waitFor((e) => e.event === "became-leader", "take over", 90_000);
     leader = next;
     phases.push(seconds());
   }
+  const exits = await Promise.all(stops);
   await load.settle();
   phases.push(seconds());
 

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { auditedCluster } from "../fixtures/audit.ts";
-import { deploy } from "../fixtures/deployed.ts";
+import { deploy, type Replica } from "../fixtures/deployed.ts";
 import { auditRun, describeAudit, inSlowReconcile, startLoad } from "../fixtures/rollout.ts";
 import { sprocketsModule } from "../fixtures/sprockets.ts";
 import { eventually } from "../support.ts";
@@ -36,15 +36,18 @@ test("rolling updates of a sharded operator under load: the shards spread, no ke
   const namespaces = spreadNames("work", 1, SHARDS);
   const load = await startLoad(operator.client, namespaces, { perNamespace: 4, slowEvery: 4 });
 
-  const exits: (number | string)[] = [];
+  // Back to back, as rollouts in a row go: the next replica starts while the old one still drains.
+  const stops = new Map<Replica, Promise<number | string>>();
   const phases = [seconds()];
   for (let i = 0; i < ROLLOUTS; i++) {
-    const old = operator.running;
+    const old = operator.running.filter((r) => !stops.has(r));
     const next = await operator.startReplica();
     await next.ready();
-    exits.push(await operator.stop(await inSlowReconcile(old, load)));
+    const victim = await inSlowReconcile(old, load);
+    stops.set(victim, operator.stop(victim));
     phases.push(seconds());
   }
+  const exits = await Promise.all(stops.values());
   const spread = await eventually(() => balanced(operator.running, SHARDS), {
     what: "the three replicas sharing the shards",
     timeoutMs: 90_000,
