@@ -50,7 +50,7 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
  * Files that run for minutes (each conformance-kit run starts a control plane of its own and runs
  * every check): they start first, so that the run does not end waiting on one started last.
  */
-const long = /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)/;
+const long = /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)|rolling-update/;
 
 /** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`, the long ones first. */
 function tierFiles(): string[] {
