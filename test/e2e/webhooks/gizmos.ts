@@ -16,7 +16,7 @@ import {
   Verdict,
   validating,
 } from "../../../src/webhook/index.ts";
-import { emitter } from "../fixtures/emit.ts";
+import { emitter, operatorModuleOf } from "../fixtures/emit.ts";
 
 /** The API group of the kinds. */
 export const group = "webhooks.e2e.kubeloop.dev";
@@ -120,8 +120,7 @@ export function gizmos(name: string, { watchNamespace }: { watchNamespace?: stri
 
 /** The text of an operator module exporting {@link gizmos}`(name, options)`, for fixtures/deployed.ts. */
 export function gizmosModule(name: string, options: { watchNamespace?: string } = {}): string {
-  const source = JSON.stringify(new URL(import.meta.url).href);
-  return `import { gizmos } from ${source};\nexport default gizmos(${JSON.stringify(name)}, ${JSON.stringify(options)});\n`;
+  return operatorModuleOf(import.meta.url, "gizmos", name, options);
 }
 
 /** A Gizmo manifest in YAML, for kubectl. */

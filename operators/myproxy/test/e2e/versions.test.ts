@@ -17,6 +17,7 @@ import { crdFor } from "kubeloop/schema";
 import { serveConversions } from "kubeloop/testing";
 import { CONVERSION_DATA_ANNOTATION } from "kubeloop/webhook";
 import { deploy, ownCluster } from "../../../../test/e2e/fixtures/deployed.ts";
+import { operatorModuleOf } from "../../../../test/e2e/fixtures/emit.ts";
 import { onCleanup } from "../../../../test/e2e/support.ts";
 import { MyProxy, type MyProxyObject, type MyProxyV1alpha1Object } from "../../api.ts";
 import operator from "../../operator.ts";
@@ -47,7 +48,7 @@ function v1alpha1(
 test("a v1alpha1 MyProxy reads back in v1beta1 and in v1alpha1 unchanged, and runs as written, the operator run as deployed", async (t) => {
   // A control plane of its own: the operator, as deployed, serves MyProxy's conversion (cluster-wide) through its Service.
   const kubeconfig = await ownCluster(t);
-  const module = `export { default } from ${JSON.stringify(new URL("../../operator.ts", import.meta.url).href)};\n`;
+  const module = operatorModuleOf(new URL("../../operator.ts", import.meta.url).href);
   // The generated default, cert-manager, needs cert-manager: the operator makes its certificate.
   const operator = await deploy(t, { module, generate: ["--webhook-certs=self"], kubeconfig });
   await (await operator.startReplica()).ready();
