@@ -1,5 +1,10 @@
 /**
- * Runs a test tier with node:test: `tsx test/run.ts unit` or `tsx test/run.ts e2e [filter...]`.
+ * Runs test tiers with node:test: `tsx test/run.ts <unit|e2e|all> [--without-browser] [filter...]`
+ * (`all`, which `npm test` runs, is the unit tier then the end-to-end one).
+ *
+ * Before any test runs, it checks what the chosen files need from the machine (`preflight.ts`: Go
+ * or `KUBELOOP_ASSETS`, nginx, a browser) and stops with one message naming every missing piece.
+ * `--without-browser` leaves out the files that need a browser, saying so before and after the run.
  *
  * The e2e tier starts one local control plane for the whole run, hands it to every test file
  * through `KUBECONFIG` (and `KUBELOOP_E2E_BIN` for the built kubectl), serves the reference
@@ -10,21 +15,27 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { testFilesIn } from "../src/cli/test.ts";
-import { startCluster } from "../src/cluster/index.ts";
-import { loadOperator, type Operator } from "../src/operator/index.ts";
-import { whileServingConversions } from "../src/testing/index.ts";
+import { testFilesIn } from "../src/cli/test-files.ts";
+import type { Operator } from "../src/operator/index.ts";
+import { leftOutLines, type Plan, preflight, prerequisites, stoppedMessage } from "./preflight.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
-const [tier = "unit", ...filters] = process.argv.slice(2);
+const repository = join(root, "..");
+const [chosen = "unit", ...rest] = process.argv.slice(2);
+const switches = rest.filter((a) => a.startsWith("--"));
+const filters = rest.filter((a) => !a.startsWith("--"));
+
+/** The tiers, in the order `all` runs them. */
+const tiers = ["unit", "e2e"] as const;
+type Tier = (typeof tiers)[number];
 
 function testFiles(dir: string): string[] {
   return testFilesIn(dir).filter(
-    (f) => filters.length === 0 || filters.some((x) => relative(join(root, ".."), f).includes(x)),
+    (f) => filters.length === 0 || filters.some((x) => relative(repository, f).includes(x)),
   );
 }
 
-function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
+function runNodeTest(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // End-to-end files mostly wait on the cluster: on 2 cores, 3 at once ran the suite in 13 min
   // against 19 min for 2 (2026-11-25); unit files are CPU-bound, 2 at once.
   const concurrency = process.env.KUBELOOP_TEST_CONCURRENCY ?? (tier === "e2e" ? "3" : "2");
@@ -53,7 +64,7 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
 const long = /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)|rolling-update/;
 
 /** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`, the long ones first. */
-function tierFiles(): string[] {
+function tierFiles(tier: Tier): string[] {
   const operators = join(root, "..", "operators");
   const operatorTests = readdirSync(operators)
     .map((name) => join(operators, name, "test", tier))
@@ -64,25 +75,28 @@ function tierFiles(): string[] {
 }
 
 /** The reference operators (they import `kubeloop`, resolved to the sources as in the test processes). */
-function referenceOperators(): Promise<Operator[]> {
+async function referenceOperators(): Promise<Operator[]> {
+  const { loadOperator } = await import("../src/operator/index.ts");
   const dir = join(root, "..", "operators");
   return Promise.all(readdirSync(dir).map((name) => loadOperator(join(dir, name, "operator.ts"))));
 }
 
-async function main(): Promise<number> {
-  const files = tierFiles();
-  if (files.length === 0) {
-    console.error(`no ${tier} test files match ${filters.join(", ") || "(all)"}`);
-    return 1;
-  }
-  if (tier !== "e2e") return runNodeTest(files, process.env);
+/**
+ * Runs one tier's files: the end-to-end tier on a local control plane started for it. (The
+ * modules that needs are imported here, so that the check, and `rerunFromSources`, load only what
+ * they use and answer in seconds.)
+ */
+async function runTier(tier: Tier, files: string[]): Promise<number> {
+  if (tier !== "e2e") return runNodeTest(tier, files, process.env);
+  const { startCluster } = await import("../src/cluster/index.ts");
+  const { whileServingConversions } = await import("../src/testing/index.ts");
   const cluster = await startCluster({ nodes: 3 });
   const stop = () => void cluster.stop().then(() => process.exit(130));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
     return await whileServingConversions(cluster.kubeconfigPath, await referenceOperators(), (conversions) =>
-      runNodeTest(files, {
+      runNodeTest(tier, files, {
         ...process.env,
         ...conversions,
         KUBECONFIG: cluster.kubeconfigPath,
@@ -92,6 +106,48 @@ async function main(): Promise<number> {
   } finally {
     await cluster.stop();
   }
+}
+
+/** The tiers `chosen` names; nothing, after saying why, when it or a switch is unknown. */
+function chosenTiers(): Tier[] | undefined {
+  const known = prerequisites.flatMap((p) => p.leaveOutWith ?? []);
+  const unknown = switches.filter((s) => !known.includes(s));
+  if (unknown.length > 0) console.error(`unknown option ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  else if (chosen === "all") return [...tiers];
+  else if (tiers.includes(chosen as Tier)) return [chosen as Tier];
+  else console.error(`unknown tier ${chosen}: use unit, e2e or all`);
+  return undefined;
+}
+
+/** Checks the prerequisites of every file of the run first, then runs its tiers in turn, stopping at the first that fails. */
+async function main(): Promise<number> {
+  const chosenTierList = chosenTiers();
+  if (!chosenTierList) return 1;
+  const files = new Map(chosenTierList.map((tier) => [tier, tierFiles(tier)]));
+  const all = [...files.values()].flat().map((f) => relative(repository, f));
+  if (all.length === 0) {
+    console.error(`no ${chosen} test files match ${filters.join(", ") || "(all)"}`);
+    return 1;
+  }
+  const plan = await preflight(all, switches);
+  if (plan.missing.length > 0) {
+    console.error(stoppedMessage(plan.missing));
+    return 1;
+  }
+  announce(plan);
+  let code = plan.files.length > 0 ? 0 : 1;
+  for (const [tier, inTier] of files) {
+    const kept = inTier.filter((f) => plan.files.includes(relative(repository, f)));
+    if (code === 0 && kept.length > 0) code = await runTier(tier, kept);
+  }
+  announce(plan);
+  return code;
+}
+
+/** Says which files the run leaves out, if any (before the run, and again at its end). */
+function announce(plan: Plan): void {
+  for (const line of leftOutLines(plan)) console.log(`ℹ ${line}`);
+  if (plan.files.length === 0) console.error("no test file is left to run");
 }
 
 /**

@@ -12,7 +12,8 @@ import {
   canonicalPrefix,
   canonicalRepository,
   DOCKER_HUB,
-  policyViolation,
+  imageRefusal,
+  valueFromRefusal,
   type WorkerPolicy,
 } from "./policy.ts";
 
@@ -96,10 +97,9 @@ function imageValidation(policy: WorkerPolicy): Validation | undefined {
   const patterns = policy.allowedImages.map(
     (entry) => `object.spec.image.matches(${celString(imagePattern(entry))})`,
   );
-  const refusal = policyViolation({ image: PLACEHOLDER }, policy);
   return {
     expression: `!has(object.spec.image) || ${patterns.join(" || ")}`,
-    messageExpression: celMessage(refusal, "object.spec.image"),
+    messageExpression: celMessage(imageRefusal(PLACEHOLDER, policy.allowedImages), "object.spec.image"),
     reason: "Invalid",
   };
 }
@@ -108,18 +108,19 @@ function imageValidation(policy: WorkerPolicy): Validation | undefined {
 function valueFromValidation(policy: WorkerPolicy): Validation | undefined {
   if (policy.allowValueFrom) return undefined;
   const reads = "has(e.valueFrom) && (has(e.valueFrom.secretKeyRef) || has(e.valueFrom.configMapKeyRef))";
-  const reference = { name: PLACEHOLDER, valueFrom: { secretKeyRef: { name: "", key: "" } } };
-  const refusal = policyViolation({ image: "", env: [reference] }, { ...policy, allowedImages: ["*"] });
   return {
     expression: `!has(object.spec.env) || !object.spec.env.exists(e, ${reads})`,
-    messageExpression: celMessage(refusal, `object.spec.env.filter(e, ${reads})[0].name`),
+    messageExpression: celMessage(
+      valueFromRefusal(PLACEHOLDER),
+      `object.spec.env.filter(e, ${reads})[0].name`,
+    ),
     reason: "Invalid",
   };
 }
 
 /** `message` (the operator's own, with {@link PLACEHOLDER}) as CEL that puts `value` in its place. */
-function celMessage(message: string | undefined, value: string): string {
-  const [before = "", after = ""] = (message ?? PLACEHOLDER).split(PLACEHOLDER);
+function celMessage(message: string, value: string): string {
+  const [before = "", after = ""] = message.split(PLACEHOLDER);
   return `${celString(before)} + ${value} + ${celString(after)}`;
 }
 
@@ -130,37 +131,78 @@ function celString(text: string): string {
 
 /**
  * An anchored RE2 (and JavaScript) regular expression matching exactly the image references
- * `imageAllowed` lets through for the allowed-images `entry` (not `*`): the repository `entry`
- * names, spelled in any way that has the same canonical repository (with or without Docker Hub's
- * registry names and `library/`), at any tag or digest; or, for `prefix/*`, every repository under
- * the prefix.
+ * `imageAllowed` lets through for the allowed-images `entry`: every image for `*`; for a
+ * repository, every spelling of it (with or without Docker Hub's registry names and `library/`)
+ * at any tag or digest; for `prefix/*`, every repository under the prefix. Built from the cases of
+ * `canonicalRepository`, which reads an image's repository as the text before its tag (the first
+ * `:` after the last `/`) and its digest (the first `@`), under Docker Hub's when its first segment
+ * names no other registry (it has no `.` or `:` and is not `localhost`) or the image has one
+ * segment; a property test proves the two agree.
  */
 export function imagePattern(entry: string): string {
-  if (entry.endsWith("/*")) {
-    // A segment after the prefix: a repository under it has at least one, so never an implicit `library/`.
-    const under = `${canonicalPrefix(entry.slice(0, -2))}/x`;
-    return `^${alternatives(spellings(under).map((spelling) => spelling.slice(0, -"x".length)))}.*$`;
-  }
-  return `^${alternatives(spellings(canonicalRepository(entry)))}(?::[^/@]*)?(?:@.*)?$`;
+  if (entry === "*") return `^${ANY}$`;
+  const spellings = entry.endsWith("/*")
+    ? prefixSpellings(`${canonicalPrefix(entry.slice(0, -2))}/`)
+    : repositorySpellings(canonicalRepository(entry));
+  return `^(?:${spellings.join("|")})$`;
+}
+
+/** Any text (`.` would stop at a line break, in RE2 as in JavaScript). */
+const ANY = "[\\s\\S]*";
+/** What may follow a repository in a reference: a tag (no `/` or `@`), then a digest (anything). */
+const TAG_AND_DIGEST = `(?::[^/@]*)?(?:@${ANY})?`;
+/** A repository of one segment, which Docker Hub's `library/` holds, with its tag and digest. */
+const ONE_SEGMENT = `[^/@:]*${TAG_AND_DIGEST}`;
+/** Docker Hub's registry names, each followed by the `/` that ends it. */
+const HUB = `(?:${[...DOCKER_HUB].map(literal).join("|")})/`;
+/** A first segment read as a path under Docker Hub, not as a registry: no `.` or `:`, not `localhost`. */
+const HUB_PATH_START = `${except("localhost", "/@:.")}/`;
+const DOCKER_IO = "docker.io/";
+
+/** The spellings, as regular expressions, of the images whose canonical repository is `repository`. */
+function repositorySpellings(repository: string): string[] {
+  if (!repository.startsWith(DOCKER_IO)) return [literal(repository) + TAG_AND_DIGEST];
+  const path = repository.slice(DOCKER_IO.length);
+  const name = /^library\/([^/]*)$/.exec(path)?.[1];
+  return [
+    HUB + literal(path),
+    ...(readAsHubPath(path) ? [literal(path)] : []),
+    ...(name === undefined ? [] : [HUB + literal(name), literal(name)]),
+  ].map((spelling) => spelling + TAG_AND_DIGEST);
+}
+
+/** The spellings, as regular expressions, of the images whose canonical repository starts with `prefix` (ending in `/`). */
+function prefixSpellings(prefix: string): string[] {
+  if (!prefix.startsWith(DOCKER_IO)) return [literal(prefix) + ANY];
+  const under = prefix.slice(DOCKER_IO.length);
+  if (under === "") return [HUB + ANY, HUB_PATH_START + ANY, ONE_SEGMENT];
+  return [
+    HUB + literal(under) + ANY,
+    ...(readAsHubPath(under) ? [literal(under) + ANY] : []),
+    ...(under === "library/" ? [HUB + ONE_SEGMENT, ONE_SEGMENT] : []),
+  ];
+}
+
+/** Whether an image starting with `path` is read as that path under Docker Hub: its first segment names no registry. */
+function readAsHubPath(path: string): boolean {
+  const first = path.split("/")[0];
+  return canonicalRepository(`${first}/_`) === `${DOCKER_IO}${first}/_`;
+}
+
+/** `text` as a regular expression matching itself. */
+function literal(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
 }
 
 /**
- * Every way of writing the canonical `repository` in an image reference: as is, and for Docker
- * Hub's, with each of its registry names or none, with or without `library/`, each kept only if it
- * reads back as `repository`.
+ * Strings of characters other than `excluded` that are not `word`, without lookaround (RE2 has
+ * none): a proper prefix of `word`, a string leaving it at some letter, or one going on after it.
  */
-function spellings(repository: string): string[] {
-  const path = repository.replace(/^docker\.io\//, "");
-  const short = path.replace(/^library\/(?=[^/]+$)/, "");
-  const registries = ["", ...[...DOCKER_HUB].map((registry) => `${registry}/`)];
-  const candidates = [
-    repository,
-    ...registries.flatMap((registry) => [path, short].map((p) => registry + p)),
-  ];
-  return [...new Set(candidates)].filter((candidate) => canonicalRepository(candidate) === repository);
-}
-
-/** A non-capturing group of `literals`, each escaped. */
-function alternatives(literals: readonly string[]): string {
-  return `(?:${literals.map((literal) => literal.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("|")})`;
+function except(word: string, excluded: string): string {
+  const other = `[^${excluded}]`;
+  const leaving = [...word].flatMap((letter, i) => {
+    const before = literal(word.slice(0, i));
+    return [before, `${before}[^${excluded}${letter}]${other}*`];
+  });
+  return `(?:${[...leaving, `${literal(word)}${other}+`].join("|")})`;
 }

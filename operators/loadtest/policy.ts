@@ -49,13 +49,20 @@ export function policyViolation(
   spec: Pick<LoadTestSpec, "image" | "env">,
   policy: WorkerPolicy,
 ): string | undefined {
-  if (!imageAllowed(spec.image, policy.allowedImages)) {
-    return `spec.image ${spec.image} is not among the images this operator runs (${policy.allowedImages.join(", ")}); use one of them, or ask the operator's administrator to add it to ${ALLOWED_IMAGES_ENV}`;
-  }
+  if (!imageAllowed(spec.image, policy.allowedImages)) return imageRefusal(spec.image, policy.allowedImages);
   if (policy.allowValueFrom) return undefined;
   const reference = (spec.env ?? []).find((e) => e.valueFrom?.configMapKeyRef || e.valueFrom?.secretKeyRef);
-  if (!reference) return undefined;
-  return `spec.env ${reference.name} reads a ConfigMap or Secret (valueFrom), which this operator does not allow; pass the value itself, or ask the operator's administrator to set ${ALLOW_VALUE_FROM_ENV}=true`;
+  return reference && valueFromRefusal(reference.name);
+}
+
+/** Why `image` is refused under the allowed images `allowed`, naming the field and the fix. */
+export function imageRefusal(image: string, allowed: readonly string[]): string {
+  return `spec.image ${image} is not among the images this operator runs (${allowed.join(", ")}); use one of them, or ask the operator's administrator to add it to ${ALLOWED_IMAGES_ENV}`;
+}
+
+/** Why the environment variable `name`, read from a ConfigMap or Secret, is refused, naming the field and the fix. */
+export function valueFromRefusal(name: string): string {
+  return `spec.env ${name} reads a ConfigMap or Secret (valueFrom), which this operator does not allow; pass the value itself, or ask the operator's administrator to set ${ALLOW_VALUE_FROM_ENV}=true`;
 }
 
 /** Whether `image` is one of `allowed`'s repositories (or under one of its `prefix/*` entries). */

@@ -110,6 +110,11 @@ export class InformerCache {
     return informer;
   }
 
+  /** The informer of `type` in `scope` if one was made and not removed, without making one. */
+  existing<T extends KubeObject>(type: ResourceType<T>, scope: InformerScope): Informer<T> | undefined {
+    return this.#informers.get(informerKey(type, scope)) as Informer<T> | undefined;
+  }
+
   /**
    * Stops the informer of `type` in `scope` and forgets it, so that its objects can be freed (a
    * sharded controller drops the shards it released this way); resolves once it stopped. A later

@@ -108,11 +108,14 @@ export interface InformerOptions<T extends KubeObject> extends InformerScope {
  * meanwhile.
  *
  * Besides, every `relist.periodMs` (30 min ± 10 % by default) it lists its scope with a consistent
- * read, in pages, and compares the list with the store by uid and resourceVersion. Where the watch
- * missed something, it repairs the store and hands the handlers exactly the differences — `onAdd`,
- * `onUpdate`, `onDelete` — counting each in `metrics.diverged`; where they agree, nobody hears of
- * it. Objects the watch wrote after the list's resourceVersion are newer than the list and kept.
- * A failed relist is retried with backoff.
+ * read, in pages, and — once the watch has caught up to the list's resourceVersion (waiting up to
+ * 90 s for an event or bookmark at or past it) — compares the list with the store by uid and
+ * resourceVersion. Where the watch missed something, it repairs the store and hands the handlers
+ * exactly the differences — `onAdd`, `onUpdate`, `onDelete` — counting each in
+ * `metrics.diverged`; where they agree, nobody hears of it. Only what the watch has passed is
+ * judged, so an event still on its way is never counted as missed; objects the watch wrote after
+ * the list's resourceVersion are newer than the list and kept. A failed relist is retried with
+ * backoff.
  */
 export class Informer<T extends KubeObject> {
   /** What is watched. */
@@ -297,6 +300,7 @@ export class Informer<T extends KubeObject> {
       ...this.scope,
       ...this.#options.watch,
       metrics: this.#watchMetrics(),
+      onProgress: (resourceVersion) => this.#relister.progressed(resourceVersion),
       clock: this.#options.clock,
       signal,
     });

@@ -7,22 +7,13 @@
  * see `serveConversions`), and the tests' operators serve their admission webhooks only.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { Command, Option } from "commander";
 import { type Cluster, startCluster } from "../cluster/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 import { loadOperator } from "../operator/index.ts";
 import { TEST_KUBECONFIG_ENV, whileServingConversions } from "../testing/index.ts";
-
-/** Every `*.test.ts` under `dir`, sorted. */
-export function testFilesIn(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".test.ts") && !file.split("/").includes("node_modules"))
-    .map((file) => join(dir, file))
-    .sort();
-}
+import { testFilesIn } from "./test-files.ts";
 
 /** Runs node:test on `files` with `env`; resolves with its exit code. */
 function nodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {

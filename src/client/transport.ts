@@ -34,10 +34,11 @@ export interface ApiRequest {
   /** Extra headers. */
   headers?: Record<string, string>;
   /**
-   * Once this signal has aborted, a write (create, update, patch, delete, deletecollection) is
-   * refused before each attempt is sent, with `WriteFencedError`; see `Client.fenced`.
+   * Once any of these signals has aborted, a write (create, update, patch, delete,
+   * deletecollection) is refused before each attempt is sent, with `WriteFencedError`; see
+   * `Client.fenced`.
    */
-  fence?: AbortSignal;
+  fences?: readonly AbortSignal[];
 }
 
 /** The apiserver's answer; `body` must be consumed (`text()`, `json()`, or iterated) or dumped. */

@@ -13,7 +13,15 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { systemClock } from "../clock/index.ts";
 import { BuildError, ToolchainError } from "./errors.ts";
-import { type Component, cacheKey, components, controlplaneDir, ldflags } from "./versions.ts";
+import {
+  type Component,
+  cacheKey,
+  compareVersions,
+  components,
+  controlplaneDir,
+  ldflags,
+  requiredGo,
+} from "./versions.ts";
 
 const run = promisify(execFile);
 
@@ -39,22 +47,42 @@ function missingIn(dir: string): string[] {
   return components.filter((c) => !existsSync(join(dir, c.name))).map((c) => c.name);
 }
 
-async function goVersion(): Promise<string> {
+async function goVersion(env: NodeJS.ProcessEnv): Promise<string> {
   let version: string;
   try {
-    version = (await run("go", ["env", "GOVERSION"], { env: goEnv() })).stdout.trim();
+    version = (await run("go", ["env", "GOVERSION"], { env: goEnv(env) })).stdout.trim();
   } catch {
     throw new ToolchainError("No Go toolchain was found on PATH (`go env GOVERSION` failed).");
   }
-  const [, major = 0, minor = 0] = (/^go(\d+)\.(\d+)/.exec(version) ?? []).map(Number);
-  if (major < 1 || (major === 1 && minor < 26)) {
-    throw new ToolchainError(`Go ${version} is too old: Kubernetes ${"v1.36"} needs Go >= 1.26.`);
+  if (compareVersions(/^go([\d.]+)/.exec(version)?.[1] ?? "0", requiredGo) < 0) {
+    throw new ToolchainError(
+      `Go ${version} is too old: the control plane's Go modules need Go >= ${requiredGo}.`,
+    );
   }
   return version;
 }
 
-function goEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" };
+function goEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" };
+}
+
+/**
+ * Checks, without building anything, that the control plane's binaries can be had: every one is in
+ * `KUBELOOP_ASSETS`, or, without it, a Go toolchain recent enough to build them is on PATH (the
+ * cache is keyed on the Go version, so even a built cache needs it).
+ * @param env - the environment to check (`KUBELOOP_ASSETS`, `PATH`)
+ * @throws ToolchainError naming what is missing and the ways out
+ */
+export async function checkToolchain(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (env.KUBELOOP_ASSETS) overrideAssets(env.KUBELOOP_ASSETS);
+  else await goVersion(env);
+}
+
+/** The binaries of `KUBELOOP_ASSETS`, or an error naming those it lacks. */
+function overrideAssets(dir: string): Assets {
+  const missing = missingIn(dir);
+  if (missing.length > 0) throw new ToolchainError(`KUBELOOP_ASSETS=${dir} lacks ${missing.join(", ")}.`);
+  return assetsIn(dir);
 }
 
 /**
@@ -63,14 +91,8 @@ function goEnv(): NodeJS.ProcessEnv {
  */
 export async function ensureAssets(report: ProgressReporter = stderrReporter): Promise<Assets> {
   const override = process.env.KUBELOOP_ASSETS;
-  if (override) {
-    const missing = missingIn(override);
-    if (missing.length > 0) {
-      throw new ToolchainError(`KUBELOOP_ASSETS=${override} lacks ${missing.join(", ")}.`);
-    }
-    return assetsIn(override);
-  }
-  const dir = join(cacheRoot(), "controlplane", cacheKey(await goVersion()));
+  if (override) return overrideAssets(override);
+  const dir = join(cacheRoot(), "controlplane", cacheKey(await goVersion(process.env)));
   const bin = join(dir, "bin");
   if (missingIn(bin).length === 0) return assetsIn(bin);
   await withLock(join(dir, "build.lock"), report, async () => {

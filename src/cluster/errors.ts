@@ -1,19 +1,23 @@
 import { KubeloopError } from "../errors/index.ts";
+import { requiredGo } from "./versions.ts";
 
 /**
  * The control plane's binaries are missing and cannot be built: no Go toolchain (or one that is
  * too old), and no `KUBELOOP_ASSETS` directory. Code `KL_CONTROLPLANE_TOOLCHAIN`.
  */
 export class ToolchainError extends KubeloopError {
+  /** What is missing, without the ways out (`No Go toolchain was found on PATH ...`). */
+  readonly detail: string;
   constructor(detail: string) {
     super(
       "KL_CONTROLPLANE_TOOLCHAIN",
       `${detail}\nThe local control plane is built from Go modules. Ways out:\n` +
-        "  - install Go >= 1.26 (https://go.dev/dl/) and run again; the binaries are built once and cached;\n" +
+        `  - install Go >= ${requiredGo} (https://go.dev/dl/) and run again; the binaries are built once and cached;\n` +
         "  - or set KUBELOOP_ASSETS=<dir> to a directory holding kube-apiserver, kube-controller-manager,\n" +
         "    kube-scheduler, kubectl, etcd and kwok;\n" +
         "  - or point KUBECONFIG at an existing cluster instead of starting a local one.",
     );
+    this.detail = detail;
   }
 }
 

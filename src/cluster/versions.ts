@@ -18,11 +18,33 @@ export const versions: ControlPlaneVersions = JSON.parse(
   readFileSync(join(controlplaneDir, "versions.json"), "utf8"),
 );
 
+/** The wrapper modules under `controlplane/`, one per upstream project. */
+const modules = ["kubernetes", "etcd", "kwok"] as const;
+
+/**
+ * The Go version the control plane needs: the highest `go` directive of the wrapper modules'
+ * go.mod files (e.g. `1.26.0`), so it follows `controlplane/update.ts` when Kubernetes moves on.
+ */
+export const requiredGo: string = modules
+  .map((m) => /^go (\S+)$/m.exec(readFileSync(join(controlplaneDir, m, "go.mod"), "utf8"))?.[1] ?? "0")
+  .reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b));
+
+/** Compares dotted versions (`1.26.8`, `1.26`) part by part as numbers; a missing part counts as 0. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(".").map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const difference = (x[i] ?? 0) - (y[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
 /** One binary of the control plane and how to build it. */
 export interface Component {
   name: "kube-apiserver" | "kube-controller-manager" | "kube-scheduler" | "kubectl" | "etcd" | "kwok";
   /** Wrapper module under `controlplane/`. */
-  module: "kubernetes" | "etcd" | "kwok";
+  module: (typeof modules)[number];
   /** Go main package. */
   pkg: string;
 }
@@ -64,7 +86,7 @@ export function ldflags(component: Component): string {
  */
 export function cacheKey(goVersion: string): string {
   const hash = createHash("sha256");
-  for (const module of ["kubernetes", "etcd", "kwok"]) {
+  for (const module of modules) {
     for (const file of ["go.mod", "go.sum"]) hash.update(readFileSync(join(controlplaneDir, module, file)));
   }
   for (const c of components) hash.update(`${c.name} ${c.pkg} ${ldflags(c)}\n`);

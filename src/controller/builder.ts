@@ -3,7 +3,6 @@
  * controller and hands it to a {@link ControllerHost}. Each method says which source it stands for.
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
-import type { ControllerOptions } from "./controller.ts";
 import {
   type ControllerDeclaration,
   type WatchedKind,
@@ -12,6 +11,7 @@ import {
 } from "./declaration.ts";
 import { ControllerBuilderError } from "./errors.ts";
 import type { ControllerHost } from "./host.ts";
+import type { ControllerOptions } from "./options.ts";
 import type { Reconciler } from "./reconciler.ts";
 import { type MapFn, mapToOwner, self } from "./source.ts";
 

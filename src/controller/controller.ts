@@ -2,13 +2,15 @@
  * The reconcile loop: sources feed keys into a work queue; `concurrency` workers take keys,
  * reconcile them (never the same key twice at once), and turn the outcome into the next step:
  * forget on success, requeue after a delay when asked, back off per key on errors, drop on
- * terminal errors. Failures are told on the object too (events, and an invalid child's stall in
- * its conditions). A periodic resync re-queues every primary object, so a missed event is
- * repaired anyway. Initial lists and resyncs are queued at low priority, behind real changes
- * (within the queue's starvation bound); requeues and retries keep the key's priority.
+ * terminal errors. Failures are told on the object too (events; in its conditions an invalid
+ * child's stall, and a key that keeps failing). A reconcile may have a timeout, and its client
+ * writes nothing once its signal aborted. A periodic resync re-queues every primary object, so a
+ * missed event is repaired anyway. Initial lists and resyncs are queued at low priority, behind
+ * real changes (within the queue's starvation bound); requeues and retries keep the key's priority.
  *
- * One class over ~450 lines on purpose: the worker's steps share the queue, the options and the
- * metrics, and read best in order; the policies they apply live in `internal/`.
+ * One class of ~450 lines on purpose: the worker's steps share the queue, the options and the
+ * metrics, and read best in order; the policies they apply live in `internal/` (failures told on
+ * the object, retries, a reconcile's deadline, fair turns).
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
@@ -23,11 +25,12 @@ import {
   LOW_PRIORITY,
   NORMAL_PRIORITY,
   type QueueItem,
-  type RateLimiter,
   WorkQueue,
 } from "../queue/index.ts";
 import type { Action } from "./action.ts";
-import { isTerminalFailure, reportFailure } from "./internal/failures.ts";
+import type { ReconcileTimeoutError } from "./errors.ts";
+import { type ReconcileRun, Stopping } from "./internal/deadline.ts";
+import { FailureReports, isTerminalFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
 import { Turns } from "./internal/turns.ts";
 import {
@@ -36,53 +39,10 @@ import {
   noopControllerMetrics,
   type ReconcileResult,
 } from "./metrics.ts";
+import type { ControllerOptions } from "./options.ts";
 import { RECENT_RECONCILES, type ReconcileRecord, Ring } from "./recent.ts";
 import type { ReconcileContext, ReconcileReporting, Reconciler, Request } from "./reconciler.ts";
 import type { Source } from "./source.ts";
-
-/** Tuning of a controller. */
-export interface ControllerOptions {
-  /** Reconciles running at once (different keys). Default 1. */
-  concurrency?: number;
-  /** Every primary object is re-queued this often, with ±10 % jitter. Default 10 h. `0` disables. */
-  resyncPeriodMs?: number;
-  /**
-   * Per-key failure backoff. Default: 5 ms doubling to 1000 s, with an overall 10 qps / 100 burst
-   * bucket. A delay it answers that is not a finite number >= 0 (or a throw) is counted and
-   * replaced by the default per-key backoff. Failures that only say the apiserver was away
-   * (unreachable, 502/503, timeouts) bypass it: they back off 5 ms doubling to 1 s, jittered up to 2 s.
-   */
-  rateLimiter?: RateLimiter;
-  /**
-   * How long in-flight reconciles may run after shutdown begins; then their `ctx.signal` aborts
-   * and the controller stops without waiting for them. Default: the manager's, else 30 s.
-   */
-  gracefulShutdownMs?: number;
-  /**
-   * Maps a reconcile error to the next step: an {@link Action} to requeue at a chosen time, or
-   * `undefined` for the default per-key backoff. A policy that throws is counted and logged, and
-   * the default backoff applies.
-   */
-  errorPolicy?: (error: unknown, request: Request) => Action | undefined;
-  /**
-   * Whether keys have priorities, as with controller-runtime's priority queue (its default since
-   * v0.23). Default true: keys from informers' initial lists (of every watched kind, but for
-   * objects whose status shows they await their controller: a generation and no status, or an
-   * `observedGeneration` behind it), from updates that change nothing (same resourceVersion, as
-   * a relist re-delivers them) and from the periodic resync are queued at {@link LOW_PRIORITY},
-   * everything else at {@link NORMAL_PRIORITY}, so a real change made while a restarted operator
-   * walks through its unchanged objects is reconciled first. Requeues and retries keep the
-   * priority the key had. Low-priority keys never starve: past `starvationBoundMs` they go out in
-   * order of readiness (the bound is stated on {@link WorkQueue}). `false` queues everything at
-   * normal priority, in order of readiness.
-   */
-  priorityQueue?: boolean;
-  /**
-   * How long a queued key may be passed over by higher-priority keys, in milliseconds: once it
-   * has waited this long it is reconciled next, in order of readiness. Default 10 000 (10 s).
-   */
-  starvationBoundMs?: number;
-}
 
 /** Whether a controller's workers are alive, for `/healthz`. */
 export interface ControllerHealth {
@@ -103,11 +63,11 @@ export interface ControllerDeps {
   metrics?: ControllerMetrics;
   clock?: Clock;
   /**
-   * Whether a key is this controller's to reconcile; keys it refuses are dropped when queued. A
-   * sharded manager passes the check of its shard, for keys that watches of unsharded kinds map to.
-   * Default: every key.
+   * Whether a key, queued for `reason`, is this controller's to reconcile; keys it refuses are
+   * dropped when queued. A sharded manager passes the check of its shard, for keys that watches of
+   * unsharded kinds map to. Default: every key.
    */
-  accepts?: (key: string) => boolean;
+  accepts?: (key: string, reason: string) => boolean;
   /** Labels `ensureChild` puts on every child (`ctx.childLabels`): a sharded manager routes children by them. */
   childLabels?: Readonly<Record<string, string>>;
 }
@@ -131,6 +91,7 @@ export class Controller<T extends KubeObject> {
   readonly #owned: readonly OwnedKind[];
   /** Backoff of keys whose reconciles failed only because the apiserver was away. */
   readonly #outage = outageBackoff();
+  readonly #failures: FailureReports<T>;
   readonly #recent = new Ring<ReconcileRecord>(RECENT_RECONCILES);
   #active = 0;
   #hardStop: AbortController | undefined;
@@ -158,6 +119,9 @@ export class Controller<T extends KubeObject> {
     this.#metrics = deps.metrics ?? noopControllerMetrics;
     this.#report = reportingOf(this.#metrics);
     this.#clock = deps.clock ?? systemClock;
+    const { client, recorder } = deps;
+    const failureDeps = { client, recorder, clock: this.#clock, report: this.#report };
+    this.#failures = new FailureReports(primary.type, failureDeps, options.showFailingAfter);
     const limiter = options.rateLimiter ?? defaultControllerRateLimiter(this.#clock);
     this.queue = new WorkQueue({
       clock: this.#clock,
@@ -172,7 +136,7 @@ export class Controller<T extends KubeObject> {
    * (default {@link NORMAL_PRIORITY}; always normal when the `priorityQueue` option is false).
    */
   enqueue(key: string, reason: string, priority = NORMAL_PRIORITY): void {
-    if (this.#deps.accepts && !this.#deps.accepts(key)) return;
+    if (this.#deps.accepts && !this.#deps.accepts(key, reason)) return;
     this.#metrics.triggered(reason);
     this.queue.add(key, reason, {
       priority: this.#options.priorityQueue === false ? NORMAL_PRIORITY : priority,
@@ -188,8 +152,8 @@ export class Controller<T extends KubeObject> {
 
   /**
    * Runs until `signal` aborts (or {@link abort}), then stops taking work and lets in-flight
-   * reconciles finish for up to `gracefulShutdownMs`; after that it aborts their `ctx.signal` and
-   * returns without waiting for them.
+   * reconciles finish for up to `gracefulShutdownMs`; after that it aborts their `ctx.signal`,
+   * fences their `ctx.client`, and returns without waiting for them.
    */
   async run(signal: AbortSignal): Promise<void> {
     const concurrency = this.#options.concurrency ?? 1;
@@ -201,8 +165,9 @@ export class Controller<T extends KubeObject> {
       s.start((key, reason, priority) => this.enqueue(key, reason, priority)),
     );
     const resync = this.#scheduleResync();
+    const stopping = new Stopping(hardStop.signal, this.#deps.client.fenced(hardStop.signal));
     const workers = Array.from({ length: concurrency }, () =>
-      this.#work(hardStop.signal).catch((err: unknown) => this.#workerDied(err)),
+      this.#work(stopping).catch((err: unknown) => this.#workerDied(err)),
     );
     await untilAborted(AbortSignal.any([signal, hardStop.signal]));
     for (const stop of stops) stop();
@@ -272,12 +237,12 @@ export class Controller<T extends KubeObject> {
     return { cancel: () => timer.cancel() };
   }
 
-  async #work(signal: AbortSignal): Promise<void> {
+  async #work(stopping: Stopping): Promise<void> {
     const turns = new Turns();
     for (let item = await this.queue.get(); item; item = await this.queue.get()) {
       this.#metrics.activeWorkers(++this.#active);
       try {
-        await this.#process(item, signal);
+        await this.#process(item, stopping);
       } finally {
         this.#metrics.activeWorkers(--this.#active);
         this.queue.done(item.key);
@@ -287,7 +252,7 @@ export class Controller<T extends KubeObject> {
   }
 
   /** Reconciles one key and schedules what comes next; never throws. */
-  async #process(item: QueueItem, signal: AbortSignal): Promise<void> {
+  async #process(item: QueueItem, stopping: Stopping): Promise<void> {
     const request: Request = { key: item.key, ...parseKey(item.key) };
     const reconcileID = randomUUID();
     // Most reconciles of a settled object log nothing: build the child logger only when used.
@@ -303,18 +268,15 @@ export class Controller<T extends KubeObject> {
     const triggers = item.reasons;
     if (debug) this.#say(() => log().debug({ triggers }, "reconciling"));
     const started = this.#clock.now();
-    const ctx = this.#context(request, log, reconcileID, item, signal);
-    let outcome: { action: Action | undefined } | { error: unknown };
-    try {
-      outcome = { action: (await this.#reconciler(ctx)) ?? undefined };
-    } catch (error) {
-      outcome = { error };
-    }
+    const timeoutMs = this.#options.reconciliationTimeoutMs;
+    const run = stopping.start(item.key, timeoutMs, this.#clock, (err) => this.#timedOut(log, err));
+    const ctx = this.#context(request, log, reconcileID, item, run);
+    const outcome = await this.#reconcile(ctx, run);
     const took = (this.#clock.now() - started) / 1000;
     try {
       if ("error" in outcome) {
         this.#recent.push({ item, seconds: took, result: "error", error: outcome.error });
-        await this.#failed(ctx, outcome.error, took, item.priority);
+        await this.#failed(ctx, outcome.error, took, item.priority, stopping.signal);
       } else {
         const result = resultOf(outcome.action);
         this.#recent.push({ item, seconds: took, result });
@@ -330,17 +292,33 @@ export class Controller<T extends KubeObject> {
     }
   }
 
+  /** Runs the reconciler; with a timeout, stops waiting for it once `run.timedOut` rejects. */
+  async #reconcile(ctx: ReconcileContext<T>, run: ReconcileRun): Promise<Outcome> {
+    try {
+      const reconciled = this.#reconciler(ctx);
+      const { timedOut } = run;
+      return {
+        action:
+          (await (timedOut === undefined ? reconciled : Promise.race([reconciled, timedOut]))) ?? undefined,
+      };
+    } catch (error) {
+      return { error };
+    } finally {
+      run.end();
+    }
+  }
+
   #context(
     request: Request,
     log: () => Logger,
     reconcileID: string,
     item: QueueItem,
-    signal: AbortSignal,
+    { client, signal }: ReconcileRun,
   ): ReconcileContext<T> {
     return {
       request,
       object: this.#primaryInformer.store.get(request.key),
-      client: this.#deps.client,
+      client,
       cache: this.#deps.cache,
       get log() {
         return log();
@@ -363,6 +341,7 @@ export class Controller<T extends KubeObject> {
     result: ReconcileResult,
     seconds: number,
   ): void {
+    this.#failures.ended(key);
     this.#metrics.reconciled(result, seconds);
     if (action?.rateLimited) {
       this.#metrics.triggered("requeue");
@@ -378,7 +357,13 @@ export class Controller<T extends KubeObject> {
    * Logs and reports a failed reconcile (a status write there that fails backs the key off by
    * default), then drops a terminal failure's key, or schedules the retry at `priority`.
    */
-  async #failed(ctx: ReconcileContext<T>, err: unknown, seconds: number, priority: number): Promise<void> {
+  async #failed(
+    ctx: ReconcileContext<T>,
+    err: unknown,
+    seconds: number,
+    priority: number,
+    stop: AbortSignal,
+  ): Promise<void> {
     const { request } = ctx;
     const terminal = isTerminalFailure(err);
     this.#metrics.failed(terminal);
@@ -389,7 +374,7 @@ export class Controller<T extends KubeObject> {
         ? ctx.log.error({ err }, "reconcile failed permanently; not retrying until the object changes")
         : ctx.log.error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying"),
     );
-    await reportFailure(ctx, this.primary, err);
+    await this.#failures.failed(request.key, ctx.object, err, stop);
     if (terminal) this.#forget(request.key);
     else if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs, priority);
     else this.#retry(request.key, err, priority);
@@ -418,11 +403,18 @@ export class Controller<T extends KubeObject> {
   #forget(key: string): void {
     this.queue.forget(key);
     this.#outage.forget(key);
+    this.#failures.ended(key);
   }
 
   #requeue(key: string, afterMs: number, priority: number): void {
     this.#metrics.triggered("requeue-after");
     this.queue.addAfter(key, afterMs, "requeue-after", { priority });
+  }
+
+  /** A reconcile ran past its timeout: counted and logged (its failure is reported as any other). */
+  #timedOut(log: () => Logger, err: ReconcileTimeoutError): void {
+    this.#metrics.timedOut();
+    this.#say(() => log().warn({ timeoutMs: err.timeoutMs }, "reconcile timed out: stopped waiting for it"));
   }
 
   /** Something the worker ran besides the reconcile threw: counted and logged; the worker goes on. */
@@ -468,6 +460,9 @@ export class Controller<T extends KubeObject> {
     }
   }
 }
+
+/** What a reconcile came to: an action (maybe none), or an error. */
+type Outcome = { action: Action | undefined } | { error: unknown };
 
 /** The outcome a reconcile that returned `action` counts as. */
 function resultOf(action: Action | undefined): ReconcileResult {

@@ -33,3 +33,26 @@ export class InvalidRequeueError extends KubeloopError {
     this.ms = ms;
   }
 }
+
+/**
+ * A reconcile ran longer than its controller's `reconciliationTimeoutMs`: its `ctx.signal` was
+ * aborted with this error and its client fenced, and the key is retried with backoff. Code
+ * `KL_RECONCILE_TIMEOUT`.
+ */
+export class ReconcileTimeoutError extends KubeloopError {
+  /** The key whose reconcile timed out. */
+  readonly key: string;
+  /** The timeout, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(key: string, timeoutMs: number) {
+    super(
+      "KL_RECONCILE_TIMEOUT",
+      `reconcile of ${key} ran longer than ${timeoutMs} ms (reconciliationTimeoutMs): its ctx.signal was aborted ` +
+        "and its client fenced, and it is retried with backoff. Pass ctx.signal to every call that waits " +
+        "(a hung call to an external API holds a reconcile), or raise reconciliationTimeoutMs",
+    );
+    this.key = key;
+    this.timeoutMs = timeoutMs;
+  }
+}

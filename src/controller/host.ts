@@ -6,8 +6,9 @@
 import type { KubeObject } from "../api/index.ts";
 import { InformerCache } from "../cache/index.ts";
 import type { WatchClient } from "../watch/index.ts";
-import { Controller, type ControllerDeps, type ControllerOptions } from "./controller.ts";
+import { Controller, type ControllerDeps } from "./controller.ts";
 import type { ControllerDeclaration } from "./declaration.ts";
+import type { ControllerOptions } from "./options.ts";
 import type { Reconciler } from "./reconciler.ts";
 
 /** A declared controller with its reconciler and tuning: everything a host needs to run it. */

@@ -9,7 +9,10 @@
  * repeats aggregated into one Event's series). A child the apiserver refuses as invalid
  * (`InvalidChildError` from `ensureChild`) stops retrying too, and on a kind with a condition set
  * turns its summary False with reason `InvalidChild` and `Stalled=True`, until the object or a
- * watched input changes. {@link Action.requeueAfter} polls, {@link Action.requeue} comes back
+ * watched input changes; there, a key whose reconciles keep failing turns the summary False with
+ * reason `ReconcileFailed` and `Reconciling=True`, saying since when and the last error
+ * (`showFailingAfter`). A reconcile may have a timeout (`reconciliationTimeoutMs`), and its
+ * `ctx.client` writes nothing once its `ctx.signal` aborted. {@link Action.requeueAfter} polls, {@link Action.requeue} comes back
  * after a rate-limited backoff, and a periodic resync (10 h by default) re-queues everything so a
  * missed event is still repaired.
  * The {@link ControllerBuilder} (`controller(manager).for(...).owns(...).watches(...)`) declares a
@@ -33,14 +36,9 @@
  */
 export { Action, TerminalError } from "./action.ts";
 export { type ControllerBuilder, controller } from "./builder.ts";
-export {
-  Controller,
-  type ControllerDeps,
-  type ControllerHealth,
-  type ControllerOptions,
-} from "./controller.ts";
+export { Controller, type ControllerDeps, type ControllerHealth } from "./controller.ts";
 export type { ControllerDeclaration, WatchedKind, WatchOptions } from "./declaration.ts";
-export { ControllerBuilderError, InvalidRequeueError } from "./errors.ts";
+export { ControllerBuilderError, InvalidRequeueError, ReconcileTimeoutError } from "./errors.ts";
 export {
   buildController,
   type ControllerHost,
@@ -54,6 +52,7 @@ export {
   noopControllerMetrics,
   type ReconcileResult,
 } from "./metrics.ts";
+export type { ControllerOptions, ShowFailingAfter } from "./options.ts";
 export {
   and,
   annotationsChanged,

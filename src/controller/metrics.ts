@@ -21,6 +21,8 @@ export interface ControllerMetrics extends ReconcileReporting {
   reconciled(result: ReconcileResult, seconds: number): void;
   /** `controller_runtime_reconcile_errors_total`, and `..._terminal_reconcile_errors_total` when terminal. */
   failed(terminal: boolean): void;
+  /** `controller_runtime_reconcile_timeouts_total`: a reconcile ran past `reconciliationTimeoutMs`. */
+  timedOut(): void;
   /** `kubeloop_reconcile_handling_errors_total{source}`: the worker survived a throw outside the reconcile. */
   handlingFailed(source: HandlingFailure): void;
   /** `controller_runtime_active_workers`. */
@@ -37,6 +39,7 @@ export interface ControllerMetrics extends ReconcileReporting {
 export const noopControllerMetrics: ControllerMetrics = {
   reconciled() {},
   failed() {},
+  timedOut() {},
   handlingFailed() {},
   activeWorkers() {},
   maxConcurrent() {},

@@ -39,7 +39,11 @@ export interface ReconcileContext<T extends KubeObject> {
   readonly request: Request;
   /** The primary object as the cache holds it when the reconcile starts; undefined when it is gone. */
   readonly object: T | undefined;
-  /** The API client (writes, and reads that must not be stale). */
+  /**
+   * The API client (writes, and reads that must not be stale), fenced by {@link signal}: once it
+   * has aborted, nothing sent through it goes out (a `WriteFencedError`), so a reconcile that
+   * goes on after its timeout, its shutdown or the loss of leadership writes nothing more.
+   */
   readonly client: Client;
   /** The shared informer cache (reads of watched kinds). */
   readonly cache: InformerCache;
@@ -70,7 +74,11 @@ export interface ReconcileContext<T extends KubeObject> {
    * so that children are watched by the replica that reconciles their owner; otherwise absent.
    */
   readonly childLabels?: Readonly<Record<string, string>>;
-  /** Aborts when the manager shuts down past its grace period, or leadership is lost. */
+  /**
+   * Aborts when the manager shuts down past its grace period, when leadership is lost, or when
+   * the reconcile runs past `reconciliationTimeoutMs` (with a `ReconcileTimeoutError`). Pass it to
+   * every call that waits.
+   */
   readonly signal: AbortSignal;
 }
 

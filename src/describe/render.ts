@@ -1,12 +1,13 @@
 /**
  * A {@link Description} as text for a person: the object and its kstatus, its conditions'
  * timeline, the tree it owns, the fields in conflict, the tree's recent Events, and what could
- * not be searched. Times are UTC (`2026-11-22 04:25:53`).
+ * not be searched. Times are UTC (`2026-11-22 04:25:53`). Text from the cluster is printed
+ * escaped (`escapeTerminal`): the only escape sequences in the output are its own colours.
  */
 import type { KStatus } from "../status/index.ts";
 import type { DescribedObject, Description } from "./describe.ts";
 import type { TimelineEntry, TreeEvent } from "./internal/history.ts";
-import { type Cell, type Color, paint, type Style, table } from "./internal/text.ts";
+import { type Cell, type Color, escapeTerminal, paint, type Style, table } from "./internal/text.ts";
 
 /** Options of {@link renderDescription}. */
 export interface RenderOptions {
@@ -53,7 +54,7 @@ export function renderDescription(description: Description, options: RenderOptio
     description.skipped.length > 0
       ? [
           "Not searched (children of these kinds may be missing):",
-          ...description.skipped.map((s) => `  ${s.resource}: ${s.reason}`),
+          ...description.skipped.map((s) => escapeTerminal(`  ${s.resource}: ${s.reason}`)),
         ]
       : [],
   ];
@@ -66,9 +67,9 @@ export function renderDescription(description: Description, options: RenderOptio
 function header(style: Style, object: DescribedObject): string[] {
   const where = object.namespace ? ` in namespace ${object.namespace}` : "";
   const { status, reason, message } = object.kstatus;
-  const because = [reason && `(${reason})`, message].filter(Boolean).join(" ");
+  const because = escapeTerminal([reason && `(${reason})`, message].filter(Boolean).join(" "));
   return [
-    `${paint(style, `${object.kind}/${object.name}`, "bold")}${where} (${object.apiVersion})`,
+    `${paint(style, escapeTerminal(`${object.kind}/${object.name}`), "bold")}${escapeTerminal(`${where} (${object.apiVersion})`)}`,
     `kstatus: ${kstatusText(style, status)}${because ? `  ${because}` : ""}`,
   ];
 }
@@ -129,10 +130,11 @@ function conflictSection(style: Style, object: DescribedObject, limit: number): 
   const lines = flatten(object).flatMap((node) => {
     if (node.fieldConflicts.length === 0) return [];
     const controller = node.controllerManager ? ` (owner's controller: ${node.controllerManager})` : "";
+    const title = escapeTerminal(`  ${node.kind}/${node.name}${controller}`);
     const shown = node.fieldConflicts.slice(0, limit).map((f) => [f.field, f.managers.join(", ")]);
     const more = node.fieldConflicts.length - shown.length;
     return [
-      `  ${node.kind}/${node.name}${controller}`,
+      title,
       ...table(style, shown, "    "),
       ...(more > 0 ? [`    … and ${more} more (-o json lists them all)`] : []),
     ];

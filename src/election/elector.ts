@@ -46,7 +46,8 @@ type Attempt = "leading" | "follower" | "failed";
  * ```ts
  * const elector = new LeaderElector({
  *   client, name: "my-operator", namespace: "operators", identity: `${podName}_${podUid}`,
- *   onStartedLeading: (signal, lost) => runControllers({ drainWhen: signal, fenceWhen: lost }),
+ *   // `signal`: drain (the Lease stays renewed until this returns); `lost`: stop writing at once.
+ *   onStartedLeading: (signal, lost) => runControllers(signal, lost),
  * });
  * await elector.run(shutdownSignal); // on abort: the work drains, then the Lease is released
  * ```

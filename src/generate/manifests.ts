@@ -15,6 +15,7 @@ import {
 } from "../api/index.ts";
 import { type AnyKind, crdFor, toYaml } from "../schema/index.ts";
 import type { ShardKey } from "../sharding/index.ts";
+import { operatorLabels } from "../webhook/index.ts";
 import { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 import {
   metricsAuthRbac,
@@ -99,14 +100,16 @@ export function serviceAccountManifest(name: string, namespace: string): Service
  * RuntimeDefault seccomp) and the pod's name and namespace from the downward API.
  */
 export function deploymentManifest(options: DeploymentOptions): DeploymentObject {
-  const labels = podLabels(options.name);
+  const selector = podLabels(options.name);
+  // Labelled as the operator's own, which its webhooks for built-in kinds leave out; the selector stays.
+  const labels = { ...selector, ...operatorLabels(options.name) };
   return {
     apiVersion: Deployment.apiVersion,
     kind: Deployment.kind,
     metadata: { name: options.name, namespace: options.namespace, labels },
     spec: {
       replicas: options.replicas ?? 1,
-      selector: { matchLabels: labels },
+      selector: { matchLabels: selector },
       template: {
         metadata: { labels },
         spec: {

@@ -22,7 +22,7 @@ import {
   conversionStanza,
   conversionsOf,
   crdNameOf,
-  namespaceNamed,
+  operatorLabels,
   type Webhook,
   type WebhookEndpoint,
   webhookCaSecretName,
@@ -81,7 +81,10 @@ function injectionAnnotations(options: WebhookManifestOptions): Record<string, s
   return { "cert-manager.io/inject-ca-from": `${options.namespace}/${namesOf(options.name).certificate}` };
 }
 
-/** The Service `<name>-webhook-service`: port 443 to the container's `webhook-server` port. */
+/**
+ * The Service `<name>-webhook-service`: port 443 to the container's `webhook-server` port,
+ * labelled as the operator's own.
+ */
 export function webhookServiceManifest(options: WebhookManifestOptions): ServiceObject {
   const { apiVersion, kind } = Service;
   return {
@@ -90,7 +93,7 @@ export function webhookServiceManifest(options: WebhookManifestOptions): Service
     metadata: {
       name: namesOf(options.name).service,
       namespace: options.namespace,
-      labels: { ...options.selector },
+      labels: { ...options.selector, ...operatorLabels(options.name) },
     },
     spec: {
       selector: { ...options.selector },
@@ -99,7 +102,10 @@ export function webhookServiceManifest(options: WebhookManifestOptions): Service
   };
 }
 
-/** A self-signed Issuer and the Certificate of the webhook Service's DNS names, as kubebuilder scaffolds them. */
+/**
+ * A self-signed Issuer and the Certificate of the webhook Service's DNS names, as kubebuilder
+ * scaffolds them, its Secret labelled as the operator's own.
+ */
 function certManagerObjects(options: WebhookManifestOptions): KubeObject[] {
   const names = namesOf(options.name);
   const service = `${names.service}.${options.namespace}.svc`;
@@ -119,6 +125,8 @@ function certManagerObjects(options: WebhookManifestOptions): KubeObject[] {
         dnsNames: [service, `${service}.cluster.local`],
         issuerRef: { kind: "Issuer", name: names.issuer },
         secretName: names.secret,
+        // The operator's own: its webhooks for Secrets must not block the Secret its pods mount.
+        secretTemplate: { labels: operatorLabels(options.name) },
       },
     } as KubeObject,
   ];
@@ -133,11 +141,9 @@ export function webhookManifests(options: WebhookManifestOptions): KubeObject[] 
   const annotations = injectionAnnotations(options);
   const configurations = admissionConfigurations(options.webhooks, {
     name: configurationNameOf(options.name, options.watchNamespace),
+    operator: options.name,
     endpoint: endpointOf(options),
-    excludedNamespaces: ["kube-system", options.namespace],
-    ...(options.watchNamespace === undefined
-      ? {}
-      : { namespaceSelectors: [namespaceNamed(options.watchNamespace)] }),
+    ...(options.watchNamespace === undefined ? {} : { watchNamespace: options.watchNamespace }),
     ...(annotations ? { annotations } : {}),
   });
   const certificates = options.certificates === "cert-manager" ? certManagerObjects(options) : [];

@@ -47,6 +47,7 @@ export function reportLeaseError(
         "a 403 means the operator's RBAC lacks a verb on leases (regenerate it with kubeloop generate), a 422 that the apiserver refuses the Lease itself (see the error's causes)",
     );
   } else {
-    logger.warn({ err, phase }, `${what}: a Lease call failed (${phase}); retrying`);
+    const next = phase === "release" ? "given up (one try, as client-go)" : "retrying";
+    logger.warn({ err, phase }, `${what}: a Lease call failed (${phase}); ${next}`);
   }
 }

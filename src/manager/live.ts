@@ -9,6 +9,13 @@
  * listens on: in a cluster the health port is open to every pod for the kubelet's probes, and the
  * page names the operator's objects and errors. Reached through `kubectl port-forward`, a request
  * arrives from loopback inside the pod, after the apiserver authenticated and authorized it.
+ * Coming from loopback is not enough: a page of another site can reach 127.0.0.1 through a
+ * browser by DNS rebinding (its own name resolving to 127.0.0.1), and a sidecar proxy forwards
+ * requests from elsewhere from 127.0.0.1. Such a request names another host, so the page also
+ * wants its `Host` to name loopback (`127.0.0.1`, `localhost` or `[::1]`, any port, since
+ * `kubectl port-forward` may listen on another port than the pod's) and an `Origin`, when a
+ * browser sends one, to be the page's own. The probes beside it answer any `Host`: the kubelet
+ * sends the pod's IP.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -185,7 +192,8 @@ export async function liveState(source: LiveSource): Promise<LiveState> {
 
 /**
  * Answers a request under {@link LIVE_PATH}: the page, its JSON, or 404; 403 to a client that is
- * not on loopback. Resolves false for a path that is not the page's.
+ * not on loopback, that addresses the server by a `Host` other than loopback's, or whose `Origin`
+ * is another page's. Resolves false for a path that is not the page's.
  */
 export async function serveLive(
   req: IncomingMessage,
@@ -194,11 +202,10 @@ export async function serveLive(
   state: () => Promise<LiveState>,
 ): Promise<boolean> {
   if (path !== LIVE_PATH && !path.startsWith(`${LIVE_PATH}/`)) return false;
-  if (!fromLoopback(req)) {
+  const refused = refusal(req);
+  if (refused) {
     res.writeHead(403, { "content-type": "text/plain" });
-    res.end(
-      `${LIVE_PATH} answers loopback clients only: reach it through kubectl port-forward <pod> <health port>, then open http://127.0.0.1:<port>${LIVE_PATH}`,
-    );
+    res.end(`${LIVE_PATH} ${refused}`);
   } else if (path === LIVE_PATH) {
     res.writeHead(200, {
       ...noStore,
@@ -227,9 +234,25 @@ const csp = [
 ].join("; ");
 
 const loopback = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+/** A `Host` naming loopback, with a port or without (`localhost` in any case, as DNS names are). */
+const loopbackHost = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?$/i;
+const howToReach =
+  "reach it through kubectl port-forward <pod> <health port>, then open http://127.0.0.1:<port>";
 
-function fromLoopback(req: IncomingMessage): boolean {
-  return loopback.has(req.socket.remoteAddress ?? "");
+/** Why the page refuses `req` (the end of a sentence naming the page), or undefined when it serves it. */
+function refusal(req: IncomingMessage): string | undefined {
+  if (!loopback.has(req.socket.remoteAddress ?? "")) {
+    return `answers loopback clients only: ${howToReach}${LIVE_PATH}`;
+  }
+  const host = req.headers.host ?? "";
+  if (!loopbackHost.test(host)) {
+    return `answers only when addressed as 127.0.0.1, localhost or [::1], not as "${host}" (a page of another site, or a proxy forwarding another host's requests): ${howToReach}${LIVE_PATH}`;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host.toLowerCase()}`) {
+    return `does not answer a page of another origin (${origin})`;
+  }
+  return undefined;
 }
 
 async function samples(registry: Registry, name: string): Promise<Samples> {

@@ -54,16 +54,17 @@ import { ManagerMetrics } from "./metrics.ts";
 import { podIdentity, podIn } from "./pod.ts";
 import { drained, keepRunning, type Runnable } from "./runnable.ts";
 import type { Check } from "./server.ts";
+import { ShardCache } from "./shard-cache.ts";
 import { ShardWrites } from "./shard-writes.ts";
 import {
   hashShardedKinds,
   runsOn,
   SHARD_LABEL,
-  ShardCache,
   type ShardingOptions,
   serverAppliesShardSelectors,
   shardAccepts,
   shardPlacement,
+  warnLostMappings,
 } from "./sharded.ts";
 import { handleShutdownSignals } from "./signals.ts";
 import { ManagerWebhooks, type WebhookServingOptions } from "./webhooks.ts";
@@ -132,7 +133,8 @@ export interface ManagerOptions {
   /**
    * Sharding of the controllers across replicas; off unless given, and not together with
    * `leaderElection`. Each replica holds a fair share of virtual shards (a Lease each), watches
-   * only their objects, and runs the controllers once per held shard: give them with
+   * only their objects (but for the kinds {@link ShardingOptions.key} caches whole, so that no
+   * controller misses an object it declares), and runs the controllers once per held shard: give them with
    * {@link Manager.setup}, which it runs per shard on that shard's cache. A shard given up
    * (rebalance, shutdown) keeps its Lease renewed while its reconciles drain
    * (`gracefulShutdownMs`), then its writes and events are refused, its watches stop, and its
@@ -158,6 +160,12 @@ export interface ManagerOptions {
    * `gracefulShutdownMs`. Default 30 s.
    */
   gracefulShutdownMs?: number;
+  /**
+   * The default of every controller's own `reconciliationTimeoutMs`, as controller-runtime's
+   * manager-wide `Controller.ReconciliationTimeout`: how long one reconcile may run before its
+   * `ctx.signal` aborts and its client is fenced. Default none.
+   */
+  reconciliationTimeoutMs?: number;
   /**
    * Logger. Default: pino named after the operator, at `$LOG_LEVEL` (default `info`), readable
    * lines when stdout is a terminal, JSON otherwise.
@@ -385,7 +393,8 @@ export class Manager implements ControllerHost {
     spec: ControllerSpec<T>,
     deps: Pick<ControllerDeps, "cache" | "metrics"> & Partial<ControllerDeps>,
   ): Controller<T> {
-    const options = { gracefulShutdownMs: this.#options.gracefulShutdownMs, ...spec.options };
+    const { gracefulShutdownMs, reconciliationTimeoutMs } = this.#options;
+    const options = { gracefulShutdownMs, reconciliationTimeoutMs, ...spec.options };
     return buildController(
       { ...spec, options },
       {
@@ -636,7 +645,17 @@ export class Manager implements ControllerHost {
           metrics,
           recorder: writes.recorder,
           client: writes.fenced(this.#controllerClient),
-          accepts: shardAccepts(key, shard, cache.informer(primary.type, primary.scope)),
+          accepts: shardAccepts(
+            key,
+            shard,
+            cache.informer(primary.type, primary.scope),
+            warnLostMappings(
+              spec.declaration,
+              place,
+              (type) => cache.scopeFor(type),
+              (message) => this.logger.warn({ controller: name }, message),
+            ),
+          ),
           childLabels: key === "uid" ? { [SHARD_LABEL]: String(shard.index) } : undefined,
         });
         const untrack = this.metrics.trackQueue(name, built.queue);

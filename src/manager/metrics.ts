@@ -45,6 +45,11 @@ export class ManagerMetrics {
     "Total number of terminal reconciliation errors per controller",
     ["controller"],
   );
+  readonly #reconcileTimeouts = this.#counter(
+    "controller_runtime_reconcile_timeouts_total",
+    "Total number of reconciliation timeouts per controller",
+    ["controller"],
+  );
   readonly #reconcileTime = new BatchedHistogram({
     name: "controller_runtime_reconcile_time_seconds",
     help: "Length of time per reconciliation per controller",
@@ -305,6 +310,7 @@ export class ManagerMetrics {
         this.#reconcileTime.observe(labels, seconds);
       },
       failed: (terminal) => (terminal ? this.#terminalErrors : this.#reconcileErrors).inc(labels),
+      timedOut: () => this.#reconcileTimeouts.inc(labels),
       handlingFailed: (source) => this.#handlingErrors.inc({ ...labels, source }),
       activeWorkers,
       maxConcurrent,

@@ -1,19 +1,11 @@
 /**
  * What a sharded manager runs on each virtual shard it holds: the operator's `setup` on a cache of
- * that shard alone ({@link ShardCache}), so that its informers ask the apiserver for the shard's
+ * that shard alone (`ShardCache`), so that its informers ask the apiserver for the shard's
  * objects only and are dropped, with their memory, when the shard is given up. Where an object
  * belongs is the {@link ShardingOptions.key}'s choice; {@link shardPlacement} applies it per kind.
  */
 import { type KubeObject, parseKey, type ResourceType } from "../api/index.ts";
-import {
-  type CacheReader,
-  type Indexer,
-  type Informer,
-  InformerCache,
-  type InformerCacheOptions,
-  type InformerScope,
-  readerOf,
-} from "../cache/index.ts";
+import type { Informer, InformerScope } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
@@ -26,8 +18,7 @@ import {
   shardHash,
   shardSelector,
 } from "../sharding/index.ts";
-import type { WatchClient } from "../watch/index.ts";
-import { MovableView, type Route, routeId, type WatchMerger } from "./merged.ts";
+import type { Route } from "./merged.ts";
 
 /** The label a manager sharded by uid puts on children: the index of their owner's shard. */
 export const SHARD_LABEL = "kubeloop.dev/shard";
@@ -40,22 +31,30 @@ export const SHARD_LABEL = "kubeloop.dev/shard";
  */
 export interface ShardingOptions extends Partial<ElectionTimings> {
   /**
-   * What places an object in a shard.
+   * What places an object in a shard. Either way nothing a controller declares is hidden from it.
    *
    * - `"namespace"` (default): the hash of its namespace. A namespace's objects — the primary
    *   objects, their children and the inputs watched there — go to one replica together, and
-   *   every namespaced informer is sharded on the server. Objects spread only as far as
-   *   namespaces do: one namespace is one shard. A controller of a cluster-scoped kind runs on
-   *   the holder of shard 0.
+   *   every namespaced kind the controllers declare is sharded on the server. Objects spread only
+   *   as far as namespaces do: one namespace is one shard. Cached whole by every replica instead:
+   *   a kind watched in one namespace (`watches(Kind, map, { scope: { namespace } })`, e.g. an
+   *   operator-wide settings ConfigMap) and kinds no controller declares. A controller of a
+   *   cluster-scoped kind runs on the holder of shard 0, which caches whole the namespaced kinds
+   *   it owns or watches. A cached read (`cache.reader`) of a namespace the shard does not hold
+   *   goes to an informer holding it whole, or throws `OutsideShardReadError`; a map function
+   *   that returns keys of other shards' namespaces from a kind sharded here is warned about
+   *   once (those shards never see its objects: give the watch a namespace scope).
    * - `"uid"`: the hash of the primary object's uid, spreading the objects of one namespace.
    *   Children are labelled `kubeloop.dev/shard` with their owner's shard by `ensureChild` and
-   *   watched by that label; other watched kinds are cached whole by every replica, and the keys
-   *   they map to are kept only for primary objects of the replica's shards.
+   *   watched by that label; an owned kind's objects without the label (children made with
+   *   `client.create` or `apply`, or by someone else) are cached whole by every replica beside
+   *   them. Other watched kinds are cached whole by every replica, and the keys they map to are
+   *   kept only for primary objects of the replica's shards.
    */
   key?: ShardKey;
   /** How many virtual shards the hash space is split into; every replica must agree. Default 32. */
   shards?: number;
-  /** Prefix of the Leases (`<name>-shard-<i>`, `<name>-member-<identity>`). Default: the manager's name. */
+  /** Prefix of the Leases (`<name>-shard-<i>`, `<name>-member-<hash of the identity>`). Default: the manager's name. */
   name?: string;
   /** Namespace of the Leases. Default: the client's default namespace (the pod's). */
   namespace?: string;
@@ -64,15 +63,26 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
 }
 
 /**
- * Where a shard's informer of a kind comes from: its own, narrowed to the shard (`scope`), which
- * the replica merges with its other shards' along `route`; the manager's shared informer of the
- * whole kind seen through the shard's `filter` (where the apiserver ignores the shard selector, so
- * that the replica receives the kind once, not once per shard); or, `undefined`, the shared
- * informer, whole.
+ * Where a shard's informer of a kind comes from:
+ * - `{ scope, route }`: its own, narrowed to the shard, which the replica merges with its other
+ *   shards' along `route`; with `unrouted`, joined with the manager's shared informer of the kind's
+ *   objects the route cannot place (children without the shard label), at that scope;
+ * - `{ filter }`: the manager's shared informer of the whole kind seen through the shard's filter
+ *   (where the apiserver ignores the shard selector, so that the replica receives the kind once,
+ *   not once per shard);
+ * - `undefined`: the shared informer, whole.
+ *
+ * `holds`, under the namespace key, tells which namespaces the shard's view holds: cached reads of
+ * other namespaces go to an informer that holds them ({@link ShardCache.reader}).
  */
 export type Placed =
-  | { readonly scope: InformerScope; readonly route: Route }
-  | { readonly filter: (obj: KubeObject) => boolean }
+  | {
+      readonly scope: InformerScope;
+      readonly route: Route;
+      readonly unrouted?: InformerScope;
+      readonly holds?: (namespace: string) => boolean;
+    }
+  | { readonly filter: (obj: KubeObject) => boolean; readonly holds?: (namespace: string) => boolean }
   | undefined;
 
 /** The {@link Route} of objects by the hash of their `key` field, within `base`. */
@@ -106,11 +116,19 @@ export type Placement = (type: ResourceType, scope: InformerScope) => Placed;
 
 /**
  * The {@link Placement} of `shard` under `key`, for controllers that declared `declarations`;
- * `serverShards` tells whether the apiserver applies shard selectors to a kind. Under the uid key
- * a kind is narrowed only where every controller uses it alike: only as a primary kind (by uid),
- * or only as an owned kind (by the shard label, which every apiserver applies); a kind also
- * watched, or read without a declaration, is cached whole, as the maps and reads over it may need
- * any object.
+ * `serverShards` tells whether the apiserver applies shard selectors to a kind. Nothing a
+ * controller on the shard may need is left out:
+ *
+ * - namespace key: a namespaced kind the controllers declare is narrowed to the shard's
+ *   namespaces, unless an informer of one namespace is asked for (an input in a fixed namespace:
+ *   all of it or none would be the shard's) or a controller of a cluster-scoped kind running on the
+ *   shard owns or watches it (its children and inputs may be in any namespace): those, and kinds
+ *   nobody declared, are cached whole.
+ * - uid key: a kind every controller uses only as its primary kind is narrowed by uid; one used
+ *   only as an owned kind is read from the children labelled with the shard by `ensureChild`,
+ *   joined with the kind's unlabelled objects, cached whole (children made otherwise); a kind also
+ *   watched, or read without a declaration, is cached whole, as the maps and reads over it may
+ *   need any object.
  */
 export function shardPlacement(
   key: ShardKey,
@@ -123,7 +141,33 @@ export function shardPlacement(
     const route = hashRoute(key, base);
     return { scope: route.scopeOf([shard]), route };
   };
-  if (key === "namespace") return (type, scope) => (type.namespaced ? byHash(type, scope) : undefined);
+  return key === "namespace" ? byNamespace(shard, declarations, byHash) : byUid(shard, declarations, byHash);
+}
+
+/** The namespace key's {@link Placement}: see {@link shardPlacement}. */
+function byNamespace(
+  shard: HeldShard,
+  declarations: readonly ControllerDeclaration[],
+  byHash: Placement,
+): Placement {
+  const declared = new Set(declarations.flatMap(kindsDeclared));
+  const clusterWide = declarations.filter((d) => !d.primary.type.namespaced && runsOn("namespace", shard, d));
+  const whole = new Set(clusterWide.flatMap(kindsDeclared));
+  const holds = (namespace: string) => inRanges(shardHash(namespace), [shard.range]);
+  return (type, scope) => {
+    const kind = kindOf(type);
+    if (!type.namespaced || scope.namespace || !declared.has(kind) || whole.has(kind)) return undefined;
+    const placed = byHash(type, scope);
+    return placed && { ...placed, holds };
+  };
+}
+
+/** The uid key's {@link Placement}: see {@link shardPlacement}. */
+function byUid(
+  shard: HeldShard,
+  declarations: readonly ControllerDeclaration[],
+  byHash: Placement,
+): Placement {
   const uses = usesOfKinds(declarations);
   const label = `${SHARD_LABEL}=${shard.index}`;
   return (type, scope) => {
@@ -131,9 +175,16 @@ export function shardPlacement(
     if (use === "primary") return byHash(type, scope);
     if (use !== "owned") return undefined;
     const selectors = (scope.labelSelector ? scope.labelSelector.split(",") : []).filter((s) => s !== label);
-    const route = labelRoute({ ...scope, labelSelector: selectors.join(",") || undefined });
-    return { scope: route.scopeOf([shard]), route };
+    const base = { ...scope, labelSelector: selectors.join(",") || undefined };
+    const route = labelRoute(base);
+    const unrouted = { ...base, labelSelector: [...selectors, `!${SHARD_LABEL}`].join(",") };
+    return { scope: route.scopeOf([shard]), route, unrouted };
   };
+}
+
+/** The kinds `declaration` reconciles, owns and watches, by `apiVersion/kind`. */
+function kindsDeclared(declaration: ControllerDeclaration): string[] {
+  return [declaration.primary, ...declaration.owns, ...declaration.watches].map(({ type }) => kindOf(type));
 }
 
 /**
@@ -212,13 +263,15 @@ export function runsOn(key: ShardKey, shard: HeldShard, declaration: ControllerD
 /**
  * The keys a controller on `shard` reconciles: under the namespace key, those of its namespaces
  * (all, for a cluster-scoped kind); under the uid key, those of the shard's primary objects that
- * its informer holds or saw deleted.
+ * its informer holds or saw deleted. Under the namespace key, a key refused is told to `refused`
+ * with the reason it was queued for (see {@link warnLostMappings}).
  */
 export function shardAccepts<T extends KubeObject>(
   key: ShardKey,
   shard: HeldShard,
   primary: Informer<T>,
-): (key: string) => boolean {
+  refused?: (key: string, reason: string) => void,
+): (key: string, reason?: string) => boolean {
   const ranges = [shard.range];
   if (key === "uid") {
     return (k) => {
@@ -227,126 +280,41 @@ export function shardAccepts<T extends KubeObject>(
     };
   }
   if (!primary.type.namespaced) return () => true;
-  return (k) => inRanges(shardHash(parseKey(k).namespace ?? ""), ranges);
-}
-
-/** How a shard's cache joins the replica's merged watches ({@link WatchMerger}). */
-export interface ShardMerging {
-  readonly merger: WatchMerger;
-  readonly shard: HeldShard;
+  return (k, reason = "") => {
+    if (inRanges(shardHash(parseKey(k).namespace ?? ""), ranges)) return true;
+    refused?.(k, reason);
+    return false;
+  };
 }
 
 /**
- * The cache of one held shard: informers of the kinds the shard narrows on the server are its own
- * (started, synced and stopped with the shard), until the replica merges them into one watch of
- * all its shards (`merging`); the others are the manager's shared ones, seen through the shard's
- * filter where it has one. Handlers the shard adds to informers it does not own are removed when
- * `stopped` aborts.
+ * Under the namespace key, what to do with a key of another shard's namespace that a map function
+ * of `declaration` returned for an object of a kind the shard narrows to its own namespaces: the
+ * shard holding that namespace never sees the object, so its controller would never hear of the
+ * change. Tells `warn`, once per kind, what is lost and how to fix it.
  */
-export class ShardCache extends InformerCache {
-  readonly #shared: InformerCache;
-  readonly #place: Placement;
-  readonly #merging: ShardMerging | undefined;
-  /** Told of a handler that threw while a view moved: the cache's own error hook. */
-  readonly #onError: (err: unknown) => void;
-  /** The shard's views of the kinds it narrows, by kind and route. */
-  readonly #views = new Map<string, MovableView<KubeObject>>();
-  /** What closes the shard's views and takes them out of the merger, when it stops. */
-  readonly #closing: (() => void)[] = [];
-
-  constructor(
-    client: WatchClient,
-    options: InformerCacheOptions,
-    shared: InformerCache,
-    place: Placement,
-    stopped: AbortSignal,
-    merging?: ShardMerging,
-  ) {
-    super(client, options);
-    this.#shared = shared;
-    this.#place = place;
-    this.#merging = merging;
-    this.#onError = (err) => options.onError?.(err, "a shard's handler, told what changed as its view moved");
-    // One listener for all the shard's views (a listener each would pass Node's limit of 10).
-    stopped.addEventListener("abort", () => this.#closeViews(), { once: true });
-  }
-
-  #closeViews(): void {
-    for (const close of this.#closing) close();
-  }
-
-  /** The scope of `type`, narrowed to the shard where the shard's own informer serves it. */
-  override scopeFor(type: ResourceType): InformerScope {
-    const scope = super.scopeFor(type);
-    const placed = this.#place(type, scope);
-    return placed && "scope" in placed ? placed.scope : scope;
-  }
-
-  /** Cached reads: of the shard's informer, or the shared one's, filtered to the shard where the shard has a filter. */
-  override async reader<T extends KubeObject>(
-    type: ResourceType<T>,
-    signal?: AbortSignal,
-  ): Promise<CacheReader<T>> {
-    const placed = this.#place(type, super.scopeFor(type));
-    if (placed && "scope" in placed) {
-      const informer = this.informer(type, placed.scope);
-      await informer.waitForSync(signal, this.syncTimeoutMs);
-      return readerOf(type, informer.store);
-    }
-    const reader = await this.#shared.reader(type, signal);
-    if (!placed) return reader;
-    const keep = (obj: T | undefined) => (obj && placed.filter(obj) ? obj : undefined);
-    return {
-      get: (name, namespace) => keep(reader.get(name, namespace)),
-      list: (opts) => reader.list(opts).filter(placed.filter),
-      byIndex: (index, value) => reader.byIndex(index, value).filter(placed.filter),
-    };
-  }
-
-  /** The informer of `type` in `scope`: the shard's own, or the shared one seen from the shard. */
-  override informer<T extends KubeObject>(
-    type: ResourceType<T>,
-    scope: InformerScope = this.scopeFor(type),
-    indexers = {},
-  ): Informer<T> {
-    const placed = this.#place(type, scope);
-    if (!placed || !("scope" in placed)) {
-      const view = new MovableView(
-        this.#shared.informer(type, scope, indexers),
-        this.#onError,
-        placed?.filter,
-      );
-      this.#closing.push(() => view.close());
-      return view.informer;
-    }
-    if (!this.#merging) return super.informer(type, placed.scope, indexers);
-    return this.#view(type, placed, indexers).informer as unknown as Informer<T>;
-  }
-
-  /** The shard's view of `type` placed at its own scope, made and attached to the merger once. */
-  #view<T extends KubeObject>(
-    type: ResourceType<T>,
-    { scope: own, route }: { scope: InformerScope; route: Route },
-    indexers: Record<string, Indexer<T>>,
-  ): MovableView<KubeObject> {
-    const { merger, shard } = this.#merging as ShardMerging;
-    const id = routeId(type, route);
-    const existing = this.#views.get(id);
-    if (existing) {
-      for (const [name, indexer] of Object.entries(indexers))
-        existing.informer.addIndexer(name, indexer as Indexer<KubeObject>);
-      return existing;
-    }
-    const source = super.informer(type, own, indexers) as unknown as Informer<KubeObject>;
-    const view = new MovableView(source, this.#onError);
-    this.#views.set(id, view);
-    const detach = merger.attach(type, route, { shard, view, own: { cache: this, scope: own } });
-    this.#closing.push(() => {
-      view.close();
-      detach();
-    });
-    return view;
-  }
+export function warnLostMappings(
+  declaration: ControllerDeclaration,
+  place: Placement,
+  scopeFor: (type: ResourceType) => InformerScope,
+  warn: (message: string) => void,
+): (key: string, reason: string) => void {
+  const warned = new Set<string>();
+  return (key, reason) => {
+    const [source, kind = ""] = reason.split(":");
+    const watched = source === "mapped" ? declaration.watches.find((w) => w.type.kind === kind) : undefined;
+    if (!watched || warned.has(kind)) return;
+    const placed = place(watched.type, watched.scope ?? scopeFor(watched.type));
+    if (!placed?.holds) return;
+    warned.add(kind);
+    warn(
+      `controller "${declaration.name}" maps ${kind} objects to keys of namespaces other shards hold (${key}), ` +
+        `but sharded by namespace each shard watches ${kind} in its own namespaces only: the shard holding those ` +
+        `keys never hears of these changes. Watch ${kind} in the namespace of those objects, ` +
+        `.watches(${kind}, map, { scope: { namespace } }) (an informer of one namespace is cached whole on every ` +
+        'shard), or shard by uid (sharding: { key: "uid" })',
+    );
+  };
 }
 
 function kindOf(type: ResourceType): string {

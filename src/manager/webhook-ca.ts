@@ -7,7 +7,7 @@
 import { type KubeObject, Secret, type SecretObject } from "../api/index.ts";
 import { AlreadyExistsError, type Client, NotFoundError } from "../client/index.ts";
 import { type CertificateAuthority, createCertificateAuthority } from "../tls/index.ts";
-import { webhookCaSecretName } from "../webhook/index.ts";
+import { operatorLabels, webhookCaSecretName } from "../webhook/index.ts";
 import { WebhookCaSecretError } from "./errors.ts";
 
 const base64 = (pem: string) => Buffer.from(pem).toString("base64");
@@ -36,7 +36,8 @@ export async function sharedCertificateAuthority(
         apiVersion: "v1",
         kind: "Secret",
         type: "kubernetes.io/tls",
-        metadata: { name, namespace },
+        // The operator's own: its webhooks for Secrets must not refuse what they need to start.
+        metadata: { name, namespace, labels: operatorLabels(operator) },
         data: { "tls.crt": base64(ca.certPem), "tls.key": base64(ca.keyPem) },
       };
       return client.create(Secret, secret).then(

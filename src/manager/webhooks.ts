@@ -16,23 +16,21 @@ import {
   CustomResourceDefinition,
   type KubeObject,
   type LabelSelector,
-  MutatingWebhookConfiguration,
-  type MutatingWebhookConfigurationObject,
   type ResourceType,
-  ValidatingWebhookConfiguration,
-  type ValidatingWebhookConfigurationObject,
 } from "../api/index.ts";
 import type { Client } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { Backoff } from "../watch/index.ts";
 import {
+  type AdmissionScope,
   admissionConfigurations,
+  admissionsOf,
   CA_FILE,
   type ConfigurationOptions,
   certificateFilesIn,
+  checkNamespacesAdmitted,
   configurationNameOf,
   conversionPatches,
-  namespaceNamed,
   type Webhook,
   type WebhookCache,
   type WebhookEndpoint,
@@ -41,6 +39,7 @@ import {
   writeSelfManagedCertificates,
 } from "../webhook/index.ts";
 import { WebhookConfigurationError } from "./errors.ts";
+import { type AppliedWebhooks, configurationType, withdrawWebhooks } from "./internal/withdraw-webhooks.ts";
 import type { Check } from "./server.ts";
 import { sharedCertificateAuthority } from "./webhook-ca.ts";
 
@@ -84,8 +83,9 @@ export interface WebhookServingOptions {
    */
   namespaceSelector?: LabelSelector;
   /**
-   * The operator's namespace: its webhook Service's, and, with kube-system, left out of admission.
-   * Default: the client's default namespace (the pod's).
+   * The operator's namespace: its webhook Service's and its CA Secret's. Not left out of
+   * admission: the operator's own objects are, for webhooks of built-in kinds, by their
+   * `kubeloop.dev/operator` label. Default: the client's default namespace (the pod's).
    */
   namespace?: string;
   /**
@@ -139,11 +139,18 @@ export class ManagerWebhooks {
   #keeping: Promise<void> = Promise.resolve();
   /** The directory of a self-managed certificate, removed on stop. */
   #ownDir: string | undefined;
+  /** What was last applied (or tried), taken back on a stop outside a cluster. */
+  #applying: AppliedWebhooks | undefined;
 
+  /**
+   * Throws `WebhookNamespaceError` when an admission webhook would be sent no request from the
+   * namespaces the manager watches.
+   */
   constructor(webhooks: readonly Webhook[], options: WebhookServingOptions, deps: ManagerWebhookDeps) {
     this.#webhooks = webhooks;
     this.#options = options;
     this.#deps = deps;
+    checkNamespacesAdmitted(admissionsOf(webhooks), this.#scope());
     this.#failures = new Counter({
       name: "kubeloop_webhook_configuration_failures_total",
       help: "Failed applications of the webhook configurations and CRD conversion stanzas with the serving CA (retried with backoff)",
@@ -208,11 +215,22 @@ export class ManagerWebhooks {
     this.#keeping = this.#keepApplied();
   }
 
-  /** Stops serving (requests in flight are answered first) and removes a self-managed certificate. */
+  /**
+   * Stops serving (requests in flight are answered first) and removes a self-managed certificate.
+   * Outside a cluster, first takes back what it applied, which calls this process: it deletes its
+   * configurations (left behind, they would refuse every create of the kinds they admit) and
+   * points its conversion stanzas at the operator's Service, as deployed (see `withdrawWebhooks`).
+   * In a cluster they stay: they call the Service, which the other replicas, or the next pod, serve.
+   */
   async stop(): Promise<void> {
     for (const watcher of this.#watchers) watcher.close();
     this.#stopping.abort();
     await this.#keeping;
+    if (this.#applying && !this.#deps.inCluster) {
+      const deployed = conversionPatches(this.#webhooks, { endpoint: this.#serviceEndpoint() });
+      const { client, logger } = this.#deps;
+      await withdrawWebhooks(client, this.#applying, deployed, this.#fieldManager(), logger);
+    }
     await this.#server?.close();
     if (this.#ownDir) await rm(this.#ownDir, { recursive: true, force: true });
   }
@@ -224,6 +242,11 @@ export class ManagerWebhooks {
   #endpoint(): WebhookEndpoint {
     if (this.#options.endpoint) return this.#options.endpoint;
     if (!this.#deps.inCluster) return { url: `https://127.0.0.1:${this.#port}` };
+    return this.#serviceEndpoint();
+  }
+
+  /** The operator's webhook Service, as `kubeloop generate` writes it: where a deployment is called. */
+  #serviceEndpoint(): WebhookEndpoint {
     return { service: { name: webhookServiceName(this.#deps.name), namespace: this.#namespace() } };
   }
 
@@ -241,19 +264,25 @@ export class ManagerWebhooks {
     return this.#ownDir;
   }
 
-  /** The configurations' options: name, endpoint, CA, and the namespaces admitted and left out. */
+  /** The namespaces admission is limited to: the one watched, and `namespaceSelector`'s. */
+  #scope(): AdmissionScope {
+    const { watchNamespace } = this.#deps;
+    const { namespaceSelector } = this.#options;
+    return {
+      ...(watchNamespace === undefined ? {} : { watchNamespace }),
+      ...(namespaceSelector && { namespaceSelector }),
+    };
+  }
+
+  /** The configurations' options: name, endpoint, CA, the namespaces admitted, the operator's own objects. */
   #configurationOptions(caPem: string): ConfigurationOptions {
     const { name, watchNamespace } = this.#deps;
-    const namespaceSelectors = [
-      ...(watchNamespace === undefined ? [] : [namespaceNamed(watchNamespace)]),
-      ...(this.#options.namespaceSelector ? [this.#options.namespaceSelector] : []),
-    ];
     return {
       name: this.#options.configurationName ?? configurationNameOf(name, watchNamespace),
+      operator: name,
       endpoint: this.#endpoint(),
       caPem,
-      excludedNamespaces: ["kube-system", this.#namespace()],
-      namespaceSelectors,
+      ...this.#scope(),
     };
   }
 
@@ -261,23 +290,28 @@ export class ManagerWebhooks {
   async #inject(caPem: string): Promise<void> {
     const options = this.#configurationOptions(caPem);
     const configurations = admissionConfigurations(this.#webhooks, options);
+    const conversions = conversionPatches(this.#webhooks, options);
+    // Known before they are applied, so that a stop after a failed apply takes back those that were.
+    this.#applying = { configurations, conversions };
     for (const configuration of configurations) {
       await this.#apply(configurationType(configuration.kind), configuration);
     }
-    for (const patch of conversionPatches(this.#webhooks, options)) {
-      await this.#apply(CustomResourceDefinition as ResourceType, patch);
-    }
+    for (const patch of conversions) await this.#apply(CustomResourceDefinition as ResourceType, patch);
     this.#applied = caPem;
   }
 
   /**
-   * Server-side applies `object` under a field manager of its own (`<name>-webhook-ca`), so that
-   * a partial CRD takes nothing from the manager that installed the CRD, even one of the same name.
+   * The field manager the configurations are applied under, `<name>-webhook-ca`: a partial CRD
+   * then takes nothing from the manager that installed the CRD, even one of the same name.
    */
+  #fieldManager(): string {
+    return `${this.#deps.name}-webhook-ca`;
+  }
+
+  /** Server-side applies `object` under {@link ManagerWebhooks.#fieldManager}. */
   async #apply(type: ResourceType, object: KubeObject): Promise<void> {
     try {
-      const fieldManager = `${this.#deps.name}-webhook-ca`;
-      await this.#deps.client.apply(type, object, { force: true, fieldManager });
+      await this.#deps.client.apply(type, object, { force: true, fieldManager: this.#fieldManager() });
     } catch (err) {
       throw new WebhookConfigurationError(object.kind, String(object.metadata.name), err);
     }
@@ -317,13 +351,4 @@ export class ManagerWebhooks {
       }
     }
   }
-}
-
-type Configuration = ValidatingWebhookConfigurationObject | MutatingWebhookConfigurationObject;
-
-/** The descriptor of a webhook configuration's kind. */
-function configurationType(kind: string): ResourceType<Configuration> {
-  return (
-    kind === "ValidatingWebhookConfiguration" ? ValidatingWebhookConfiguration : MutatingWebhookConfiguration
-  ) as ResourceType<Configuration>;
 }

@@ -14,21 +14,15 @@ import {
   ConflictError,
   InvalidError,
   NotFoundError,
+  ServerError,
 } from "../client/index.ts";
+import type { Clock } from "../clock/index.ts";
 import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
 import { AlreadyOwnedError, ChildConflictError, ChildReplacedError, InvalidChildError } from "./errors.ts";
-import {
-  type CoWriter,
-  defaultCoWriters,
-  type ExclusiveOptions,
-  foreignAdditions,
-  hasForeignWriters,
-  latestWriter,
-  removalPatch,
-} from "./exclusive.ts";
-import { markChecked, wasChecked } from "./internal/checked.ts";
+import type { ExclusiveOptions } from "./exclusive.ts";
 import { warnUnlessOwned } from "./internal/not-owned.ts";
 import { childInformer } from "./internal/scope.ts";
+import { takeOverContent } from "./internal/take-over.ts";
 import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
 
 /** What {@link ensureChild} did. */
@@ -54,9 +48,10 @@ export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<
   /**
    * Whether the child is exclusive, as children the operator fully generates are: fields of its
    * content (all but `metadata` and `status`) that other managers added and `desired` does not
-   * have are removed, and the repair is reported as drift. Default `true`. Pass `false` for a
-   * child others legitimately add to, or {@link ExclusiveOptions} to allow more co-writers than
-   * {@link defaultCoWriters}.
+   * have are removed, and the repair is reported as drift; their claims on the rest of the content
+   * go to this controller, so a child a previous operator wrote becomes this one's. Default `true`.
+   * Pass `false` for a child others legitimately add to, or {@link ExclusiveOptions} to allow more
+   * co-writers than {@link defaultCoWriters}.
    */
   exclusive?: boolean | ExclusiveOptions;
 }
@@ -91,6 +86,8 @@ export interface ChildContext extends DriftReporting {
   readonly log?: Pick<Logger, "warn">;
   /** Labels every child gets (`ReconcileContext.childLabels`: a sharded manager's routing). */
   readonly childLabels?: Readonly<Record<string, string>>;
+  /** The time of the field ownership an exclusive child's take-over records. Default the system clock. */
+  readonly clock?: Pick<Clock, "now">;
 }
 
 /** True when every value set in `desired` equals the one at the same path in `actual`. */
@@ -139,7 +136,9 @@ const defaultMatches = <C extends KubeObject>(desired: ApplyObject<C>, actual: C
  * the scope declared with `owns()`; creates it when missing, applies it with the client's field
  * manager when it differs, and reports drift — a Warning event naming who changed it and
  * `kubeloop_drift_repairs_total{kind,manager}` — when someone else made the difference or deleted
- * it. An exclusive child (the default) also loses what other writers added. An object of the
+ * it. An exclusive child (the default) also loses what other writers added, in one JSON patch that
+ * also drops their claims on its content: a child a previous operator created or updated becomes
+ * this controller's, and then settles. An object of the
  * child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
  * another object controls it, {@link ChildConflictError} when none does (unless `adopt`). A child
  * the apiserver refuses as invalid throws {@link InvalidChildError}, which the controller treats as
@@ -225,14 +224,19 @@ async function converge<C extends KubeObject>(
   const { ctx, owner, desired, opts } = child;
   const ours = claim(child, actual);
   if (ours && (opts.matches ?? defaultMatches)(desired, actual)) {
-    const added = await removeForeignAdditions(child, actual, live);
-    if (added) reportDrift(ctx, owner, actual, "modified", added);
-    return added ? "updated" : "unchanged";
+    const taken = await takeOverContent(child, actual, live, () => read(child));
+    if (taken?.removedBy) reportDrift(ctx, owner, actual, "modified", taken.removedBy);
+    return taken ? "updated" : "unchanged";
   }
   const culprit = ours ? await writerOfChange(child, actual, live) : undefined;
   const applied = await applyTo(child, actual);
-  const added = await removeForeignAdditions(child, applied, async () => applied);
-  const by = culprit ?? added;
+  const taken = await takeOverContent(
+    child,
+    applied,
+    async () => applied,
+    () => read(child),
+  );
+  const by = culprit ?? taken?.removedBy;
   if (ours && by) reportDrift(ctx, owner, actual, "modified", by);
   return "updated";
 }
@@ -264,42 +268,23 @@ async function applyTo<C extends KubeObject>(child: Child<C>, actual: C): Promis
   }
 }
 
-/** `err` as an {@link InvalidChildError} when the apiserver refused the child as invalid, else as is. */
-function invalidChildOr<C extends KubeObject>(child: Child<C>, err: unknown): unknown {
-  return err instanceof InvalidError ? new InvalidChildError(describe(child), err) : err;
-}
-
 /**
- * Removes what other writers added to an exclusive child; returns who did, when anything went.
- * The cache only says who wrote, not what: the field sets are read only when a writer other than
- * this controller and its co-writers is there, and once per version of the child's content.
+ * `err` as an {@link InvalidChildError} when the apiserver refused the child as invalid, else as
+ * is: a 422 (or 400) `Invalid`, or the 500 server-side apply answers for a body that does not fit
+ * the kind's schema (`failed to create typed patch object (...): .spec.x: field not declared in
+ * schema`, a wrong type, two list entries of one key; checked against kube-apiserver 1.36). That
+ * 500 is as final as a 422: the same body is refused again until the owner's spec changes.
  */
-async function removeForeignAdditions<C extends KubeObject>(
-  child: Child<C>,
-  actual: C,
-  live: () => Promise<C>,
-): Promise<Writer | undefined> {
-  const { ctx, type, desired, informer, key } = child;
-  const allow = coWriters(child.opts.exclusive);
-  const own = ctx.client.fieldManager;
-  if (!allow || !hasForeignWriters(actual, own, allow)) return undefined;
-  if (wasChecked(informer, key, actual)) return undefined;
-  const fresh = await live();
-  const added = foreignAdditions(fresh, desired, own, allow);
-  markChecked(informer, key, added.length === 0 ? fresh : undefined);
-  if (added.length === 0) return undefined;
-  const { name = "", namespace, resourceVersion = "" } = fresh.metadata;
-  await ctx.client.patch(type, name, removalPatch(added, resourceVersion), { type: "json", namespace });
-  return latestWriter(added);
+function invalidChildOr<C extends KubeObject>(child: Child<C>, err: unknown): unknown {
+  if (err instanceof InvalidError) return new InvalidChildError(describe(child), err);
+  if (err instanceof ServerError && err.statusCode === 500 && typedPatchRefusal.test(err.status.message)) {
+    return new InvalidChildError(describe(child), new InvalidError(err.status, err.request));
+  }
+  return err;
 }
 
-/** The co-writers of an exclusive child, or undefined when it is not exclusive. */
-function coWriters(
-  exclusive: EnsureChildOptions<KubeObject>["exclusive"] = true,
-): readonly CoWriter[] | undefined {
-  if (exclusive === false) return undefined;
-  return (exclusive === true ? undefined : exclusive.allow) ?? defaultCoWriters;
-}
+/** How server-side apply's 500 for a body that does not fit the schema begins. */
+const typedPatchRefusal = /^failed to create typed patch object\b/;
 
 /**
  * Who made `actual` differ from `desired`, when someone other than this controller wrote since

@@ -1,14 +1,17 @@
 /**
  * Exclusive children: a child the operator fully generates holds what the operator desires and
- * nothing more. Server-side apply never removes a field another manager added (a `hostNetwork:
- * true`, an extra `env` entry, an `initContainer`), so {@link foreignAdditions} finds them in the
+ * nothing more, and its content is the operator's alone. Server-side apply never removes a field
+ * another manager added (a `hostNetwork: true`, an extra `env` entry, an `initContainer`, or all
+ * that a previous operator wrote into a child it created), so {@link takeOver} finds them in the
  * child's `managedFields` — fields of its content (everything but `metadata` and `status`) owned by
- * another manager and absent from the desired object — and {@link removalPatch} removes them.
- * Legitimate co-writers are left alone ({@link defaultCoWriters}).
+ * another manager and absent from the desired object — and {@link takeOverPatch} removes them and
+ * rewrites the other managers' claims, so the same fields are not found again. Legitimate
+ * co-writers are left alone ({@link defaultCoWriters}).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject, ManagedFieldsEntry } from "../api/index.ts";
 import type { Writer } from "./drift.ts";
+import { type FieldSet, sortClaims, unionFields } from "./internal/claims.ts";
 
 /**
  * A writer whose fields in an exclusive child are legitimate and stay.
@@ -72,45 +75,66 @@ export interface ForeignField {
   readonly writer: Writer;
 }
 
-/** One step into an object: its name for {@link CoWriter.path}, its JSON pointer segment. */
-interface Step {
-  readonly name: string;
-  readonly pointer: string;
-}
-
-type FieldSet = Record<string, unknown>;
-
 /** Top-level fields that are not the child's content. */
 const notContent = new Set(["f:metadata", "f:status", "f:apiVersion", "f:kind"]);
 
 /**
- * The fields of `obj`'s content that managers other than `own` own and `desired` does not have,
- * from the full `managedFields` of `obj` (as a GET returns them, not the cache's summary). The
- * highest such field is reported, not each leaf below it. Fields of `allow`ed writers, and
- * status-subresource entries, are skipped.
+ * What taking an exclusive child's content over changes: the fields others added that the desired
+ * object lacks go, and the `managedFields` entries of other managers stop claiming the content, so
+ * the operator's server-side apply is its only owner.
+ */
+export interface TakeOver {
+  /** Fields of the content other managers own and the desired object lacks: removed. */
+  readonly removed: readonly ForeignField[];
+  /**
+   * The child's `managedFields` rewritten: other managers' claims on the content dropped (but an
+   * allowed co-writer's), and their claims on fields the desired object sets added to the
+   * operator's `Apply` entry. Absent when no claim changes.
+   */
+  readonly managedFields?: ManagedFieldsEntry[];
+}
+
+/**
+ * How to take `obj`'s content over for manager `own`, from the full `managedFields` of `obj` (as a
+ * GET returns them, not the cache's summary). Fields of the content (everything but `metadata`
+ * and `status`) that other managers own and `desired` lacks are removed; their claims on the rest
+ * go to `own`'s `Apply` entry (created at `now` when it has none). A create (an `Update`
+ * operation, unlike an apply) claims the fields the apiserver defaulted too (`dnsPolicy`,
+ * `terminationMessagePath`, ...): removed, they are defaulted again, and then owned by nobody.
+ * Fields of `allow`ed writers, and status-subresource entries, are left alone.
  *
  * @example
  * ```ts
- * foreignAdditions(live, desired, "my-operator");
+ * takeOver(live, desired, "my-operator", defaultCoWriters, "2026-11-27T19:18:44Z").removed;
  * // [{ pointer: ["spec", "template", "spec", "hostNetwork"], writer: { manager: "kubectl-patch", ... } }]
  * ```
  */
-export function foreignAdditions(
+export function takeOver(
   obj: KubeObject,
   desired: KubeObject,
   own: string,
-  allow: readonly CoWriter[] = defaultCoWriters,
-): ForeignField[] {
-  const found = foreignEntries(obj, own, allow).flatMap((entry) => {
-    const rules = allow.filter((a) => a.path && (!a.manager || a.manager === entry.manager));
-    const content = Object.entries(entry.fieldsV1 as FieldSet).filter(([key]) => !notContent.has(key));
+  allow: readonly CoWriter[],
+  now: string,
+): TakeOver {
+  const foreign = new Set(foreignEntries(obj, own, allow));
+  const removed: ForeignField[] = [];
+  let taken: FieldSet = {};
+  let changed = false;
+  const rewritten = (obj.metadata.managedFields ?? []).flatMap((entry) => {
+    if (!foreign.has(entry)) return [entry];
+    const { meta, content } = partition(entry.fieldsV1 as FieldSet);
+    const sorted = sortClaims(content, obj, desired, allowedPaths(entry, allow));
     const writer = writerOf(entry);
-    return walk(Object.fromEntries(content), obj, desired, [], rules).map((steps) => ({
-      pointer: steps.map((s) => s.pointer),
-      writer,
-    }));
+    removed.push(...sorted.removed.map((steps) => ({ pointer: steps.map((s) => s.pointer), writer })));
+    const takes = Object.keys(sorted.take).length > 0;
+    changed ||= takes || sorted.removed.length > 0;
+    // A field set of another version may name other fields: it is dropped, not taken.
+    if (takes && entry.apiVersion === obj.apiVersion) taken = unionFields(taken, sorted.take);
+    const fieldsV1 = { ...meta, ...sorted.keep };
+    return Object.keys(fieldsV1).length > 0 ? [{ ...entry, fieldsV1 }] : [];
   });
-  return outermost(found);
+  if (!changed) return { removed: [] };
+  return { removed: outermost(removed), managedFields: withTaken(rewritten, taken, obj, own, now) };
 }
 
 /** True when `obj` (the cache's summary is enough) has a writer whose fields might have to go. */
@@ -119,16 +143,25 @@ export function hasForeignWriters(obj: KubeObject, own: string, allow: readonly 
 }
 
 /**
- * The JSON patch removing `fields`, preconditioned on `resourceVersion` (the version they were
- * read from: a newer object fails with 409 Conflict instead of losing someone's change).
- * Removals within one list run from the highest index down, so indexes stay valid.
+ * The JSON patch of a {@link TakeOver}, preconditioned on `resourceVersion` (the version its
+ * fields were read from: a newer object fails with 409 Conflict instead of losing someone's change
+ * or claim). Removals within one list run from the highest index down, so indexes stay valid. The
+ * apiserver keeps the `managedFields` a write sets (a client may rewrite them, as `kubectl apply
+ * --server-side` does when it migrates client-side apply's fields).
  */
-export function removalPatch(fields: readonly ForeignField[], resourceVersion: string): object[] {
-  const removals = [...fields]
+export function takeOverPatch(plan: TakeOver, resourceVersion: string): object[] {
+  const removals = plan.removed
     .map((f) => f.pointer)
     .sort(descending)
     .map((pointer) => ({ op: "remove", path: `/${pointer.map(pointerSegment).join("/")}` }));
-  return [{ op: "replace", path: "/metadata/resourceVersion", value: resourceVersion }, ...removals];
+  const claims = plan.managedFields
+    ? [{ op: "replace", path: "/metadata/managedFields", value: plan.managedFields }]
+    : [];
+  return [
+    { op: "replace", path: "/metadata/resourceVersion", value: resourceVersion },
+    ...removals,
+    ...claims,
+  ];
 }
 
 /** The most recent writer among `fields` (an entry without a time counts as the most recent). */
@@ -160,76 +193,46 @@ function foreignEntries(
   );
 }
 
-function writerOf(entry: ManagedFieldsEntry): Writer {
-  return { manager: entry.manager ?? "unknown", operation: entry.operation ?? "Update", time: entry.time };
+/** The paths whose fields `entry`'s manager may own. */
+function allowedPaths(entry: ManagedFieldsEntry, allow: readonly CoWriter[]): (readonly string[])[] {
+  return allow.flatMap((a) => (a.path && (!a.manager || a.manager === entry.manager) ? [a.path] : []));
 }
 
-/** The paths below `at` that `fields` owns, `live` has, and `want` lacks. */
-function walk(
-  fields: FieldSet,
-  live: unknown,
-  want: unknown,
-  at: Step[],
-  rules: readonly CoWriter[],
-): Step[][] {
-  return Object.entries(fields).flatMap(([key, sub]) => {
-    const child = locate(key, live, want);
-    if (!child) return [];
-    const path = [...at, child.step];
-    const names = path.map((s) => s.name);
-    if (rules.some((r) => startsWith(names, r.path ?? []))) return [];
-    if (child.want === undefined && !rules.some((r) => startsWith(r.path ?? [], names))) return [path];
-    return walk((sub ?? {}) as FieldSet, child.live, child.want, path, rules);
-  });
-}
-
-/** The value a `fieldsV1` key names in `live` and in `want`; undefined when `live` has none. */
-function locate(
-  key: string,
-  live: unknown,
-  want: unknown,
-): { step: Step; live: unknown; want: unknown } | undefined {
-  const kind = key.slice(0, 2);
-  const rest = key.slice(2);
-  if (kind === "f:") return field(rest, live, want);
-  if (!Array.isArray(live)) return undefined;
-  const wanted = Array.isArray(want) ? want : [];
-  const match = elementMatcher(kind, rest, live);
-  const index = match ? live.findIndex((item, i) => match(item, i, true)) : -1;
-  if (index < 0 || !match) return undefined;
-  const step = { name: key, pointer: String(index) };
-  return { step, live: live[index], want: wanted.find((item, i) => match(item, i, false)) };
-}
-
-function field(name: string, live: unknown, want: unknown) {
-  if (!isMap(live) || !(name in live)) return undefined;
-  return { step: { name, pointer: name }, live: live[name], want: isMap(want) ? want[name] : undefined };
+/** A field set split into its claims on the content and the rest (metadata, status). */
+function partition(fields: FieldSet): { meta: FieldSet; content: FieldSet } {
+  const entries = Object.entries(fields);
+  return {
+    meta: Object.fromEntries(entries.filter(([key]) => notContent.has(key))),
+    content: Object.fromEntries(entries.filter(([key]) => !notContent.has(key))),
+  };
 }
 
 /**
- * How a list element key (`k:{"name":"nginx"}`, `v:"a"`, `i:2`) finds its element. A desired
- * element matches a key on the key fields it sets (one leaving out a defaulted key field, such as
- * a port's `protocol`, still matches); a live element on all of them.
+ * `entries` with `taken` added to `own`'s `Apply` entry, created at `now` when there is none. An
+ * entry of another version names other fields: then the claims are dropped instead (the apiserver
+ * keeps one entry per manager and operation).
  */
-function elementMatcher(kind: string, rest: string, live: unknown[]) {
-  if (kind === "i:") return (_item: unknown, i: number) => i === Number(rest) && i < live.length;
-  const value: unknown = JSON.parse(rest);
-  if (kind === "v:") return (item: unknown) => isDeepStrictEqual(item, value);
-  if (kind !== "k:" || !isMap(value)) return undefined;
-  return (item: unknown, _i: number, strict: boolean) =>
-    isMap(item) &&
-    Object.entries(value).every(
-      ([k, v]) => isDeepStrictEqual(item[k], v) || (!strict && item[k] === undefined),
-    );
+function withTaken(
+  entries: ManagedFieldsEntry[],
+  taken: FieldSet,
+  obj: KubeObject,
+  own: string,
+  now: string,
+): ManagedFieldsEntry[] {
+  if (Object.keys(taken).length === 0) return entries;
+  const ours = entries.find((e) => e.manager === own && e.operation === "Apply" && !e.subresource);
+  if (!ours) {
+    const apply = { manager: own, operation: "Apply" as const, apiVersion: obj.apiVersion, time: now };
+    return [...entries, { ...apply, fieldsType: "FieldsV1", fieldsV1: taken }];
+  }
+  if (ours.apiVersion !== obj.apiVersion) return entries;
+  return entries.map((e) =>
+    e === ours ? { ...e, fieldsV1: unionFields(e.fieldsV1 as FieldSet, taken) } : e,
+  );
 }
 
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** True when `path` begins with `prefix` (`*` in `prefix` matches any segment). */
-function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.length <= path.length && prefix.every((p, i) => p === "*" || p === path[i]);
+function writerOf(entry: ManagedFieldsEntry): Writer {
+  return { manager: entry.manager ?? "unknown", operation: entry.operation ?? "Update", time: entry.time };
 }
 
 /** Drops fields below another one found (its removal takes them too), and duplicates. */

@@ -9,7 +9,8 @@
  * nothing when it already matches; it refuses an object of the child's name its owner does not
  * control ({@link ChildConflictError}), reports a child the apiserver refuses as invalid
  * ({@link InvalidChildError}, terminal for the controller), removes what other writers added to an exclusive child
- * (the default; {@link defaultCoWriters} stay), and reports repairs of someone else's changes or
+ * (the default; {@link defaultCoWriters} stay) — a child a previous operator wrote included, whose
+ * content becomes this controller's alone — and reports repairs of someone else's changes or
  * deletions as drift — an event naming the writer from `managedFields`, and
  * `kubeloop_drift_repairs_total{kind,manager}`.
  *

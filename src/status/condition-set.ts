@@ -71,10 +71,11 @@ const RESERVED_RULE = "the summary, Reconciling and Stalled are written by the s
 /**
  * Declares the conditions a kind's controller owns.
  *
- * `finish()` writes the summary from the roll-up (or `False` with the stall reason when the
- * controller declared itself stalled), then keeps kstatus consistent: summary `True` removes
- * `Reconciling` and `Stalled`; otherwise a stall gives `Stalled=True` and no `Reconciling`, and
- * anything else gives `Reconciling=True` with the summary's reason. Every condition written carries
+ * `finish()` writes the summary from the roll-up (or `False` with the reason the draft declared:
+ * a stall, or a failure being retried), then keeps kstatus consistent: summary `True` removes
+ * `Reconciling` and `Stalled`; otherwise a stall gives `Stalled=True` and no `Reconciling`, a
+ * declared failure `Reconciling=True` with reason `ProgressingWithRetry`, and anything else
+ * `Reconciling=True` with the summary's reason. Every condition written carries
  * `observedGeneration = metadata.generation`, and so does `status.observedGeneration`. Conditions of
  * types the set does not declare are left as they are: another controller may own them.
  *

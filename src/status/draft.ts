@@ -3,7 +3,7 @@ import type { ConditionSet, StatusSubject, StoredStatus } from "./condition-set.
 import { type Condition, removeCondition, setCondition } from "./conditions.ts";
 import { sameConditions, type Transition, transitionsBetween } from "./diff.ts";
 import { InvalidConditionError } from "./errors.ts";
-import { RECONCILING, STALLED } from "./kstatus.ts";
+import { PROGRESSING_WITH_RETRY, RECONCILING, STALLED } from "./kstatus.ts";
 import { type ConditionReport, dependentStates } from "./rollup.ts";
 import { validateReason } from "./validation.ts";
 
@@ -45,13 +45,24 @@ export interface StatusDraft<D extends string = string, P extends string = strin
    * would wrongly say it ran and failed.
    */
   stalled(reason: string, message?: string, options?: StallOptions): this;
+  /**
+   * Declares that reconciling the object keeps failing, and is retried: the summary becomes False
+   * with this reason and `Reconciling=True` says so with reason {@link PROGRESSING_WITH_RETRY}, as
+   * Flux marks a failure it retries; kstatus reads `InProgress`, not `Failed`, since retrying may
+   * still help. A stall declared in the same draft wins. Holds for this reconcile only: the next
+   * draft that does not declare it rolls the summary up from the dependents again. The controller
+   * declares it for a key whose reconciles keep failing; a reconciler seldom needs to.
+   *
+   * `options.summary: "Unknown"` keeps the summary Unknown instead, as for {@link StatusDraft.stalled}.
+   */
+  failing(reason: string, message?: string, options?: StallOptions): this;
   /** Computes the new status. Does not change the draft, so it may be called again. */
   finish(): StatusUpdate<P>;
 }
 
-/** Options of {@link StatusDraft.stalled}. */
+/** Options of {@link StatusDraft.stalled} and {@link StatusDraft.failing}. */
 export interface StallOptions {
-  /** The summary's status while stalled. Default `False`. */
+  /** The summary's status while stalled (or failing). Default `False`. */
   summary?: "False" | "Unknown";
 }
 
@@ -70,7 +81,8 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
   readonly #generation: number | undefined;
   readonly #clock: Clock;
   readonly #conditions: Condition[];
-  #stall: { status: "False" | "Unknown"; reason: string; message: string } | undefined;
+  #stall: Override | undefined;
+  #failure: Override | undefined;
 
   constructor(set: ConditionSet<D, P>, obj: StatusSubject, clock: Clock) {
     this.#set = set;
@@ -87,8 +99,12 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
   }
 
   stalled(reason: string, message = "", options: StallOptions = {}): this {
-    validateReason(reason);
-    this.#stall = { status: options.summary ?? "False", reason, message };
+    this.#stall = override(reason, message, options);
+    return this;
+  }
+
+  failing(reason: string, message = "", options: StallOptions = {}): this {
+    this.#failure = override(reason, message, options);
     return this;
   }
 
@@ -118,7 +134,8 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
   }
 
   #summary(conditions: readonly Condition[]): ConditionReport {
-    if (this.#stall) return { ...this.#stall };
+    const declared = this.#stall ?? this.#failure;
+    if (declared) return { ...declared };
     return this.#set.rollUp(dependentStates(this.#set.dependents, conditions, this.#generation));
   }
 
@@ -129,7 +146,8 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
       return;
     }
     const [present, absent] = this.#stall ? [STALLED, RECONCILING] : [RECONCILING, STALLED];
-    const { reason, message } = this.#stall ?? summary;
+    const { message } = summary;
+    const reason = !this.#stall && this.#failure ? PROGRESSING_WITH_RETRY : summary.reason;
     this.#write(conditions, present, { status: "True", reason, message });
     removeCondition(conditions, absent);
   }
@@ -151,6 +169,18 @@ class Draft<D extends string, P extends string> implements StatusDraft<D, P> {
       return true;
     return "phase" in status && status.phase !== this.#stored.phase;
   }
+}
+
+/** A summary the reconcile declared (a stall, a failure) instead of the roll-up's. */
+interface Override {
+  status: "False" | "Unknown";
+  reason: string;
+  message: string;
+}
+
+function override(reason: string, message: string, options: StallOptions): Override {
+  validateReason(reason);
+  return { status: options.summary ?? "False", reason, message };
 }
 
 function copy(conditions: readonly Condition[]): Condition[] {

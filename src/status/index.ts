@@ -62,6 +62,7 @@ export {
   type KStatusSubject,
   kstatus,
   LATEST_GENERATION_NOT_OBSERVED,
+  PROGRESSING_WITH_RETRY,
   RECONCILING,
   STALLED,
 } from "./kstatus.ts";

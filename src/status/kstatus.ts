@@ -8,6 +8,11 @@ import { conditionsOf, fieldAt, type LooseCondition } from "./internal/loose.ts"
 export const RECONCILING = "Reconciling";
 /** kstatus's `Stalled` condition: True when the controller cannot make progress. */
 export const STALLED = "Stalled";
+/**
+ * Reason of `Reconciling=True` while a failing reconcile is retried (`StatusDraft.failing`), as
+ * Flux's controllers give it (`meta.ProgressingWithRetryReason`).
+ */
+export const PROGRESSING_WITH_RETRY = "ProgressingWithRetry";
 /** Reason kstatus gives when `status.observedGeneration` lags `metadata.generation`. */
 export const LATEST_GENERATION_NOT_OBSERVED = "LatestGenerationNotObserved";
 

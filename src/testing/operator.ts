@@ -27,14 +27,17 @@ export interface StartOperatorOptions {
    * limit, the operator's webhooks served as {@link testWebhookServing} says; `webhookServer` is
    * merged over that, `webhooks: []` serves none).
    */
-  manager?: Partial<Omit<ManagerOptions, "name" | "client">>;
+  manager?: Partial<Omit<ManagerOptions, "name" | "client" | "config">>;
   /** How long the caches may take to sync. Default 60 s. */
   syncTimeoutMs?: number;
 }
 
 /** An operator running in this process, and an admin client of its cluster. */
 export interface RunningOperator extends AsyncDisposable {
-  /** An admin client of the cluster (the operator's own client is `manager.client`). */
+  /**
+   * An admin client of the cluster, writing as field manager `kubeloop` (the operator's own client
+   * is `manager.client`, writing as the operator's name).
+   */
   readonly client: Client;
   readonly manager: Manager;
   /** Kubeconfig path of the cluster. */
@@ -48,7 +51,8 @@ export interface RunningOperator extends AsyncDisposable {
 
 /**
  * Installs the operator's CRDs (waiting until Established), starts it in this process and resolves
- * once its caches have synced. Its declared webhooks are served on a free port with a certificate
+ * once its caches have synced. It runs as deployed in what it writes: its client is the one its
+ * manager makes, writing as field manager the operator's name, as under `kubeloop run`. Its declared webhooks are served on a free port with a certificate
  * of its own, through configurations of this call that admit only the namespaces
  * {@link testNamespace} creates in this process (the apiserver calls `https://127.0.0.1:<port>`:
  * a cluster on this machine, as `kubeloop test` starts); its conversions are served by the run
@@ -74,6 +78,7 @@ export async function startOperator(
   const declared = options.manager?.webhooks ?? operator.definition.webhooks ?? [];
   const webhooks = webhooksServedInTest(declared, cluster !== undefined);
   const webhookServer = { ...testWebhookServing(operator.name), ...options.manager?.webhookServer };
+  let operatorClient: Client | undefined;
   const stopOnce = async () => {
     stopping.abort();
     await running.catch(() => undefined);
@@ -81,6 +86,7 @@ export async function startOperator(
       if (client && webhooks.length > 0)
         await deleteWebhookConfigurations(client, webhookServer.configurationName);
     } finally {
+      await operatorClient?.close();
       await client?.close();
       await cluster?.stop();
     }
@@ -93,9 +99,11 @@ export async function startOperator(
   try {
     client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
     await installCrds(client, operator.kinds);
+    // The manager makes its own client, as `kubeloop run` does: it writes as the operator's name.
     const manager = await Manager.create({
       name: operator.name,
-      client,
+      config: { kubeconfig },
+      clientOptions: { qps: Number.POSITIVE_INFINITY },
       logger: testLogger(),
       metrics: false,
       health: false,
@@ -106,6 +114,7 @@ export async function startOperator(
       webhooks,
       webhookServer,
     });
+    operatorClient = manager.client;
     await operator.setup(manager);
     running = manager.start(stopping.signal);
     await eventuallyWhile(

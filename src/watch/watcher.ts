@@ -69,6 +69,12 @@ export interface WatcherOptions {
   /** First and maximum retry delay. Default 800 ms and 30 s. */
   backoff?: { initialMs: number; maxMs: number };
   metrics?: WatchMetrics;
+  /**
+   * Told each resourceVersion the watch has caught up to — a list's, then each event's and
+   * bookmark's — once the events before it were consumed: everything written up to it has been
+   * delivered. An informer's relist compares only what the watch has passed.
+   */
+  onProgress?: (resourceVersion: string) => void;
   clock?: Clock;
   random?: () => number;
   signal?: AbortSignal;
@@ -106,6 +112,7 @@ export async function* watch<T extends KubeObject>(
   let expiries = 0;
   const advance = (rv: string) => {
     resourceVersion = rv;
+    options.onProgress?.(rv);
     expiries = 0; // Progress since the last relist: a later expiry relists at once again.
     backoff.reset(); // The stream works: losing it later is a first failure, not one more in a row.
   };
@@ -115,6 +122,7 @@ export async function* watch<T extends KubeObject>(
       if (resourceVersion === undefined && listing) {
         metrics.relist?.(reason);
         resourceVersion = yield* session.list();
+        options.onProgress?.(resourceVersion);
         reason = "start";
         listing = !canStream;
       } else {

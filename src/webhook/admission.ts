@@ -46,11 +46,15 @@ export interface AdmissionMatch {
   readonly operations?: readonly Operation[];
   /** CEL conditions a request must meet to be sent (all of them). */
   readonly matchConditions?: readonly MatchCondition[];
-  /** Only objects whose labels match are sent. */
+  /**
+   * Only objects whose labels match are sent; for a built-in kind, added to the default selector,
+   * which leaves out the operator's own objects (labelled `kubeloop.dev/operator: <operator>`).
+   */
   readonly objectSelector?: LabelSelector;
   /**
-   * Only objects in namespaces whose labels match are sent; added to the default selector, which
-   * leaves out kube-system and the operator's own namespace whatever this says.
+   * Only objects in namespaces whose labels match are sent; added to the default selector (the
+   * namespace an operator watching one watches, and for a built-in kind all but kube-system). A
+   * selector that leaves out every namespace the operator watches is refused at start.
    */
   readonly namespaceSelector?: LabelSelector;
 }
@@ -116,6 +120,19 @@ export interface AdmissionWebhook {
   readonly match: AdmissionMatch;
   /** Runs the handler on one request; throws what the handler throws. */
   admit(request: AdmissionRequest, ctx: AdmissionContext): Promise<AdmissionAnswer>;
+}
+
+/**
+ * The name of an admission webhook within its configuration, as the apiserver shows it when it
+ * cannot call it: `v<kind>-<version>.<group>` (`m` for a defaulting one), a qualified name of at
+ * least three parts as the apiserver requires.
+ */
+export function webhookName(webhook: AdmissionWebhook): string {
+  const { apiVersion, kind } = webhook.resource;
+  const group = groupOf(apiVersion);
+  const domain = group.includes(".") ? group : `${group || "core"}.kubeloop.dev`;
+  const prefix = webhook.type === "validating" ? "v" : "m";
+  return `${prefix}${kind.toLowerCase()}-${apiVersion.split("/").at(-1)}.${domain}`;
 }
 
 function pathFor(prefix: "validate" | "mutate", type: ResourceType): string {

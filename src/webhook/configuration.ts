@@ -9,15 +9,20 @@ import {
   CustomResourceDefinition,
   type CustomResourceDefinitionObject,
   groupOf,
-  type LabelSelector,
   MutatingWebhookConfiguration,
   type MutatingWebhookConfigurationObject,
   resourceOf,
   ValidatingWebhookConfiguration,
   type ValidatingWebhookConfigurationObject,
 } from "../api/index.ts";
-import type { AdmissionWebhook } from "./admission.ts";
+import { type AdmissionWebhook, webhookName } from "./admission.ts";
 import type { ConversionWebhook } from "./conversion.ts";
+import {
+  type AdmissionScope,
+  checkNamespacesAdmitted,
+  namespaceSelectorOf,
+  objectSelectorOf,
+} from "./selectors.ts";
 import { admissionsOf, conversionsOf, type Webhook } from "./server.ts";
 
 type ValidatingEntry = NonNullable<ValidatingWebhookConfigurationObject["webhooks"]>[number];
@@ -34,28 +39,20 @@ export type WebhookEndpoint =
   | { readonly service: { readonly name: string; readonly namespace: string; readonly port?: number } };
 
 /** Options of {@link admissionConfigurations} and {@link conversionPatches}. */
-export interface ConfigurationOptions {
+export interface ConfigurationOptions extends AdmissionScope {
   /** Name of the configurations (both kinds), e.g. the operator's name. */
   readonly name: string;
+  /**
+   * The operator's name: its own objects (labelled {@link operatorLabels}) are not sent to its
+   * webhooks for built-in kinds, so that a webhook that is down never blocks what brings it back.
+   */
+  readonly operator: string;
   readonly endpoint: WebhookEndpoint;
   /** The CA of the serving certificate (PEM), written as `caBundle`; absent when something else injects it. */
   readonly caPem?: string;
-  /**
-   * Namespaces no admission webhook is called for, whatever its declaration says: kube-system and
-   * the operator's own (a webhook that is down must not block what could bring it back).
-   */
-  readonly excludedNamespaces: readonly string[];
-  /**
-   * Selectors every admitted namespace must match as well as each webhook's own: a
-   * namespace-scoped operator's namespace (its cache sees no other), a test session's.
-   */
-  readonly namespaceSelectors?: readonly LabelSelector[];
   /** Annotations of every object made, e.g. cert-manager's `cert-manager.io/inject-ca-from`. */
   readonly annotations?: Readonly<Record<string, string>>;
 }
-
-/** The label the apiserver sets on every namespace, naming it. */
-const namespaceNameLabel = "kubernetes.io/metadata.name";
 
 /**
  * The name of an operator's webhook configurations: its own, or `<name>-<namespace>` for an
@@ -66,44 +63,12 @@ export function configurationNameOf(operator: string, watchNamespace?: string): 
   return watchNamespace === undefined ? operator : `${operator}-${watchNamespace}`;
 }
 
-/** The selector of the namespace named `name` (by the label the apiserver sets on every namespace). */
-export function namespaceNamed(name: string): LabelSelector {
-  return { matchExpressions: [{ key: namespaceNameLabel, operator: "In", values: [name] }] };
-}
-
 /** The `clientConfig` of the webhook served at `path`. */
 export function clientConfigOf(endpoint: WebhookEndpoint, path: string, caPem?: string): WebhookClientConfig {
   const caBundle = caPem === undefined ? {} : { caBundle: Buffer.from(caPem).toString("base64") };
   if ("url" in endpoint) return { url: `${endpoint.url}${path}`, ...caBundle };
   const { name, namespace, port = 443 } = endpoint.service;
   return { service: { name, namespace, path, port }, ...caBundle };
-}
-
-/**
- * The name of an admission webhook within its configuration, as the apiserver shows it when it
- * cannot call it: `v<kind>-<version>.<group>` (`m` for a defaulting one), a qualified name of at
- * least three parts as the apiserver requires.
- */
-export function webhookName(webhook: AdmissionWebhook): string {
-  const { apiVersion, kind } = webhook.resource;
-  const group = groupOf(apiVersion);
-  const domain = group.includes(".") ? group : `${group || "core"}.kubeloop.dev`;
-  const prefix = webhook.type === "validating" ? "v" : "m";
-  return `${prefix}${kind.toLowerCase()}-${apiVersion.split("/").at(-1)}.${domain}`;
-}
-
-/** A selector's terms as expressions: `{ a: "b" }` is `a In [b]`. */
-function termsOf(selector: LabelSelector | undefined): NonNullable<LabelSelector["matchExpressions"]> {
-  const labels = Object.entries(selector?.matchLabels ?? {});
-  const fromLabels = labels.map(([key, value]) => ({ key, operator: "In", values: [value] }));
-  return [...fromLabels, ...(selector?.matchExpressions ?? [])];
-}
-
-/** All the selectors' terms, ANDed: the exclusion, the options' selector and the webhook's own. */
-function namespaceSelectorOf(webhook: AdmissionWebhook, options: ConfigurationOptions): LabelSelector {
-  const exclusion = { key: namespaceNameLabel, operator: "NotIn", values: [...options.excludedNamespaces] };
-  const terms = [...(options.namespaceSelectors ?? []), webhook.match.namespaceSelector].flatMap(termsOf);
-  return { matchExpressions: [exclusion, ...terms] };
 }
 
 /**
@@ -121,8 +86,7 @@ function entryOf(webhook: AdmissionWebhook, options: ConfigurationOptions): Vali
     matchPolicy: "Equivalent",
     sideEffects: webhook.sideEffects,
     timeoutSeconds: webhook.timeoutSeconds,
-    namespaceSelector: namespaceSelectorOf(webhook, options),
-    ...(match.objectSelector ? { objectSelector: match.objectSelector } : {}),
+    ...selectorsOf(webhook, options),
     ...(match.matchConditions?.length ? { matchConditions: [...match.matchConditions] } : {}),
     rules: [
       {
@@ -136,6 +100,13 @@ function entryOf(webhook: AdmissionWebhook, options: ConfigurationOptions): Vali
   };
 }
 
+/** The entry's namespace and object selectors, each left out when it selects everything. */
+function selectorsOf(webhook: AdmissionWebhook, options: ConfigurationOptions) {
+  const namespaceSelector = namespaceSelectorOf(webhook, options);
+  const objectSelector = objectSelectorOf(webhook, options.operator);
+  return { ...(namespaceSelector && { namespaceSelector }), ...(objectSelector && { objectSelector }) };
+}
+
 function metadataOf(options: ConfigurationOptions) {
   return { name: options.name, ...(options.annotations ? { annotations: { ...options.annotations } } : {}) };
 }
@@ -143,13 +114,15 @@ function metadataOf(options: ConfigurationOptions) {
 /**
  * The ValidatingWebhookConfiguration and MutatingWebhookConfiguration of the admission webhooks
  * among `webhooks`, both named `options.name`; a configuration with no webhook is left out.
+ * Throws {@link WebhookNamespaceError} when a webhook would be sent no request from the watched
+ * namespaces (see {@link checkNamespacesAdmitted}).
  *
  * @example
  * ```ts
  * const [validatingConfig] = admissionConfigurations([widgetValidation], {
  *   name: "widgets",
+ *   operator: "widgets",
  *   endpoint: { service: { name: "widgets-webhook-service", namespace: "widgets" } },
- *   excludedNamespaces: ["kube-system", "widgets"],
  * });
  * ```
  */
@@ -158,6 +131,7 @@ export function admissionConfigurations(
   options: ConfigurationOptions,
 ): (ValidatingWebhookConfigurationObject | MutatingWebhookConfigurationObject)[] {
   const admission = admissionsOf(webhooks);
+  checkNamespacesAdmitted(admission, options);
   const validatingEntries = admission.filter((w) => w.type === "validating").map((w) => entryOf(w, options));
   const mutatingEntries = admission
     .filter((w) => w.type === "mutating")

@@ -16,9 +16,11 @@ export interface SpokeConversion<S extends KubeObject = KubeObject, H extends Ku
   toHub(spoke: S): H;
   fromHub(hub: H): S;
   /**
-   * The hub's fields this spoke cannot express, as dotted paths (`spec.tls`): kept in the
-   * spoke's `kubeloop.dev/conversion-data` annotation on the way out and restored on the way
-   * back, so that a round trip through the spoke loses nothing.
+   * The hub's fields this spoke cannot express, or only in part, as dotted paths (`spec.tls`):
+   * kept in the spoke's `kubeloop.dev/conversion-data` annotation on the way out and restored on
+   * the way back, so that a round trip through the spoke loses nothing. A field the spoke shows
+   * part of (v1alpha1's `host` of v1's `hosts`) is restored only while the spoke still shows that
+   * part as it did: changed through the spoke, it is what the spoke converts to (the edit wins).
    */
   readonly lacks?: readonly string[];
 }
@@ -113,8 +115,11 @@ class HubAndSpokes {
   #fromHub(hub: KubeObject, apiVersion: string): KubeObject {
     const to = versionOf(apiVersion);
     if (to === this.#hub) return hub;
-    const { fromHub, lacks = [] } = this.#spoke(to);
-    return stashFields(settle(fromHub(structuredClone(hub)), hub, apiVersion), hub, lacks);
+    const { fromHub, toHub, lacks = [] } = this.#spoke(to);
+    const spoke = settle(fromHub(structuredClone(hub)), hub, apiVersion);
+    // What the spoke shows of each field it lacks: the field as the spoke converts back.
+    const shown = lacks.length > 0 ? toHub(structuredClone(spoke)) : spoke;
+    return stashFields(spoke, hub, lacks, shown);
   }
 
   /** `obj` as `apiVersion` (itself when it is that version already). */

@@ -90,3 +90,15 @@ export class WebhookListenError extends KubeloopError {
     );
   }
 }
+
+/**
+ * An admission webhook would be sent no request from the namespaces the operator watches, so it
+ * would admit invalid objects there while `/readyz` stays green: its selectors, or kube-system's
+ * exclusion from webhooks for built-in kinds, leave them out. Refused when the manager starts and
+ * by `kubeloop generate`. Code `KL_WEBHOOK_ADMITS_NOTHING`.
+ */
+export class WebhookNamespaceError extends KubeloopError {
+  constructor(webhook: string, where: string, why: string, fix: string) {
+    super("KL_WEBHOOK_ADMITS_NOTHING", `webhook ${webhook} is sent no request from ${where}: ${why}; ${fix}`);
+  }
+}

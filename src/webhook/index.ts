@@ -62,6 +62,7 @@ export {
   type Validator,
   validating,
   type WebhookCache,
+  webhookName,
 } from "./admission.ts";
 export {
   CA_FILE,
@@ -80,10 +81,8 @@ export {
   conversionPatches,
   conversionStanza,
   crdNameOf,
-  namespaceNamed,
   type WebhookClientConfig,
   type WebhookEndpoint,
-  webhookName,
 } from "./configuration.ts";
 export {
   type ConversionOptions,
@@ -92,12 +91,18 @@ export {
   type SpokeConversion,
   type VersionedKind,
 } from "./conversion.ts";
-export { CONVERSION_DATA_ANNOTATION, restoreFields, stashFields } from "./conversion-data.ts";
+export {
+  CONVERSION_DATA_ANNOTATION,
+  CONVERSION_SHOWN_ANNOTATION,
+  restoreFields,
+  stashFields,
+} from "./conversion-data.ts";
 export {
   BadWebhookRequestError,
   ConversionError,
   WebhookDeclarationError,
   WebhookListenError,
+  WebhookNamespaceError,
   WebhookSideEffectError,
   WebhookTimeoutError,
 } from "./errors.ts";
@@ -113,6 +118,13 @@ export type {
   StatusCause,
   UserInfo,
 } from "./review.ts";
+export {
+  type AdmissionScope,
+  checkNamespacesAdmitted,
+  namespaceNamed,
+  OPERATOR_LABEL,
+  operatorLabels,
+} from "./selectors.ts";
 export {
   admissionsOf,
   conversionsOf,

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { promisify } from "node:util";
 import pino, { type Logger } from "pino";
+import type { KubeObject, ResourceType } from "../../src/api/index.ts";
 import {
   Client,
   type ClientMetrics,
@@ -89,6 +90,36 @@ export async function testClient(): Promise<Client> {
     qps: Number.POSITIVE_INFINITY,
   });
   return sharedClient;
+}
+
+/**
+ * A client of the run's cluster writing as field manager `fieldManager` (another tool, a previous
+ * operator), closed when the test ends.
+ */
+export async function clientAs(t: TestContext, fieldManager: string): Promise<Client> {
+  const client = new Client(await loadKubeconfig({ kubeconfig: kubeconfigPath() }), {
+    fieldManager,
+    qps: Number.POSITIVE_INFINITY,
+  });
+  t.after(() => client.close());
+  return client;
+}
+
+/**
+ * An update as controller-runtime's `CreateOrUpdate` makes it: reads the object, writes (a PUT)
+ * what `mutate` makes of it, and again when the object changed in between (a 409: most often its
+ * controller's status).
+ */
+export function readAndUpdate<T extends KubeObject>(
+  client: Client,
+  type: ResourceType<T>,
+  obj: KubeObject,
+  mutate: (current: T) => T,
+): Promise<T> {
+  const { name = "", namespace } = obj.metadata;
+  return eventually(async () => client.update(type, mutate(await client.get(type, name, { namespace }))), {
+    what: `the update of ${type.kind} ${name}`,
+  });
 }
 
 /** A quiet pino logger for managers under test (warnings and errors only, unless LOG_LEVEL says otherwise). */

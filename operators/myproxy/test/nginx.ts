@@ -9,25 +9,14 @@
  * 127.0.0.1, where a test's backends stand in for the Services.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { nginxExecutable } from "../../../test/preflight.ts";
 import { CONFIG_FILE } from "../nginx.ts";
 
 const run = promisify(execFile);
-const nginxBinary = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx"].find((p) =>
-  existsSync(p),
-);
-
-/** The nginx binary, or an error naming the fix. */
-function nginx(): string {
-  if (nginxBinary) return nginxBinary;
-  throw new Error(
-    "nginx is not installed: the myproxy tests check every generated configuration with the real nginx. " +
-      "Install it (Debian: `apt-get install nginx-light`; .ci/run does) and run the tests again.",
-  );
-}
 
 /** The hosts `proxy_pass` names in a configuration. */
 export function upstreamHosts(config: string): string[] {
@@ -53,7 +42,7 @@ function layout(config: string): string {
 
 /** The command running nginx with `args` on `dir`, with that directory's hosts file. */
 function command(dir: string, args: string[]): [string, string[]] {
-  const nginxArgs = [nginx(), "-p", dir, "-c", join(dir, "nginx.conf"), ...args].join(" ");
+  const nginxArgs = [nginxExecutable(), "-p", dir, "-c", join(dir, "nginx.conf"), ...args].join(" ");
   return [
     "unshare",
     ["--mount", "sh", "-c", `mount --bind ${join(dir, "hosts")} /etc/hosts && exec ${nginxArgs}`],

@@ -9,6 +9,7 @@ import type { Backoff } from "../../watch/index.ts";
 import { InvalidRelistOptionsError } from "../errors.ts";
 import type { DivergenceKind, RelistOptions } from "../relist.ts";
 import type { StoreReader } from "../store.ts";
+import { followAbort } from "./signals.ts";
 
 /** One difference between a list and the store. `object` is the listed one, or the stored one for `deleted`. */
 export interface Divergence<T extends KubeObject> {
@@ -50,8 +51,12 @@ function revision(resourceVersion: string | undefined): bigint | undefined {
 
 /** True when `obj` was last written at or before `watermark` (false when either is no revision). */
 function writtenBy(obj: KubeObject, watermark: bigint | undefined): boolean {
-  const rv = revision(obj.metadata.resourceVersion);
-  return rv !== undefined && watermark !== undefined && rv <= watermark;
+  return atOrBefore(revision(obj.metadata.resourceVersion), watermark);
+}
+
+/** True when both are revisions and `rv` is not past `bound`. */
+function atOrBefore(rv: bigint | undefined, bound: bigint | undefined): boolean {
+  return rv !== undefined && bound !== undefined && rv <= bound;
 }
 
 /** True when the stored object is the listed one: same uid and resourceVersion. */
@@ -93,19 +98,31 @@ export class ListComparison<T extends KubeObject> {
     this.#deletedByWatch.add(key);
   }
 
+  /** The list's resourceVersion as a revision: what the watch must reach before all of it is judged. */
+  get watermark(): bigint | undefined {
+    return this.#watermark;
+  }
+
   /**
-   * What the store lacks or holds wrongly, as of the list's resourceVersion (the watermark):
-   * - listed, not stored and not deleted by the watch meanwhile: `added`;
-   * - listed, stored at or before the watermark with another resourceVersion: `updated`, or, with
-   *   another uid (deleted and created again), `deleted` (the stored one) then `added`;
-   * - stored at or before the watermark but not listed: `deleted`.
+   * What the store lacks or holds wrongly, as of the list's resourceVersion (the watermark), judged
+   * only where the watch has passed (`watched`: the revision up to which it delivered everything,
+   * or `"all"` once it reached the list or went quiet), so that an event still on its way is not
+   * taken for one missed:
+   * - listed at or before `watched`, not stored and not deleted by the watch meanwhile: `added`;
+   * - listed at or before `watched`, stored at or before the watermark with another
+   *   resourceVersion: `updated`, or, with another uid (deleted and created again), `deleted` (the
+   *   stored one) then `added`;
+   * - stored at or before the watermark but not listed, once `watched` reached the watermark (the
+   *   deletion happened at some point up to it): `deleted`.
    * Objects the watch wrote after the watermark are newer than the list and left alone, so a
-   * relist never rolls the store back; they, and objects whose resourceVersion is no etcd
-   * revision, wait for the next relist if they are wrong.
+   * relist never rolls the store back; they, objects listed past `watched`, and objects whose
+   * resourceVersion is no etcd revision wait for the next relist if they are wrong.
    */
-  divergences(): Divergence<T>[] {
+  divergences(watched: bigint | "all"): Divergence<T>[] {
     const found: Divergence<T>[] = [];
+    const passed = (obj: KubeObject) => watched === "all" || writtenBy(obj, watched);
     for (const [key, object] of this.#differing) {
+      if (!passed(object)) continue;
       const stored = this.#store.get(key);
       if (!stored) {
         if (!this.#deletedByWatch.has(key)) found.push({ change: "added", object });
@@ -114,6 +131,7 @@ export class ListComparison<T extends KubeObject> {
         else found.push({ change: "deleted", object: stored }, { change: "added", object });
       }
     }
+    if (watched !== "all" && !atOrBefore(this.#watermark, watched)) return found;
     for (const key of this.#store.keys()) {
       const stored = this.#store.get(key) as T;
       if (!this.#listed.has(key) && writtenBy(stored, this.#watermark)) {
@@ -125,10 +143,19 @@ export class ListComparison<T extends KubeObject> {
 }
 
 /**
- * How long a relist waits between its last page and the comparison, so that watch events already
- * on their way (written before the list's resourceVersion) land first and are not counted as missed.
+ * How long a watch behind a relist's list may deliver nothing before it is taken as quiet: no
+ * event is on its way (an idle kind: its next bookmark may be a minute away), or the watch is stuck
+ * and losing them; either way the whole list is judged. A watch delivering a backlog passes events
+ * far more often than that; an apiserver whose watch cache trails etcd gives up after 3 s
+ * (`waitUntilFreshAndBlock` in k8s.io/apiserver's cacher).
  */
-const catchUpMs = 1_000;
+export const quietMs = 5_000;
+
+/**
+ * The longest a relist waits for a watch that keeps delivering to reach its list's
+ * resourceVersion; after that, only what the watch has passed is judged.
+ */
+export const catchUpLimitMs = 90_000;
 
 /** What a {@link Relister} needs from its informer. */
 export interface RelistTarget<T extends KubeObject> {
@@ -150,6 +177,10 @@ export class Relister<T extends KubeObject> {
   readonly #clock: Clock;
   readonly #backoff: Backoff;
   #comparison: ListComparison<T> | undefined;
+  /** The revision up to which the watch has delivered everything. */
+  #watched: bigint | undefined;
+  /** Ends a relist's wait for the watch's next progress. */
+  #onProgress: (() => void) | undefined;
 
   /** Throws {@link InvalidRelistOptionsError} for options that make no sense. */
   constructor(
@@ -168,6 +199,14 @@ export class Relister<T extends KubeObject> {
   /** The watch deleted `key`: a relist in flight must not bring it back. */
   deletedByWatch(key: ObjectKey): void {
     this.#comparison?.deletedByWatch(key);
+  }
+
+  /** The watch has delivered everything up to `resourceVersion` (a list's, an event's, a bookmark's). */
+  progressed(resourceVersion: string): void {
+    const rv = revision(resourceVersion);
+    if (rv === undefined || (this.#watched !== undefined && rv <= this.#watched)) return;
+    this.#watched = rv;
+    this.#onProgress?.();
   }
 
   /** Relists every period from the first sync on, until `signal` aborts; never rejects. */
@@ -208,10 +247,46 @@ export class Relister<T extends KubeObject> {
         page = await this.#target.listPage(page?.continue, signal);
         comparison.page(page.items, page.resourceVersion);
       } while (page.continue);
-      await this.#clock.sleep(catchUpMs, signal);
-      this.#target.heal(comparison.divergences());
+      const upTo = await this.#judgeable(comparison.watermark, signal);
+      this.#target.heal(comparison.divergences(upTo));
     } finally {
       this.#comparison = undefined;
     }
+  }
+
+  /**
+   * How far the list can be judged: waits for the watch to reach the list's revision, so that the
+   * events the list already reflects land first (then, or when the watch went {@link quietMs}
+   * without delivering anything, all of it), or for {@link catchUpLimitMs} while it keeps
+   * delivering (then, up to where it got). client-go's reflector has no such wait: it replaces its
+   * store with each list and never compares; a relist here compares, to hand handlers only what differs.
+   */
+  async #judgeable(listed: bigint | undefined, signal: AbortSignal): Promise<bigint | "all"> {
+    const deadline = this.#clock.monotonicMs() + catchUpLimitMs;
+    while (listed !== undefined && !atOrBefore(listed, this.#watched)) {
+      if (!(await this.#progressWithin(quietMs, signal))) return "all";
+      if (this.#clock.monotonicMs() >= deadline) return this.#watched as bigint;
+    }
+    return "all";
+  }
+
+  /** True when the watch progressed within `ms`, false when it did not; rejects when `signal` aborts. */
+  async #progressWithin(ms: number, signal: AbortSignal): Promise<boolean> {
+    signal.throwIfAborted();
+    const wait = new AbortController();
+    let progressed = false;
+    this.#onProgress = () => {
+      progressed = true;
+      wait.abort();
+    };
+    const release = followAbort(signal, (reason) => wait.abort(reason));
+    try {
+      await this.#clock.sleep(ms, wait.signal).catch(() => {});
+    } finally {
+      release();
+      this.#onProgress = undefined;
+    }
+    signal.throwIfAborted();
+    return progressed;
   }
 }

@@ -47,14 +47,14 @@ export function rateLimit(clock: Clock, qps: number, burst: number): Interceptor
 const writeVerbs: ReadonlySet<string> = new Set(["create", "update", "patch", "delete", "deletecollection"]);
 
 /**
- * Refuses a write whose `request.fence` has aborted, before the attempt is sent: it sits after
- * the rate limiter, so a write that waited for its token while the fence went up is refused too.
+ * Refuses a write once any of `request.fences` has aborted, before the attempt is sent, with the
+ * reason of the first that did: it sits after the rate limiter, so a write that waited for its
+ * token while a fence went up is refused too.
  */
 export function refuseFencedWrites(): Interceptor {
   return (next) => (request) => {
-    if (request.fence?.aborted && writeVerbs.has(request.verb)) {
-      return Promise.reject(new WriteFencedError(request, request.fence.reason));
-    }
+    const raised = writeVerbs.has(request.verb) ? request.fences?.find((f) => f.aborted) : undefined;
+    if (raised) return Promise.reject(new WriteFencedError(request, raised.reason));
     return next(request);
   };
 }

@@ -1,14 +1,19 @@
 /**
  * What a failed reconcile tells the people looking at its object, not only the log: a Warning
- * event with the error's message (the recorder makes repeats one Event's series), and, for a child
- * the apiserver refused as invalid on a kind with a condition set, the stall in its conditions.
+ * event with the error's message (the recorder makes repeats one Event's series); on a kind with a
+ * condition set, the stall of a child the apiserver refused as invalid, and a key whose reconciles
+ * keep failing, in its conditions, the way kstatus (and so Flux, Argo CD, `kubectl wait`) reads them.
  */
 import type { KubeObject, ResourceType } from "../../api/index.ts";
-import { ConflictError } from "../../client/index.ts";
+import { type Client, ConflictError } from "../../client/index.ts";
+import type { Clock } from "../../clock/index.ts";
+import type { EventRecorder } from "../../events/index.ts";
 import { InvalidChildError } from "../../ownership/index.ts";
-import { type ConditionSet, type StallOptions, writeStatus } from "../../status/index.ts";
+import { type ConditionSet, type StallOptions, type StatusDraft, writeStatus } from "../../status/index.ts";
 import { isTerminal } from "../action.ts";
-import type { ReconcileContext } from "../reconciler.ts";
+import { ReconcileTimeoutError } from "../errors.ts";
+import type { ShowFailingAfter } from "../options.ts";
+import type { ReconcileReporting } from "../reconciler.ts";
 import { causes } from "./causes.ts";
 import { serverUnavailable } from "./retries.ts";
 
@@ -18,8 +23,44 @@ const RECONCILE_ERROR_REASON = "ReconcileError";
 /** Reason of the Warning event, and of the summary condition, when the apiserver refused a child as invalid. */
 const INVALID_CHILD_REASON = "InvalidChild";
 
+/** Reason of the Warning event of a reconcile that ran past its timeout. */
+const TIMEOUT_REASON = "ReconcileTimeout";
+
+/** Reason of the summary condition of a key whose reconciles keep failing. */
+const RECONCILE_FAILED_REASON = "ReconcileFailed";
+
 /** The events' action: what the controller was doing. */
 const ACTION = "Reconcile";
+
+/** How much of the last error a failing object's conditions show, in characters. */
+const ERROR_SHOWN_CHARS = 1_000;
+
+/**
+ * How soon a failing key's conditions are written again once shown (a new last error, or the
+ * reconciler wrote over them). Each write's own watch event brings the key back at once, past its
+ * backoff: a last error that differs every time must not turn that into a loop.
+ */
+const REWRITE_FAILING_MS = 30_000;
+
+/**
+ * What the reports write and record through: the controller's own client, never a reconcile's
+ * (fenced once its reconcile timed out), its clock, recorder and metrics.
+ */
+export interface FailureDeps {
+  readonly client: Client;
+  readonly clock: Clock;
+  readonly recorder: EventRecorder;
+  readonly report: ReconcileReporting;
+}
+
+/** Failures in a row of one key. */
+interface Streak {
+  /** When the first of them was reported (epoch ms). */
+  readonly since: number;
+  failures: number;
+  /** When its failure was last written to the object. */
+  shownAt?: number;
+}
 
 /**
  * True when retrying cannot fix `err`: a `TerminalError`, or a child the apiserver refused as
@@ -30,25 +71,108 @@ export function isTerminalFailure(err: unknown): boolean {
 }
 
 /**
- * Reports `err` on the reconciled object: a Warning event (reason {@link RECONCILE_ERROR_REASON},
- * or {@link INVALID_CHILD_REASON}) whose note is the error's message; and for an invalid child,
- * when `type` has a condition set, the summary condition False (Unknown for a `Succeeded` summary)
- * with reason `InvalidChild` and `Stalled=True`. Nothing is reported for an object that is gone,
- * a reconcile aborted by shutdown, or a routine failure ({@link routine}). Rejects only when the
- * status write fails (the key then backs off by default).
+ * Reports a controller's failed reconciles on their objects, and keeps each key's failures in a
+ * row (forgotten by {@link FailureReports.ended}) to tell when they keep failing.
  */
-export async function reportFailure<T extends KubeObject>(
-  ctx: ReconcileContext<T>,
-  type: ResourceType<T>,
-  err: unknown,
-): Promise<void> {
-  const object = ctx.object;
-  if (!object || ctx.signal.aborted || routine(err)) return;
-  const invalid = invalidChildIn(err);
-  const reason = invalid ? INVALID_CHILD_REASON : RECONCILE_ERROR_REASON;
-  ctx.recorder.warning(object, reason, ACTION, messageOf(invalid ?? err));
-  const set = conditionSetOf(type);
-  if (invalid && set) await stall(ctx, type, object, set, invalid);
+export class FailureReports<T extends KubeObject> {
+  readonly #type: ResourceType<T>;
+  readonly #deps: FailureDeps;
+  readonly #after: ShowFailingAfter | false;
+  readonly #streaks = new Map<string, Streak>();
+
+  constructor(type: ResourceType<T>, deps: FailureDeps, show: ShowFailingAfter | false = {}) {
+    this.#type = type;
+    this.#deps = deps;
+    this.#after = show;
+  }
+
+  /**
+   * Reports that the reconcile of `key` failed with `err`: a Warning event on `object` (reason
+   * `ReconcileError`, `ReconcileTimeout` or `InvalidChild`) whose note is the error's message.
+   * When the kind has a condition set: for an invalid child, the summary False (Unknown for a
+   * `Succeeded` summary) with reason `InvalidChild` and `Stalled=True`; for a key failing past
+   * `showFailingAfter`, the summary False (Unknown) with reason `ReconcileFailed` and
+   * `Reconciling=True` (`ProgressingWithRetry`), saying `failing since <first failure>; last
+   * error: <its message>`, written when it changes what the object shows, at most once every
+   * {@link REWRITE_FAILING_MS}. Nothing is reported, nor counted, for a routine failure
+   * ({@link routine}); nothing is reported for an object that is gone, or once `stop` (the
+   * controller's hard stop) aborted. Rejects only when the status write fails (the key then backs
+   * off by default).
+   */
+  async failed(key: string, object: T | undefined, err: unknown, stop: AbortSignal): Promise<void> {
+    if (routine(err)) return;
+    const streak = this.#count(key);
+    if (!object || stop.aborted) return;
+    const invalid = invalidChildIn(err);
+    this.#deps.recorder.warning(object, eventReason(err, invalid), ACTION, messageOf(invalid ?? err));
+    const set = conditionSetOf(this.#type);
+    if (!set) return;
+    const options = summaryWhenFailing(set);
+    if (invalid) {
+      await this.#write(object, set, stop, (d) => d.stalled(INVALID_CHILD_REASON, invalid.message, options));
+    } else if (this.#keepsFailing(streak) && this.#mayShow(streak)) {
+      const message = failingMessage(streak.since, err);
+      const sent = await this.#write(object, set, stop, (d) =>
+        d.failing(RECONCILE_FAILED_REASON, message, options),
+      );
+      if (sent) streak.shownAt = this.#deps.clock.now();
+    }
+  }
+
+  /** The key was reconciled, or is no longer retried: its failures in a row are over. */
+  ended(key: string): void {
+    this.#streaks.delete(key);
+  }
+
+  #count(key: string): Streak {
+    const streak = this.#streaks.get(key) ?? { since: this.#deps.clock.now(), failures: 0 };
+    streak.failures++;
+    this.#streaks.set(key, streak);
+    return streak;
+  }
+
+  #keepsFailing({ since, failures }: Streak): boolean {
+    if (this.#after === false) return false;
+    const { failures: after = 10, ms = 30_000 } = this.#after;
+    return failures >= after || this.#deps.clock.now() - since >= ms;
+  }
+
+  #mayShow({ shownAt }: Streak): boolean {
+    return shownAt === undefined || this.#deps.clock.now() - shownAt >= REWRITE_FAILING_MS;
+  }
+
+  /**
+   * Writes what `declare` declares into `object`'s status, for the generation the reconcile saw:
+   * only when it changes what the object shows, in one attempt; a conflict (the object changed
+   * meanwhile) leaves it to the next reconcile. The Warning event already tells the failure, so
+   * the transitions written record no events (they are still counted). Resolves whether it was
+   * written.
+   */
+  async #write(
+    object: T,
+    set: ConditionSet,
+    stop: AbortSignal,
+    declare: (draft: StatusDraft) => void,
+  ): Promise<boolean> {
+    const options = { maxAttempts: 1, signal: stop, events: () => undefined };
+    try {
+      const { result } = await writeStatus(
+        this.#deps,
+        this.#type as unknown as ResourceType<Reportable>,
+        object as Reportable,
+        set,
+        (draft, fresh) => {
+          declare(draft);
+          return { ...fresh.status };
+        },
+        options,
+      );
+      return result !== "unchanged";
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      return false;
+    }
+  }
 }
 
 /**
@@ -66,8 +190,21 @@ function invalidChildIn(err: unknown): InvalidChildError | undefined {
   return causes(err).find((e): e is InvalidChildError => e instanceof InvalidChildError);
 }
 
+function eventReason(err: unknown, invalid: InvalidChildError | undefined): string {
+  if (invalid) return INVALID_CHILD_REASON;
+  return err instanceof ReconcileTimeoutError ? TIMEOUT_REASON : RECONCILE_ERROR_REASON;
+}
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** `failing since 2026-11-22T04:25:53Z; last error: <the error's first characters>`. */
+function failingMessage(since: number, err: unknown): string {
+  const error = messageOf(err);
+  const shown = error.length > ERROR_SHOWN_CHARS ? `${error.slice(0, ERROR_SHOWN_CHARS - 1)}…` : error;
+  const time = new Date(Math.floor(since / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  return `failing since ${time}; last error: ${shown}`;
 }
 
 /** The kind's condition set: `defineKind({ conditions })` keeps it on the kind. */
@@ -77,40 +214,12 @@ function conditionSetOf(type: ResourceType<KubeObject>): ConditionSet | undefine
 }
 
 /**
- * Writes the stall of `invalid` into `object`'s status, for the generation the reconcile saw: one
- * attempt, and a conflict (the object changed meanwhile) leaves it to the reconcile its watch event
- * brings. The Warning event already tells it, so the transitions written record no events (they
- * are still counted).
+ * A `Succeeded` kind stays Unknown: `Succeeded=False` would say it ran and failed, and its
+ * controller only failed to tell.
  */
-async function stall<T extends KubeObject>(
-  ctx: ReconcileContext<T>,
-  type: ResourceType<T>,
-  object: T,
-  set: ConditionSet,
-  invalid: InvalidChildError,
-): Promise<void> {
-  const options = { maxAttempts: 1, signal: ctx.signal, events: () => undefined };
-  try {
-    await writeStatus(
-      ctx,
-      type as ResourceType<Stallable>,
-      object as Stallable,
-      set,
-      (draft, fresh) => {
-        draft.stalled(INVALID_CHILD_REASON, invalid.message, stallOptions(set));
-        return { ...fresh.status };
-      },
-      options,
-    );
-  } catch (err) {
-    if (!(err instanceof ConflictError)) throw err;
-  }
-}
-
-/** A `Succeeded` kind stays Unknown: `Succeeded=False` would say it ran and failed, and it never ran. */
-function stallOptions(set: ConditionSet): StallOptions {
+function summaryWhenFailing(set: ConditionSet): StallOptions {
   return { summary: set.summary === "Succeeded" ? "Unknown" : "False" };
 }
 
 /** An object as `writeStatus` sees it: the status of any kind with a condition set. */
-type Stallable = KubeObject & { status?: Record<string, unknown> };
+type Reportable = KubeObject & { status?: Record<string, unknown> };

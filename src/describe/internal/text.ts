@@ -17,6 +17,25 @@ export interface Style {
 /** A table cell: text, coloured when the style allows. */
 export type Cell = string | { readonly text: string; readonly color?: Color };
 
+/** Control characters: C0, DEL and C1. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const controls = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** How kubectl shows the two it escapes (cli-runtime `printers.EscapeTerminal`), then newline and tab. */
+const named: Readonly<Record<string, string>> = { "\u001b": "^[", "\r": "\\r", "\n": "\\n", "\t": "\\t" };
+
+/**
+ * `text` from the cluster (names, reasons, messages, Event notes) made safe to print on a
+ * terminal: ESC as `^[` and CR as `\r`, as `kubectl describe` shows them (cli-runtime's
+ * `printers.EscapeTerminal`, against escape-sequence attacks, kubernetes#101695), so a colour,
+ * a cleared screen or a rewritten title cannot come from an object's text. The other control
+ * characters, which kubectl leaves, are escaped too (`\n`, `\t`, else `\xNN`): a backspace or a
+ * C1 CSI (U+009B) rewrites what is shown as well, and a newline or tab would break the tables.
+ */
+export function escapeTerminal(text: string): string {
+  return text.replace(controls, (c) => named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
 /** `text` in `color`, when the style has colours. */
 export function paint(style: Style, text: string, color: Color | undefined): string {
   return style.color && color && text ? `\u001b[${ansi[color]}m${text}\u001b[0m` : text;
@@ -40,7 +59,7 @@ export function table(style: Style, rows: readonly (readonly Cell[])[], indent =
 }
 
 function textOf(cell: Cell): string {
-  return typeof cell === "string" ? cell : cell.text;
+  return escapeTerminal(typeof cell === "string" ? cell : cell.text);
 }
 
 function colorOf(cell: Cell): Color | undefined {

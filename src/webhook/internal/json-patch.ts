@@ -3,6 +3,10 @@
  * answers. Objects are compared key by key (`add`, `remove`, `replace` per member); arrays and
  * values of different types are replaced whole, which RFC 6902 allows and the apiserver applies
  * alike (a list's elements have no identity a patch could rely on).
+ *
+ * A member is only ever an object's own: a key named like an `Object.prototype` member
+ * (`constructor`, `toString`, `__proto__`, which `JSON.parse` makes an own member) is compared,
+ * added and removed like any other, never confused with what the prototype inherits.
  */
 
 /** A JSON value, as `JSON.parse` returns it. */
@@ -22,13 +26,20 @@ function isObject(value: Json): value is { [key: string]: Json } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The own member `key` of `obj`, if it has one (never an inherited one such as `constructor`). */
+function own(obj: { [key: string]: Json }, key: string): Json | undefined {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
 function equal(a: Json, b: Json): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b))
     return a.length === b.length && a.every((x, i) => equal(x, b[i]!));
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => k in b && equal(a[k]!, b[k]!));
+    return (
+      keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && equal(a[k]!, b[k]!))
+    );
   }
   return false;
 }
@@ -40,11 +51,13 @@ function diffMembers(
 ): PatchOperation[] {
   const ops: PatchOperation[] = [];
   for (const key of Object.keys(from)) {
-    if (!(key in to)) ops.push({ op: "remove", path: `${path}/${escapePointerToken(key)}` });
+    if (!Object.hasOwn(to, key)) ops.push({ op: "remove", path: `${path}/${escapePointerToken(key)}` });
   }
   for (const [key, value] of Object.entries(to)) {
     const at = `${path}/${escapePointerToken(key)}`;
-    ops.push(...(key in from ? diffAt(from[key]!, value, at) : [{ op: "add" as const, path: at, value }]));
+    const before = own(from, key);
+    if (before === undefined) ops.push({ op: "add", path: at, value });
+    else ops.push(...diffAt(before, value, at));
   }
   return ops;
 }

@@ -42,6 +42,12 @@ test("the generated deployment runs in-cluster: service-account token, generated
     what: "the ConfigMap of Bolt m8, written under the generated RBAC",
   });
   assert.deepEqual(data, { length: "40" });
+  const written = await admin.get(ConfigMap, "m8-length", { namespace });
+  assert.deepEqual(
+    written.metadata.managedFields?.map((e) => e.manager),
+    ["bolts"],
+    "it writes as the operator's name, as startOperator's operator does",
+  );
   const anonymous = await fetch(`https://127.0.0.1:${replica.ports.metrics}/metrics`, {
     // @ts-expect-error Node's fetch takes undici's dispatcher; the serving certificate is self-signed.
     dispatcher: new (await import("undici")).Agent({ connect: { rejectUnauthorized: false } }),

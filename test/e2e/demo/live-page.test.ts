@@ -1,5 +1,6 @@
 /**
- * The demo's live page in a real headless browser (Debian's chromium, driven by playwright-core):
+ * The demo's live page in a real headless browser (Chromium or Google Chrome where it is installed,
+ * see `findBrowser`; driven by playwright-core):
  * `npm start` runs both reference operators in one manager on a cluster of its own; once its
  * scenario has run (which tampers with MyProxy's generated ConfigMap), the page it printed the
  * address of loads without console errors, shows every controller, and lists the reconcile the
@@ -13,6 +14,7 @@ import { dirname, join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { browserExecutable } from "../../preflight.ts";
 import { eventually } from "../support.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -41,11 +43,11 @@ function startDemo(t: TestContext): { output: () => string; demo: ChildProcess }
   return { output: () => output, demo };
 }
 
-/** Debian's chromium, headless, with a fresh profile; closed (and the profile removed) when the test ends. */
+/** The installed Chromium-family browser, headless, with a fresh profile; closed (and the profile removed) when the test ends. */
 async function openBrowser(t: TestContext): Promise<BrowserContext> {
   const profile = mkdtempSync(join(tmpdir(), "kubeloop-chromium-"));
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
+    executablePath: browserExecutable(),
     headless: true,
     viewport: { width: 1200, height: 760 },
     args: [

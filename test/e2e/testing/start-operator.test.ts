@@ -12,11 +12,22 @@ import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { CustomResourceDefinition, ValidatingWebhookConfiguration } from "../../../src/api/index.ts";
-import { ConfigMap, defineOperator, InvalidError, Namespace, type Operator } from "../../../src/index.ts";
+import {
+  ConfigMap,
+  defineOperator,
+  InvalidError,
+  type KubeObject,
+  Namespace,
+  type Operator,
+} from "../../../src/index.ts";
 import { eventually, startOperator, testNamespace } from "../../../src/testing/index.ts";
 import { Verdict, validating } from "../../../src/webhook/index.ts";
 import { checkout, operatorModule } from "../cli/project.ts";
 import { kubeconfigPath, testClient } from "../support.ts";
+
+/** The field managers of `obj`'s content and metadata (status writers left out). */
+const managersOf = (obj: KubeObject) =>
+  (obj.metadata.managedFields ?? []).filter((e) => e.subresource !== "status").map((e) => e.manager);
 
 /** A group of its own for each test: one test's CRD may still be going when the next installs its own. */
 const groupOf = (test: string) => `${test}-${randomBytes(3).toString("hex")}.e2e.kubeloop.dev`;
@@ -56,6 +67,14 @@ test("startOperator installs the CRDs, runs the operator on the given cluster, a
       what: "the ConfigMap of Bolt m8",
     });
     assert.deepEqual(data, { length: "40" });
+    const written = await admin.get(ConfigMap, "m8-length", { namespace });
+    assert.deepEqual(
+      managersOf(written),
+      [operator.name],
+      "it writes as the operator's name, as under `kubeloop run`, not as the admin client",
+    );
+    assert.equal(running.manager.client.fieldManager, operator.name);
+    assert.notEqual(running.client.fieldManager, operator.name, "the admin client writes as someone else");
   });
   const ns = await admin.get(Namespace, namespace);
   assert.ok(ns.metadata.deletionTimestamp, "the test's namespace is being deleted once the test ended");

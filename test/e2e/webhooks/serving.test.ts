@@ -1,6 +1,7 @@
 /**
  * The manager's webhook server through its options, on the run's control plane: a certificate
- * directory rotated under a running manager is applied again (`certDir` with `injectCa`: a setting
+ * directory rotated under a running manager is applied again, and a clean stop takes its
+ * configurations back (`certDir` with `injectCa`: a setting
  * of the manager's API that `kubeloop generate` does not produce — a deployed operator makes its
  * certificate, or cert-manager's CA injector sets it — so this runs a manager in the test, its
  * configuration named for this file and admitting only the test's namespace); and the manifests
@@ -17,8 +18,10 @@ import { parseAllDocuments } from "yaml";
 import {
   type KubeObject,
   MutatingWebhookConfiguration,
+  type ResourceType,
   ValidatingWebhookConfiguration,
 } from "../../../src/api/index.ts";
+import { NotFoundError } from "../../../src/client/index.ts";
 import { manifestsOf } from "../../../src/generate/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
 import { defineOperator, installCrds } from "../../../src/operator/index.ts";
@@ -54,12 +57,12 @@ function untilDenying(ns: string) {
 }
 
 describe("the manager's webhook server", () => {
-  it("applies a rotated CA again", async (t) => {
-    await installCrds(await testClient(), [Gizmo]);
+  it("applies a rotated CA again, and takes its configurations back when it stops", async (t) => {
+    const client = await testClient();
+    await installCrds(client, [Gizmo]);
     const ns = await testNamespace(t);
     const configurationName = `e2e-webhooks-${randomBytes(4).toString("hex")}`;
     onCleanup(t, async () => {
-      const client = await testClient();
       await client.delete(ValidatingWebhookConfiguration, configurationName).catch(() => {});
       await client.delete(MutatingWebhookConfiguration, configurationName).catch(() => {});
     });
@@ -69,7 +72,7 @@ describe("the manager's webhook server", () => {
     await writeSelfManagedCertificates(certDir, "gizmo-webhook", hosts);
     const manager = await Manager.create({
       name: "gizmo-webhooks",
-      client: await testClient(),
+      client,
       metrics: { host: "127.0.0.1", port: 0 },
       health: { host: "127.0.0.1", port: 0 },
       logger: testLogger(),
@@ -78,10 +81,11 @@ describe("the manager's webhook server", () => {
     });
     const abort = new AbortController();
     const running = manager.start(abort.signal);
-    onCleanup(t, () => {
+    const stop = () => {
       abort.abort();
       return running;
-    });
+    };
+    onCleanup(t, stop);
     await eventually(() => manager.ready, { what: "the manager ready" });
     await untilDenying(ns);
     const readyz = await fetch(`http://127.0.0.1:${manager.ports.health}/readyz?verbose`);
@@ -94,6 +98,16 @@ describe("the manager's webhook server", () => {
       what: "the rotated CA in the ValidatingWebhookConfiguration",
     });
     await untilDenying(ns);
+
+    // A clean stop takes the configurations back: an in-process manager is a local run.
+    await stop();
+    for (const type of [ValidatingWebhookConfiguration, MutatingWebhookConfiguration] as ResourceType[]) {
+      const left = await client.get(type, configurationName).then(
+        () => "still there",
+        (err: unknown) => (err instanceof NotFoundError ? "gone" : String(err)),
+      );
+      assert.equal(left, "gone", `the ${type.kind} once the manager stopped`);
+    }
   });
 
   it("generates manifests the apiserver accepts (server-side dry run), in both certificate modes", async (t) => {

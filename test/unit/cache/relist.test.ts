@@ -4,14 +4,13 @@ import { describe, it } from "node:test";
 import type { ConfigMapObject } from "../../../src/api/index.ts";
 import { ConfigMap, Secret } from "../../../src/api/index.ts";
 import { Informer, type InformerOptions, InvalidRelistOptionsError } from "../../../src/cache/index.ts";
+import { catchUpLimitMs, quietMs } from "../../../src/cache/internal/relist.ts";
 import { shardSelector } from "../../../src/sharding/index.ts";
 import { lowHalf, uidIn } from "../sharding/support.ts";
 import { FakeWatchClient, flush } from "../watch/support.ts";
 import { cm, newCache, recording, startInformer } from "./support.ts";
 
 const periodMs = 60_000;
-/** How long a relist waits after its last page before comparing (watch events in flight land first). */
-const catchUpMs = 1_000;
 
 /** A ConfigMap with a uid. */
 function withUid(obj: ConfigMapObject, uid: string): ConfigMapObject {
@@ -44,14 +43,17 @@ async function synced(
   const log: string[] = [];
   informer.addHandler(recording(log));
   log.length = 0;
+  let listedAt = "10";
   /** Lets the next relist list `items` at `resourceVersion`; it compares once `compare` runs. */
   const relistReturns = async (items: ConfigMapObject[], resourceVersion: string) => {
     client.page(items, resourceVersion);
+    listedAt = resourceVersion;
     clock.advance(periodMs);
     await flush();
   };
-  const compare = async () => {
-    clock.advance(catchUpMs);
+  /** The watch catches up to the last list (a bookmark at its resourceVersion): the relist compares. */
+  const compare = async (resourceVersion = listedAt) => {
+    stream.bookmark(resourceVersion);
     await flush();
   };
   return { ...started, stream, log, diverged, told, relistReturns, compare };
@@ -150,13 +152,18 @@ describe("Informer: periodic relist", () => {
 
   it("does not roll back an object the watch updated after the list, nor resurrect one it deleted, nor drop one it added", async (t) => {
     const h = await synced(t, [cm("a"), cm("b")]);
-    // Listed at resourceVersion 12: a@5, b@6; meanwhile the watch moves on past 12.
+    // Listed at resourceVersion 12: a@5, b@6; meanwhile the watch delivers them and moves on past 12.
     await h.relistReturns([cm("a", "ns", "5"), cm("b", "ns", "6")], "12");
+    h.stream.send("MODIFIED", cm("a", "ns", "5")).send("MODIFIED", cm("b", "ns", "6"));
     h.stream.send("MODIFIED", cm("a", "ns", "13")).send("DELETED", cm("b", "ns", "14"));
     h.stream.send("ADDED", cm("c", "ns", "15"));
     await flush();
     await h.compare();
-    assert.deepEqual(h.log, ["update a@1→a@13", "delete b@1", "add c@15"], "only the watch's own events");
+    assert.deepEqual(
+      h.log,
+      ["update a@1→a@5", "update b@1→b@6", "update a@5→a@13", "delete b@6", "add c@15"],
+      "only the watch's own events",
+    );
     assert.deepEqual(h.diverged, []);
     assert.deepEqual(
       storedVersions(["ns/a", "ns/c"], (k) => h.informer.store.get(k)),
@@ -175,6 +182,57 @@ describe("Informer: periodic relist", () => {
     assert.deepEqual(h.diverged, []);
   });
 
+  it("counts nothing while the watch lags behind the list: events the list already reflects land before the comparison", async (t) => {
+    const h = await synced(t, [cm("a"), cm("b")]);
+    // Listed at 20: a@15 and c@16 written, b deleted at 17; the watch delivers them, a few seconds apart.
+    await h.relistReturns([cm("a", "ns", "15"), cm("c", "ns", "16")], "20");
+    const lagging = [
+      () => h.stream.send("MODIFIED", cm("a", "ns", "15")),
+      () => h.stream.send("ADDED", cm("c", "ns", "16")),
+      () => h.stream.send("DELETED", cm("b", "ns", "17")),
+      () => h.stream.bookmark("20"),
+    ];
+    for (const deliver of lagging) {
+      h.clock.advance(quietMs - 1);
+      await flush();
+      assert.deepEqual(h.diverged, [], "nothing judged before the watch reached the list");
+      deliver();
+      await flush();
+    }
+    assert.deepEqual(h.log, ["update a@1→a@15", "add c@16", "delete b@1"], "only the watch's own events");
+    assert.deepEqual([h.diverged, h.told], [[], []]);
+  });
+
+  it("judges the whole list once the watch went quiet: it delivered nothing for 5 s", async (t) => {
+    const h = await synced(t, [cm("a"), cm("b")]);
+    await h.relistReturns([cm("a", "ns", "15")], "20");
+    h.clock.advance(quietMs - 1);
+    await flush();
+    assert.deepEqual(h.diverged, []);
+    h.clock.advance(1);
+    await flush();
+    assert.deepEqual(h.log, ["update a@1→a@15", "delete b@1"]);
+    assert.deepEqual(h.diverged, ["updated", "deleted"]);
+  });
+
+  it("judges, when the watch keeps delivering but never reaches the list, only what it has passed", async (t) => {
+    const h = await synced(t, [cm("a"), cm("b"), cm("c")]);
+    // The watch missed a@11; b@500, d@600 and c's deletion may still be on their way to it.
+    await h.relistReturns([cm("a", "ns", "11"), cm("b", "ns", "500"), cm("d", "ns", "600")], "1000");
+    for (let rv = 12; h.diverged.length === 0; rv++) {
+      assert.ok(rv < 12 + catchUpLimitMs / (quietMs - 1) + 2, "compared by the limit");
+      h.clock.advance(quietMs - 1);
+      h.stream.bookmark(String(rv));
+      await flush();
+    }
+    assert.deepEqual(h.log, ["update a@1→a@11"]);
+    assert.deepEqual(h.diverged, ["updated"]);
+    assert.deepEqual(
+      storedVersions(["ns/b", "ns/c"], (k) => h.informer.store.get(k)),
+      ["ns/b@1", "ns/c@1"],
+    );
+  });
+
   it("relists every period ± jitter from the first sync on", async (t) => {
     const h = await synced(t, [], { relist: { periodMs, jitter: 0.1 } });
     for (let round = 1; round <= 3; round++) {
@@ -185,7 +243,7 @@ describe("Informer: periodic relist", () => {
       h.clock.advance(0.2 * periodMs + 1);
       await flush();
       assert.equal(h.client.lists.length, round + 1, `relist ${round} by 1.1 periods`);
-      await h.compare(); // The next period counts from the end of this relist.
+      await h.compare(`${10 + round}`); // The next period counts from the end of this relist.
     }
   });
 
@@ -218,7 +276,7 @@ describe("Informer: periodic relist", () => {
     h.client.page([cm("a"), cm("b")], "12");
     h.clock.advance(1_000);
     await flush();
-    await h.compare();
+    await h.compare("12");
     assert.deepEqual(h.log, ["add b@1"]);
   });
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { testFilesIn } from "../../../src/cli/test.ts";
+import { testFilesIn } from "../../../src/cli/test-files.ts";
 
 describe("kubeloop test: which files run", () => {
   it("runs every *.test.ts under the directory, nested ones too, sorted, never node_modules", (t) => {

@@ -72,6 +72,28 @@ describe("Client.fenced", () => {
     assert.equal(sent.length, 1);
   });
 
+  it("adds to the view's fence when fenced again: a write goes out only while no fence of the chain is up", async (t) => {
+    const { view, fence, sent } = fencedClient(t);
+    const own = new AbortController();
+    const refenced = view.fenced(own.signal);
+    await refenced.create(ConfigMap, cm);
+    assert.equal(sent.length, 1);
+    fence.abort(lost);
+    await assert.rejects(
+      refenced.patch(ConfigMap, "a", { data: {} }, { type: "merge", namespace: "ns" }),
+      isFenced,
+      "the outer fence still holds through the re-fenced view",
+    );
+    const { view: outer, sent: sentToo } = fencedClient(t);
+    const inner = new AbortController();
+    const other = outer.fenced(inner.signal);
+    inner.abort(new Error("reconcile timed out"));
+    await assert.rejects(other.create(ConfigMap, cm), /reconcile timed out/);
+    await outer.create(ConfigMap, cm);
+    assert.equal(sent.length, 1);
+    assert.equal(sentToo.length, 1, "the inner fence holds only for the view that added it");
+  });
+
   it("shares the client's rate limit and discovery", async (t) => {
     const { client, view, sent, clock } = fencedClient(t, { qps: 1, burst: 1 });
     assert.equal(view.discovery, client.discovery);

@@ -9,7 +9,6 @@ import {
   Secret,
 } from "../../../src/api/index.ts";
 import { InformerCache } from "../../../src/cache/index.ts";
-import type { Client } from "../../../src/client/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import {
   buildController,
@@ -26,7 +25,7 @@ import {
 import { hasCode } from "../../../src/errors/index.ts";
 import type { EventRecorder } from "../../../src/events/index.ts";
 import { KindRoutedClient } from "../cache/support.ts";
-import { flush, recordingControllerMetrics, until } from "./support.ts";
+import { flush, recordingControllerMetrics, unfenced, until } from "./support.ts";
 
 const Widget = resourceType<KubeObject>("example.com/v1", "Widget", "widgets", true);
 
@@ -48,7 +47,7 @@ class FakeHost implements ControllerHost {
     this.options.push(spec.options);
     this.built.push(
       buildController(spec, {
-        client: {} as Client,
+        client: unfenced({}),
         cache: this.cache,
         logger: pino({ level: "silent" }),
         recorder: {} as EventRecorder,

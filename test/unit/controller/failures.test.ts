@@ -5,12 +5,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject, type ResourceType } from "../../../src/api/index.ts";
-import { type Client, InvalidError, UnreachableError } from "../../../src/client/index.ts";
+import { InvalidError, UnreachableError } from "../../../src/client/index.ts";
 import { TerminalError } from "../../../src/controller/index.ts";
 import { InvalidChildError } from "../../../src/ownership/index.ts";
 import { type Condition, defineConditionSet } from "../../../src/status/index.ts";
 import { conflict, FakeStatusClient } from "../status/writer-support.ts";
-import { type Behaviour, cm, flush, harness } from "./support.ts";
+import { type Behaviour, cm, flush, harness, unfenced } from "./support.ts";
 
 const CronJobConditions = defineConditionSet({
   summary: "Ready",
@@ -128,7 +128,7 @@ describe("Controller: a child refused as invalid", () => {
     const h = failing(
       t,
       (i) => (i === 0 ? new Error("ensuring the CronJob", { cause: invalidCronJob() }) : undefined),
-      { primary: WithConditions, client: status as unknown as Client },
+      { primary: WithConditions, client: unfenced(status) },
     );
     h.store.writer.apply(generation(1));
     void h.run();
@@ -167,7 +167,7 @@ describe("Controller: a child refused as invalid", () => {
     status.writes.push(conflict());
     const h = failing(t, () => invalidCronJob(), {
       primary: WithConditions,
-      client: status as unknown as Client,
+      client: unfenced(status),
     });
     h.store.writer.apply(generation(1));
     void h.run();

@@ -70,6 +70,7 @@ export function recordingControllerMetrics(): { metrics: ControllerMetrics; call
   const metrics: ControllerMetrics = {
     reconciled: (result, seconds) => calls.push(`reconciled ${result} ${seconds}`),
     failed: (terminal) => calls.push(`failed ${terminal ? "terminal" : "retriable"}`),
+    timedOut: () => calls.push("timed out"),
     handlingFailed: (source) => calls.push(`handling ${source}`),
     activeWorkers: (count) => calls.push(`active ${count}`),
     maxConcurrent: (count) => calls.push(`max ${count}`),
@@ -80,6 +81,14 @@ export function recordingControllerMetrics(): { metrics: ControllerMetrics; call
     queue: noopQueueMetrics,
   };
   return { metrics, calls };
+}
+
+/**
+ * `fake` as the controller's client, for tests that do not look at fences: its `fenced` views are
+ * `fake` itself (the controller fences each reconcile's client by its signal).
+ */
+export function unfenced(fake: object): Client {
+  return Object.assign(fake, { fenced: () => fake }) as unknown as Client;
 }
 
 /** One call of the reconciler, as it saw it. */
@@ -125,7 +134,7 @@ export function harness(
       return behaviour(call, reconciles.length - 1);
     },
     {
-      client: {} as Client,
+      client: unfenced({}),
       cache: {} as InformerCache,
       logger: pino({ level: "silent" }),
       recorder,

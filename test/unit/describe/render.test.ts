@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type DescribedObject, type Description, renderDescription } from "../../../src/describe/index.ts";
+import type { TreeEvent } from "../../../src/describe/internal/history.ts";
 
 function node(kind: string, name: string, extra: Partial<DescribedObject> = {}): DescribedObject {
   return {
@@ -145,6 +146,52 @@ describe("renderDescription", () => {
     assert.match(text, /Events \(the last 1 of 2\):\n.*MinimumReplicasUnavailable/);
     assert.doesNotMatch(text, /ScalingReplicaSet/);
     assert.match(text, /data\.default\.conf +kubectl-edit\n {4}… and 1 more \(-o json lists them all\)/);
+  });
+
+  it("escapes control characters of the cluster's text as kubectl does: ESC as ^[, CR as \\r, the others as \\xNN", () => {
+    const hostile =
+      "\u001b[2J\u001b]8;;http://x\u0007link\u001b]8;;\u0007\rover\bwritten\u009b31m\nnext\tcol";
+    const shown = "^[[2J^[]8;;http://x\\x07link^[]8;;\\x07\\rover\\x08written\\x9b31m\\nnext\\tcol";
+    const root = node("MyProxy", `edge${hostile}`, {
+      kstatus: { status: "InProgress", reason: `Failing${hostile}`, message: hostile },
+      ready: { type: "Ready", status: "False", reason: hostile },
+      fieldConflicts: [{ field: `data.${hostile}`, managers: [hostile] }],
+      controllerManager: hostile,
+    });
+    const event = description.events[0] as TreeEvent;
+    const text = renderDescription({
+      object: root,
+      conditions: [],
+      timeline: [
+        { condition: "Ready", status: "False", reason: hostile, message: hostile, count: 1, current: true },
+      ],
+      events: [
+        {
+          ...event,
+          type: "Warning",
+          note: hostile,
+          reason: hostile,
+          regarding: { kind: "MyProxy", name: hostile },
+        },
+      ],
+      skipped: [{ resource: hostile, reason: hostile }],
+    });
+    assert.doesNotMatch(
+      text.replaceAll("\n", ""),
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not remain.
+      /[\u0000-\u001f\u007f-\u009f]/,
+      "no raw control character but line ends",
+    );
+    assert.doesNotMatch(text, /^next/m, "a newline of the cluster's text starts no line of its own");
+    assert.ok(text.includes(`MyProxy/edge${shown} in namespace shop`));
+    assert.ok(text.includes(`kstatus: InProgress  (Failing${shown}) ${shown}`));
+    assert.ok(text.includes(`Warning  MyProxy/${shown}  ${shown}`), "the event's object, reason and note");
+    assert.ok(text.includes(`  ${shown}: ${shown}`), "what was not searched");
+    const coloured = renderDescription(
+      { object: root, conditions: [], timeline: [], events: [], skipped: [] },
+      { color: true },
+    );
+    assert.ok(!stripAnsi(coloured).includes("\u001b"), "the only escape sequences left are the colours");
   });
 
   it("says what is empty: no conditions, no children, no conflicts, no events", () => {

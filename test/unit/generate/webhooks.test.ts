@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { parseAllDocuments } from "yaml";
 import { ConfigMap } from "../../../src/api/index.ts";
 import { operatorManifests, type WebhookCertificates } from "../../../src/generate/index.ts";
-import { defaulting, validating } from "../../../src/webhook/index.ts";
+import { defaulting, validating, WebhookNamespaceError } from "../../../src/webhook/index.ts";
 import { Thing, thingVersions } from "../webhook/support.ts";
 
 const thingValidation = validating(Thing, () => undefined);
@@ -66,11 +66,7 @@ describe("generated webhook manifests", () => {
       matchPolicy: "Equivalent",
       sideEffects: "None",
       timeoutSeconds: 10,
-      namespaceSelector: {
-        matchExpressions: [
-          { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "things-system"] },
-        ],
-      },
+      // A kind of the operator's own: every namespace, the operator's included, and no object left out.
       rules: [
         {
           apiGroups: ["example.com"],
@@ -95,14 +91,20 @@ describe("generated webhook manifests", () => {
     assert.equal(entry.timeoutSeconds, 3);
     assert.equal(entry.reinvocationPolicy, "Never");
     assert.deepEqual(entry.rules[0].operations, ["CREATE"]);
-    assert.deepEqual(entry.objectSelector, { matchLabels: { "example.com/managed": "true" } });
     assert.deepEqual(entry.matchConditions, [
       { name: "not-system", expression: "!request.userInfo.username.startsWith('system:')" },
     ]);
-    // The declared namespace selector narrows the default one; kube-system and the operator's namespace stay out.
+    // A built-in kind: the declared selectors narrow the defaults, which leave out kube-system and
+    // the operator's own objects (not its namespace).
+    assert.deepEqual(entry.objectSelector, {
+      matchExpressions: [
+        { key: "kubeloop.dev/operator", operator: "NotIn", values: ["things"] },
+        { key: "example.com/managed", operator: "In", values: ["true"] },
+      ],
+    });
     assert.deepEqual(entry.namespaceSelector, {
       matchExpressions: [
-        { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "things-system"] },
+        { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] },
         { key: "team", operator: "In", values: ["a"] },
       ],
     });
@@ -119,6 +121,7 @@ describe("generated webhook manifests", () => {
       ],
       issuerRef: { kind: "Issuer", name: "things-selfsigned-issuer" },
       secretName: "things-webhook-server-cert",
+      secretTemplate: { labels: { "kubeloop.dev/operator": "things" } },
     });
     assert.deepEqual(byKind(webhooks, "Issuer").spec, { selfSigned: {} });
     const inject = { "cert-manager.io/inject-ca-from": "things-system/things-serving-cert" };
@@ -207,14 +210,36 @@ describe("generated webhook manifests", () => {
     const files = generate("self", "team-a");
     const configuration = byKind(files.get("webhooks.yaml"), "ValidatingWebhookConfiguration");
     assert.equal(configuration.metadata.name, "things-team-a");
-    assert.deepEqual(configuration.webhooks[0].namespaceSelector.matchExpressions[1], {
-      key: "kubernetes.io/metadata.name",
-      operator: "In",
-      values: ["team-a"],
-    });
+    assert.deepEqual(configuration.webhooks[0].namespaceSelector.matchExpressions, [
+      { key: "kubernetes.io/metadata.name", operator: "In", values: ["team-a"] },
+    ]);
     const role = files
       .get("rbac.yaml")
       ?.find((o) => o.kind === "ClusterRole" && o.metadata.name === "things-webhook-ca");
     assert.deepEqual(role.rules[1].resourceNames, ["things-team-a"]);
+  });
+
+  it("label the operator's pods and webhook Service as its own, its Deployment's selector unchanged", () => {
+    const files = generate("self");
+    const deployment = byKind(files.get("deployment.yaml"), "Deployment");
+    const own = { "kubeloop.dev/operator": "things" };
+    assert.deepEqual(deployment.spec.selector, { matchLabels: { "app.kubernetes.io/name": "things" } });
+    assert.deepEqual(deployment.spec.template.metadata.labels, {
+      "app.kubernetes.io/name": "things",
+      ...own,
+    });
+    assert.deepEqual(deployment.metadata.labels, deployment.spec.template.metadata.labels);
+    const service = byKind(files.get("webhooks.yaml"), "Service");
+    assert.deepEqual(service.metadata.labels, { "app.kubernetes.io/name": "things", ...own });
+    assert.deepEqual(service.spec.selector, { "app.kubernetes.io/name": "things" });
+  });
+
+  it("are refused when a webhook would admit none of the namespaces the operator watches", () => {
+    assert.throws(
+      () => generate("self", "kube-system"),
+      (err) =>
+        err instanceof WebhookNamespaceError &&
+        /mconfigmap-v1\.core\.kubeloop\.dev is sent no request from namespace kube-system/.test(err.message),
+    );
   });
 });

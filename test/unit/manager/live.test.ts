@@ -191,8 +191,12 @@ describe("leadershipOf", () => {
   });
 });
 
-/** What {@link serveLive} answers a client at `remoteAddress`. */
-async function answer(path: string, remoteAddress: string) {
+/** What {@link serveLive} answers a client at `remoteAddress` sending `headers` (by default, a loopback Host). */
+async function answer(
+  path: string,
+  remoteAddress: string,
+  headers: Record<string, string> = { host: "127.0.0.1:8081" },
+) {
   const sent = { status: 0, headers: {} as Record<string, string>, body: "" };
   const res = {
     headersSent: false,
@@ -205,7 +209,7 @@ async function answer(path: string, remoteAddress: string) {
       return this;
     },
   } as unknown as ServerResponse;
-  const req = { socket: { remoteAddress } } as IncomingMessage;
+  const req = { socket: { remoteAddress }, headers } as unknown as IncomingMessage;
   const handled = await serveLive(req, res, path, async () => ({ name: "x" }) as LiveState);
   return { handled, ...sent };
 }
@@ -217,6 +221,37 @@ describe("serveLive", () => {
       assert.equal(status, 403);
       assert.match(body, /loopback clients only.*kubectl port-forward/);
     }
+  });
+
+  it("refuses a Host that does not name loopback, as a DNS-rebound page or a forwarding sidecar sends", async () => {
+    for (const host of ["evil.example:8081", "127.0.0.1.evil.example:8081", "10.244.1.7:8081", "myop.svc"]) {
+      for (const path of [LIVE_PATH, `${LIVE_PATH}/state.json`]) {
+        const { status, body } = await answer(path, "127.0.0.1", { host });
+        assert.equal(status, 403, `${host} ${path}`);
+        assert.match(body, /addressed as 127\.0\.0\.1, localhost or \[::1\]/);
+      }
+    }
+    assert.equal((await answer(LIVE_PATH, "127.0.0.1", {})).status, 403, "no Host at all");
+  });
+
+  it("serves a Host naming loopback, with a port or without, whatever the case", async () => {
+    for (const host of ["127.0.0.1:8081", "localhost:9000", "[::1]:8081", "LOCALHOST:8081", "localhost"]) {
+      assert.equal((await answer(`${LIVE_PATH}/state.json`, "127.0.0.1", { host })).status, 200, host);
+    }
+  });
+
+  it("refuses a request from a page of another origin, and serves its own origin's", async () => {
+    const host = "127.0.0.1:8081";
+    for (const origin of ["http://evil.example", "http://localhost:8081", "https://127.0.0.1:8081", "null"]) {
+      const { status, body } = await answer(`${LIVE_PATH}/state.json`, "127.0.0.1", { host, origin });
+      assert.equal(status, 403, origin);
+      assert.match(body, /another origin/);
+    }
+    const own = await answer(`${LIVE_PATH}/state.json`, "127.0.0.1", {
+      host,
+      origin: "http://127.0.0.1:8081",
+    });
+    assert.equal(own.status, 200);
   });
 
   it("serves loopback clients (IPv4, IPv6, IPv4-mapped) the page with a CSP that admits its one script", async () => {
@@ -258,5 +293,24 @@ describe("serveLive", () => {
     const none = await request(`http://127.0.0.1:${off.port}${LIVE_PATH}`);
     assert.equal(none.statusCode, 404);
     await none.body.dump();
+  });
+
+  it("leaves the probes answering any Host, as the kubelet sends the pod's IP", async (t) => {
+    const live = async () => ({ name: "x" }) as LiveState;
+    const ok = () => true;
+    const { server, port } = await serveEndpoints("127.0.0.1", 0, {
+      health: { healthz: { ping: ok }, readyz: { ping: ok } },
+      live,
+    });
+    t.after(() => server.close());
+    const headers = { host: "10.244.1.7:8081" };
+    for (const path of ["/healthz", "/readyz"]) {
+      const res = await request(`http://127.0.0.1:${port}${path}`, { headers });
+      assert.equal(res.statusCode, 200, path);
+      assert.equal(await res.body.text(), "ok");
+    }
+    const page = await request(`http://127.0.0.1:${port}${LIVE_PATH}`, { headers });
+    assert.equal(page.statusCode, 403);
+    await page.body.dump();
   });
 });

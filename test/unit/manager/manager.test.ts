@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { type KubeObject, resourceType } from "../../../src/api/index.ts";
-import { type ControllerOptions, controller, type ReconcileContext } from "../../../src/controller/index.ts";
+import {
+  type ControllerOptions,
+  controller,
+  type ReconcileContext,
+  ReconcileTimeoutError,
+} from "../../../src/controller/index.ts";
 import { hasCode } from "../../../src/errors/index.ts";
 import { DuplicateControllerError, type Manager } from "../../../src/manager/index.ts";
 import { flush } from "../client/support.ts";
@@ -51,9 +56,10 @@ describe("Manager as a controller host", () => {
 
 /**
  * Runs a Widget controller of `manager` whose reconciles never finish and ignore their signal,
- * with one reconcile in flight, and begins shutdown. Resolves with what the test observes.
+ * with one reconcile in flight. Resolves with its signal, whether the controller stopped, and a
+ * stop that begins shutdown.
  */
-async function stoppingWithStuckReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
+async function stuckReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
   const contexts: ReconcileContext<KubeObject>[] = [];
   controller(manager)
     .for(Widget)
@@ -73,9 +79,15 @@ async function stoppingWithStuckReconcile(t: TestContext, manager: Manager, opti
   built.enqueue("ns/w1", "manual");
   await flush();
   assert.equal(contexts.length, 1, "one reconcile is in flight");
-  stop.abort();
+  return { signal: () => contexts[0]?.signal, stopped: () => stopped, stop: () => stop.abort() };
+}
+
+/** {@link stuckReconcile}, then shutdown begins. */
+async function stoppingWithStuckReconcile(t: TestContext, manager: Manager, options: ControllerOptions = {}) {
+  const run = await stuckReconcile(t, manager, options);
+  run.stop();
   await flush();
-  return { signal: () => contexts[0]?.signal, stopped: () => stopped };
+  return run;
 }
 
 describe("Manager: graceful shutdown", () => {
@@ -110,5 +122,27 @@ describe("Manager: graceful shutdown", () => {
     clock.advance(1);
     await flush();
     assert.equal(run.stopped(), true);
+  });
+});
+
+describe("Manager: reconciliationTimeoutMs", () => {
+  it("is the default of every controller's reconciliationTimeoutMs", async (t) => {
+    const { manager, clock } = await fakeManager({ reconciliationTimeoutMs: 5_000 });
+    const { signal } = await stuckReconcile(t, manager);
+    clock.advance(4_999);
+    assert.equal(signal()?.aborted, false);
+    clock.advance(1);
+    assert.ok(signal()?.reason instanceof ReconcileTimeoutError);
+  });
+
+  it("lets a controller's own reconciliationTimeoutMs win, and is off by default", async (t) => {
+    const own = await fakeManager({ reconciliationTimeoutMs: 5_000 });
+    const ownRun = await stuckReconcile(t, own.manager, { reconciliationTimeoutMs: 500 });
+    own.clock.advance(500);
+    assert.ok(ownRun.signal()?.reason instanceof ReconcileTimeoutError);
+    const none = await fakeManager();
+    const noneRun = await stuckReconcile(t, none.manager);
+    none.clock.advance(24 * 3600_000);
+    assert.equal(noneRun.signal()?.aborted, false);
   });
 });

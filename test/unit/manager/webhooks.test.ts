@@ -21,10 +21,11 @@ import {
   Verdict,
   validating,
   WebhookListenError,
+  WebhookNamespaceError,
   writeSelfManagedCertificates,
 } from "../../../src/webhook/index.ts";
 import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
-import { admissionReview, thingVersions } from "../webhook/support.ts";
+import { admissionReview, Thing, thingVersions } from "../webhook/support.ts";
 import { fakeManager } from "./support.ts";
 
 const emptyMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "empty", namespace: "ns" } };
@@ -100,7 +101,13 @@ describe("a manager's webhooks", () => {
     const entry = configuration.webhooks[0];
     const port = manager.ports.webhook;
     assert.equal(entry.clientConfig.url, `https://127.0.0.1:${port}/validate--v1-configmap`);
-    assert.deepEqual(entry.namespaceSelector.matchExpressions[0].values, ["kube-system", "widgets-system"]);
+    // A built-in kind: kube-system and the operator's own objects left out, not its namespace.
+    assert.deepEqual(entry.namespaceSelector, {
+      matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] }],
+    });
+    assert.deepEqual(entry.objectSelector, {
+      matchExpressions: [{ key: "kubeloop.dev/operator", operator: "NotIn", values: ["widgets"] }],
+    });
     assert.equal(crd.spec.conversion.webhook.clientConfig.url, `https://127.0.0.1:${port}/convert`);
     assert.equal(crd.spec.conversion.webhook.clientConfig.caBundle, entry.clientConfig.caBundle);
 
@@ -179,10 +186,46 @@ describe("a manager's webhook configurations", () => {
     );
     const entry = JSON.parse(applied?.body ?? "{}").webhooks[0];
     assert.deepEqual(entry.namespaceSelector.matchExpressions, [
-      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system", "widgets-system"] },
+      { key: "kubernetes.io/metadata.name", operator: "NotIn", values: ["kube-system"] },
       { key: "kubernetes.io/metadata.name", operator: "In", values: ["team-a"] },
       { key: "run", operator: "In", values: ["r1"] },
     ]);
+  });
+
+  it("of an operator watching its own namespace admit that namespace, its own objects left out only for built-in kinds", async (t) => {
+    const sent = stubUndici(t, (req) => ({ status: 200, body: JSON.parse(req.body ?? "{}") }));
+    const thingCheck = validating(Thing, () => undefined);
+    await started(t, {
+      namespace: "widgets-system",
+      webhooks: [thingCheck, noEmpty],
+      webhookServer: { port: 0, namespace: "widgets-system" },
+    });
+    const [applied] = await eventually(() => sent.length === 1 && sent, { what: "one apply" });
+    const [thing, configMap] = JSON.parse(applied?.body ?? "{}").webhooks;
+    const watched = { key: "kubernetes.io/metadata.name", operator: "In", values: ["widgets-system"] };
+    assert.deepEqual(thing.namespaceSelector, { matchExpressions: [watched] });
+    assert.equal(thing.objectSelector, undefined);
+    assert.deepEqual(configMap.namespaceSelector.matchExpressions.at(-1), watched);
+    assert.deepEqual(configMap.objectSelector.matchExpressions, [
+      { key: "kubeloop.dev/operator", operator: "NotIn", values: ["widgets"] },
+    ]);
+  });
+
+  it("are refused at start when they admit none of the namespaces the manager watches", async () => {
+    const elsewhere = validating(Thing, () => undefined, {
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "team-b" } },
+    });
+    for (const [webhook, namespace] of [
+      [elsewhere, "team-a"],
+      [noEmpty, "kube-system"],
+    ] as const) {
+      const failure = await fakeManager({ namespace, webhooks: [webhook] }).catch((err: unknown) => err);
+      assert.ok(failure instanceof WebhookNamespaceError, String(failure));
+      assert.match(
+        failure.message,
+        new RegExp(`no request from namespace ${namespace}, which the operator watches`),
+      );
+    }
   });
 
   it("apply a rotated CA again, retrying a failure with backoff, counted, /readyz failing until it is applied", async (t) => {
@@ -225,3 +268,128 @@ async function metricTotal(manager: Manager, name: string): Promise<number> {
   const values = metric ? (await metric.get()).values : [];
   return values.reduce((sum, v) => sum + v.value, 0);
 }
+
+/**
+ * An apiserver in memory for these tests, by path: an apply stores its body (resourceVersion
+ * "1"), a get answers what is stored or 404, a delete removes it.
+ */
+function memoryApiserver(t: TestContext) {
+  const objects = new Map<string, { metadata: { resourceVersion?: string } }>();
+  const notFound = { status: 404, body: { kind: "Status", code: 404, reason: "NotFound", message: "gone" } };
+  const sent = stubUndici(t, (req) => {
+    const path = pathOf(req);
+    const stored = objects.get(path);
+    if (req.method === "GET") return stored ? { status: 200, body: stored } : notFound;
+    if (req.method === "DELETE") {
+      objects.delete(path);
+      return stored ? { status: 200, body: stored } : notFound;
+    }
+    const body = JSON.parse(req.body ?? "{}");
+    if (req.method === "POST") return { status: 201, body };
+    objects.set(path, { ...body, metadata: { ...body.metadata, resourceVersion: "1" } });
+    return { status: 200, body: objects.get(path) };
+  });
+  return { objects, sent };
+}
+
+/** Starts a manager serving `webhooks` and resolves once it applied `applies` objects; `stop` stops it. */
+async function startedUntilApplied(
+  t: TestContext,
+  sent: SentRequest[],
+  options: Parameters<typeof fakeManager>[0],
+  applies: number,
+) {
+  const { manager } = await fakeManager({ health: false, ...options });
+  const stopping = new AbortController();
+  const running = manager.start(stopping.signal);
+  t.after(() => {
+    stopping.abort();
+    return running;
+  });
+  const isApply = (r: SentRequest) => r.method === "PATCH";
+  await eventually(() => sent.filter(isApply).length === applies, { what: `${applies} applies` });
+  const stop = async () => {
+    const before = sent.length;
+    stopping.abort();
+    await running;
+    return sent.slice(before).map((r) => [r.method, pathOf(r)]);
+  };
+  return { manager, stop };
+}
+
+const vwcPath = "/prefix/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/widgets";
+const crdPath = "/prefix/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com";
+
+describe("a manager's webhooks, stopping", () => {
+  it("take back, outside a cluster, the configurations they applied, and point conversions at the Service", async (t) => {
+    const { objects, sent } = memoryApiserver(t);
+    const webhookServer = { port: 0, namespace: "widgets-system" };
+    const { stop } = await startedUntilApplied(
+      t,
+      sent,
+      { webhooks: [noEmpty, thingVersions], webhookServer },
+      2,
+    );
+    const after = sent.length;
+    assert.deepEqual(await stop(), [
+      ["GET", vwcPath],
+      ["DELETE", vwcPath],
+      ["GET", crdPath],
+      ["PATCH", crdPath],
+    ]);
+    const [, deleted, , released] = sent.slice(after);
+    assert.deepEqual(JSON.parse(deleted?.body ?? "{}").preconditions, { resourceVersion: "1" });
+    // The conversion calls the operator's Service, as deployed, without the run's CA.
+    assert.deepEqual(JSON.parse(released?.body ?? "{}"), {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "things.example.com", resourceVersion: "1" },
+      spec: {
+        conversion: {
+          strategy: "Webhook",
+          webhook: {
+            clientConfig: {
+              service: {
+                name: "widgets-webhook-service",
+                namespace: "widgets-system",
+                path: "/convert",
+                port: 443,
+              },
+            },
+            conversionReviewVersions: ["v1"],
+          },
+        },
+      },
+    });
+    assert.equal(queryOf(released as SentRequest).fieldManager, "widgets-webhook-ca");
+    assert.equal(objects.has(vwcPath), false);
+  });
+
+  it("leave a configuration that calls another server now, as another run's", async (t) => {
+    const { objects, sent } = memoryApiserver(t);
+    const { stop } = await startedUntilApplied(
+      t,
+      sent,
+      { webhooks: [noEmpty], webhookServer: { port: 0 } },
+      1,
+    );
+    const live = objects.get(vwcPath) as unknown as { webhooks: { clientConfig: { url: string } }[] };
+    for (const entry of live.webhooks) entry.clientConfig.url = "https://127.0.0.1:1/validate--v1-configmap";
+    assert.deepEqual(await stop(), [["GET", vwcPath]]);
+    assert.equal(objects.has(vwcPath), true);
+  });
+
+  it("leave them in a cluster, where they call the Service the other replicas serve", async (t) => {
+    const { objects, sent } = memoryApiserver(t);
+    const saved = process.env.KUBERNETES_SERVICE_HOST;
+    process.env.KUBERNETES_SERVICE_HOST = "10.96.0.1";
+    t.after(() => {
+      if (saved === undefined) delete process.env.KUBERNETES_SERVICE_HOST;
+      else process.env.KUBERNETES_SERVICE_HOST = saved;
+    });
+    const options = { webhooks: [noEmpty], webhookServer: { port: 0, host: "127.0.0.1", namespace: "ops" } };
+    const { stop } = await startedUntilApplied(t, sent, options, 1);
+    assert.deepEqual(await stop(), []);
+    assert.equal(objects.has(vwcPath), true);
+  });
+});

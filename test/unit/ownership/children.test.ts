@@ -376,8 +376,11 @@ describe("ensureChild", () => {
       const summary = fields.map((f) => entry(f.manager, f.time, f.operation));
       return { cached: stored("hi", summary), live: stored("hi", fields) };
     };
+    /** The field sets of `child` once `manager`, which claimed only what was removed, is gone. */
+    const withoutWriter = (child: ConfigMapObject, manager: string) =>
+      child.metadata.managedFields?.filter((e) => e.manager !== manager);
 
-    it("removes a field another manager added, by a JSON patch preconditioned on the version read, and reports the writer", async () => {
+    it("removes a field another manager added, by a JSON patch preconditioned on the version read that drops its claim, and reports the writer", async () => {
       const { cached, live } = withAddition("kubectl-patch");
       const { ctx, applies, patches, gets, events, drifts } = childContext({
         stored: [cached],
@@ -391,6 +394,7 @@ describe("ensureChild", () => {
           patch: [
             { op: "replace", path: "/metadata/resourceVersion", value: "42" },
             { op: "remove", path: "/data/addedByOthers" },
+            { op: "replace", path: "/metadata/managedFields", value: withoutWriter(live, "kubectl-patch") },
           ],
         },
       ]);
@@ -449,6 +453,7 @@ describe("ensureChild", () => {
           [
             { op: "replace", path: "/metadata/resourceVersion", value: "43" },
             { op: "remove", path: "/data/addedByOthers" },
+            { op: "replace", path: "/metadata/managedFields", value: withoutWriter(live, "kubectl-patch") },
           ],
         ],
       );

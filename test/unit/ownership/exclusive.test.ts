@@ -2,11 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DeploymentObject, ManagedFieldsEntry } from "../../../src/api/index.ts";
 import {
+  type CoWriter,
   defaultCoWriters,
-  foreignAdditions,
   latestWriter,
-  removalPatch,
+  takeOver,
+  takeOverPatch,
 } from "../../../src/ownership/exclusive.ts";
+import { createdByManager, takenOverFields } from "./fixtures/taken-over.ts";
 import { owning } from "./support.ts";
 
 const OWN = "myproxy";
@@ -67,9 +69,13 @@ function live(managedFields: ManagedFieldsEntry[]): DeploymentObject {
 
 const T = "2026-01-01T00:00:09Z";
 const podSpec = (fields: object) => ({ "f:spec": { "f:template": { "f:spec": fields } } });
+const NOW = "2026-01-01T00:00:30Z";
+/** What takeOver removes from `obj`. */
+const foreignAdditions = (obj: DeploymentObject, want: DeploymentObject, own: string, allow?: CoWriter[]) =>
+  takeOver(obj, want, own, allow ?? defaultCoWriters, NOW).removed;
 const pointers = (found: ReturnType<typeof foreignAdditions>) => found.map((f) => f.pointer.join("/"));
 
-describe("foreignAdditions", () => {
+describe("takeOver: what it removes", () => {
   it("finds what kubectl patch added to the pod template: hostNetwork, an env list, an init container", () => {
     const patched = owning(
       "kubectl-patch",
@@ -180,19 +186,150 @@ describe("foreignAdditions", () => {
   });
 });
 
-describe("removalPatch", () => {
+describe("takeOver of a child another manager wrote", () => {
+  /** The Deployment the previous operator created, as the operator desires it: without its env. */
+  function desiredOfCreated(): DeploymentObject {
+    const want = structuredClone(createdByManager);
+    const { labels, name, namespace } = want.metadata;
+    want.metadata = { labels, name, namespace };
+    const spec = want.spec;
+    assert.ok(spec);
+    const [nginx] = spec.template.spec?.containers ?? [];
+    assert.ok(nginx);
+    const { name: n, image, ports = [], volumeMounts } = nginx;
+    spec.template.spec = {
+      containers: [
+        {
+          name: n,
+          image,
+          ports: ports.map((p) => ({ name: p.name, containerPort: p.containerPort })),
+          volumeMounts,
+        },
+      ],
+      volumes: [{ name: "config", configMap: { name: "web-nginx" } }],
+    };
+    delete spec.strategy;
+    delete spec.revisionHistoryLimit;
+    delete spec.progressDeadlineSeconds;
+    return want;
+  }
+  const entryOf = (fields: readonly ManagedFieldsEntry[] | undefined, manager: string) =>
+    fields?.find((e) => e.manager === manager);
+
+  it("reads the `.` keys of a plain create's field sets and removes what the creator set that the desired object lacks, defaulted fields too", () => {
+    const plan = takeOver(createdByManager, desiredOfCreated(), "myproxy", defaultCoWriters, NOW);
+    const pod = "spec/template/spec";
+    assert.deepEqual(pointers(plan.removed).sort(), [
+      "spec/progressDeadlineSeconds",
+      "spec/revisionHistoryLimit",
+      "spec/strategy",
+      `${pod}/containers/0/env`,
+      `${pod}/containers/0/imagePullPolicy`,
+      `${pod}/containers/0/ports/0/protocol`,
+      `${pod}/containers/0/resources`,
+      `${pod}/containers/0/terminationMessagePath`,
+      `${pod}/containers/0/terminationMessagePolicy`,
+      `${pod}/dnsPolicy`,
+      `${pod}/restartPolicy`,
+      `${pod}/schedulerName`,
+      `${pod}/securityContext`,
+      `${pod}/terminationGracePeriodSeconds`,
+      `${pod}/volumes/0/configMap/defaultMode`,
+    ]);
+    assert.deepEqual(new Set(plan.removed.map((f) => f.writer.manager)), new Set(["manager"]));
+  });
+
+  it("rewrites managedFields as the apiserver then kept them: the creator claims only metadata, the operator's new Apply entry (at now) what it desires", () => {
+    const plan = takeOver(createdByManager, desiredOfCreated(), "myproxy", defaultCoWriters, NOW);
+    const creator = entryOf(plan.managedFields, "manager");
+    assert.deepEqual(Object.keys(creator?.fieldsV1 ?? {}), ["f:metadata"]);
+    assert.deepEqual(creator, entryOf(takenOverFields, "manager"));
+    const ours = entryOf(plan.managedFields, "myproxy");
+    assert.deepEqual(ours, { ...entryOf(takenOverFields, "myproxy"), time: NOW });
+  });
+
+  it("finds nothing to do in the child as the apiserver answered the take-over", () => {
+    const after = {
+      ...desiredOfCreated(),
+      metadata: { ...createdByManager.metadata, managedFields: takenOverFields },
+    };
+    assert.deepEqual(takeOver(after, desiredOfCreated(), "myproxy", defaultCoWriters, NOW), { removed: [] });
+  });
+
+  it("moves the claims of a manager that co-owns only desired fields to the operator's Apply entry, removing nothing", () => {
+    const image = podSpec({ "f:containers": { [NGINX]: { ".": {}, "f:image": {}, "f:name": {} } } });
+    const mine = owning(OWN, T, { "f:spec": { "f:replicas": {} } }, "Apply");
+    const renamed = { ...owning("old-name", T, image, "Apply"), apiVersion: "apps/v1" };
+    const obj = {
+      ...desired(),
+      metadata: { ...desired().metadata, managedFields: [{ ...mine, apiVersion: "apps/v1" }, renamed] },
+    };
+    const plan = takeOver(obj, desired(), OWN, defaultCoWriters, NOW);
+    assert.deepEqual(plan.removed, []);
+    assert.deepEqual(plan.managedFields, [
+      { ...mine, apiVersion: "apps/v1", fieldsV1: { "f:spec": { "f:replicas": {}, ...image["f:spec"] } } },
+    ]);
+  });
+
+  it("keeps an allowed co-writer's claims and claims on what the live object lacks, and drops, not takes, another version's claims", () => {
+    const restart = { "f:metadata": { "f:annotations": { "f:kubectl.kubernetes.io/restartedAt": {} } } };
+    const rollout = {
+      ...owning("kubectl-rollout", T, {
+        "f:spec": { "f:template": { ...restart, "f:spec": { "f:dnsPolicy": {} } } },
+      }),
+      apiVersion: "apps/v1",
+    };
+    const beta = {
+      ...owning("old", T, podSpec({ "f:containers": { [NGINX]: { "f:image": {} } } })),
+      apiVersion: "apps/v1beta1",
+    };
+    const obj = live([rollout, beta]);
+    const plan = takeOver(obj, desired(), OWN, defaultCoWriters, NOW);
+    assert.deepEqual(pointers(plan.removed), []);
+    assert.deepEqual(plan.managedFields, [
+      {
+        ...rollout,
+        fieldsV1: { "f:spec": { "f:template": { ...restart, "f:spec": { "f:dnsPolicy": {} } } } },
+      },
+    ]);
+  });
+
+  it("drops rather than takes the claims when the operator's Apply entry is of another version", () => {
+    const image = podSpec({ "f:containers": { [NGINX]: { "f:image": {} } } });
+    const mine = {
+      ...owning(OWN, T, { "f:spec": { "f:replicas": {} } }, "Apply"),
+      apiVersion: "apps/v1beta2",
+    };
+    const previous = { ...owning("old", T, image), apiVersion: "apps/v1" };
+    const obj = { ...desired(), metadata: { ...desired().metadata, managedFields: [mine, previous] } };
+    assert.deepEqual(takeOver(obj, desired(), OWN, defaultCoWriters, NOW).managedFields, [mine]);
+  });
+
+  it("leaves a list key it cannot read, instead of failing", () => {
+    const broken = owning(
+      "tool",
+      T,
+      podSpec({ "f:containers": { "k:{not json": { ".": {} }, "x:unknown": {} } }),
+    );
+    assert.deepEqual(takeOver(live([broken]), desired(), OWN, defaultCoWriters, NOW), { removed: [] });
+  });
+});
+
+describe("takeOverPatch", () => {
   const writer = { manager: "m", operation: "Update" };
-  it("starts with the resourceVersion precondition, removes list entries from the highest index, and escapes keys", () => {
-    const fields = [
+  it("starts with the resourceVersion precondition, removes list entries from the highest index, escapes keys, and rewrites managedFields last", () => {
+    const removed = [
       { pointer: ["spec", "env", "2"], writer },
       { pointer: ["spec", "env", "10"], writer },
       { pointer: ["metadata", "annotations", "a/b~c"], writer },
     ];
-    assert.deepEqual(removalPatch(fields, "42"), [
+    const managedFields = [owning(OWN, T, { "f:spec": {} }, "Apply")];
+    assert.deepEqual(takeOverPatch({ removed, managedFields }, "42"), [
       { op: "replace", path: "/metadata/resourceVersion", value: "42" },
       { op: "remove", path: "/spec/env/10" },
       { op: "remove", path: "/spec/env/2" },
       { op: "remove", path: "/metadata/annotations/a~1b~0c" },
+      { op: "replace", path: "/metadata/managedFields", value: managedFields },
     ]);
   });
 });

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
-import { ForbiddenError, InvalidError } from "../../../src/client/index.ts";
+import { ForbiddenError, InvalidError, ServerError } from "../../../src/client/index.ts";
 import { hasCode } from "../../../src/errors/index.ts";
 import { controllerReference, ensureChild, InvalidChildError } from "../../../src/ownership/index.ts";
 import { apiError, childContext, configMap, widget } from "./support.ts";
@@ -53,7 +53,45 @@ describe("ensureChild: a child the apiserver refuses as invalid", () => {
     );
   });
 
-  it("lets other failures through as they are", async () => {
+  it("takes a 500 from server-side apply for a body that does not fit the schema as an invalid child", async () => {
+    // What kube-apiserver 1.36 answers when an apply names a field the kind does not declare, or
+    // gives a field the wrong type or a list two entries of one key: no reason, code 500.
+    for (const message of [
+      "failed to create typed patch object (ns/w-config; /v1, Kind=ConfigMap): .spec: field not declared in schema",
+      "failed to create typed patch object (ns/w; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string",
+    ]) {
+      const status = { code: 500, reason: "HTTP500", message };
+      const refused = new ServerError(status, {
+        method: "PATCH",
+        path: "/api/v1/namespaces/ns/configmaps/w-config",
+      });
+      const cached = configMap(
+        "w-config",
+        {},
+        { uid: "uid-c", ownerReferences: [controllerReference(OWNER)] },
+      );
+      const { ctx } = childContext({ stored: [cached], applyError: refused });
+      await assert.rejects(ensureChild(ctx, OWNER, ConfigMap, desired()), (err) => {
+        assert.ok(err instanceof InvalidChildError);
+        assert.equal(err.cause.statusCode, 500);
+        assert.equal(
+          err.message.startsWith(`ConfigMap ns/w-config was refused as invalid: ${message}. `),
+          true,
+        );
+        return true;
+      });
+    }
+  });
+
+  it("lets other failures through as they are, a 500 of another cause among them", async () => {
+    const failing = new ServerError(
+      { code: 500, reason: "InternalError", message: "Internal error occurred: failed calling webhook" },
+      { method: "PATCH", path: "/" },
+    );
+    const cached = configMap("w-config", {}, { uid: "uid-c", ownerReferences: [controllerReference(OWNER)] });
+    const { ctx: applying } = childContext({ stored: [cached], applyError: failing });
+    await assert.rejects(ensureChild(applying, OWNER, ConfigMap, desired()), (err) => err === failing);
+
     const forbidden = apiError(ForbiddenError, 403, "Forbidden");
     const { ctx } = childContext({ createError: forbidden });
     await assert.rejects(ensureChild(ctx, OWNER, ConfigMap, desired()), (err) => err === forbidden);

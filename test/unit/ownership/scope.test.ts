@@ -28,6 +28,7 @@ it("with owns(ConfigMap, { scope: { namespace } }), ensureChild starts no other 
       created.push(obj);
       return obj;
     },
+    fenced: () => client,
   } as unknown as Client;
   const built: HostedController[] = [];
   const host: ControllerHost = {

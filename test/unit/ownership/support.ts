@@ -159,7 +159,8 @@ export function apiError<E>(
  * that records creates, applies and patches, and answers reads from `server` (default:
  * `stored`), which has the full `managedFields` that the cache only summarizes. A create throws
  * `createError`, or fails with AlreadyExists for a name `server` holds; an apply answers
- * `applied(obj)` or throws `applyError`.
+ * `applied(obj)` or throws `applyError`; a patch throws the next of `patchErrors`, else answers
+ * what `server` holds.
  */
 export function childContext(
   opts: {
@@ -171,6 +172,9 @@ export function childContext(
     applied?: (obj: KubeObject) => KubeObject;
     applyError?: Error;
     createError?: Error;
+    clock?: ChildContext["clock"];
+    /** Thrown by the first patches, one each. */
+    patchErrors?: Error[];
   } = {},
 ) {
   const applies: ApplyCall[] = [];
@@ -197,6 +201,8 @@ export function childContext(
     async patch(_type: ResourceType, name: string, patch: unknown, patchOpts: { namespace?: string }) {
       const key = patchOpts.namespace ? `${patchOpts.namespace}/${name}` : name;
       patches.push({ key, patch });
+      const failure = opts.patchErrors?.shift();
+      if (failure) throw failure;
       return server.get(key);
     },
     async get(_type: ResourceType, name: string, getOpts: { namespace?: string } = {}) {
@@ -226,6 +232,7 @@ export function childContext(
     recorder,
     report,
     owned: opts.owned,
+    clock: opts.clock,
   };
   return { ctx, applies, creates, patches, gets, events, drifts, informers };
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { formatElapsed } from "../../../src/cluster/assets.ts";
 import { ensureAssets, ToolchainError, versions } from "../../../src/cluster/index.ts";
-import { cacheKey, components, ldflags } from "../../../src/cluster/versions.ts";
+import { cacheKey, compareVersions, components, ldflags, requiredGo } from "../../../src/cluster/versions.ts";
 import { KubeloopError } from "../../../src/errors/index.ts";
 
 function withEnv(env: Record<string, string | undefined>, fn: () => Promise<void>): Promise<void> {
@@ -58,6 +58,14 @@ test("the cache key names every version and the Go version, and the Kubernetes b
     new RegExp(`k8s.io/component-base/version.gitVersion=${versions.kubernetes}`),
   );
   assert.match(ldflags(apiserver), /k8s.io\/client-go\/pkg\/version.gitMinor=36/);
+});
+
+test("the Go the control plane needs is the highest go directive of its modules, compared numerically", () => {
+  // kubernetes' and kwok's go.mod say 1.26.0, etcd's 1.24.0 (update this when controlplane/ moves on).
+  assert.equal(requiredGo, "1.26.0");
+  assert.ok(compareVersions("1.26.8", requiredGo) > 0);
+  assert.ok(compareVersions("1.9.1", "1.26") < 0, "1.9 is older than 1.26");
+  assert.equal(compareVersions("1.26", "1.26.0"), 0);
 });
 
 test("elapsed times read as seconds or minutes", () => {

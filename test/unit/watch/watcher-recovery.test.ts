@@ -46,6 +46,23 @@ describe("watch: resuming", () => {
     );
   });
 
+  it("tells onProgress each resourceVersion it caught up to, once the events before it were consumed", async (t) => {
+    const progress: string[] = [];
+    const { client, take, events } = startWatch(t, {
+      initialState: "list",
+      onProgress: (rv) => progress.push(rv),
+    });
+    client.page([object("a", "1")], "10");
+    client.stream().send("MODIFIED", object("a", "12")).bookmark("15");
+    assert.deepEqual(await take(3), ["init", "initApply a@1", "initDone"]);
+    assert.deepEqual(progress, [], "not before initDone was consumed");
+    assert.deepEqual(await take(), ["apply a@12"]);
+    assert.deepEqual(progress, ["10"], "the list's, not yet the event's");
+    void events.next();
+    await flush();
+    assert.deepEqual(progress, ["10", "12", "15"]);
+  });
+
   it("backs off and reconnects from the same resourceVersion after a network error", async (t) => {
     const { client, clock, events, first, calls, delays } = await syncedWatch(t);
     first.send("MODIFIED", object("a", "6"));

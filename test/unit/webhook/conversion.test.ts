@@ -204,12 +204,13 @@ describe("conversion data helpers", () => {
 
   it("stash nothing when the hub has none of the fields, and keep other annotations", () => {
     const plain: ProxyV1 = { ...hub, spec: { hostname: "h" } };
-    const stashed = stashFields(spoke, plain, ["spec.tls"]);
+    const stashed = stashFields(spoke, plain, ["spec.tls"], plain);
     assert.deepEqual(stashed.metadata.annotations, { keep: "me" });
   });
 
   it("restore nested fields into a hub that lacks their parents, dropping the annotation", () => {
-    const stashed = stashFields(spoke, hub, ["spec.tls.secretName"]);
+    const shown = { ...hub, spec: { hostname: hub.spec.hostname } };
+    const stashed = stashFields(spoke, hub, ["spec.tls.secretName"], shown);
     const restored = restoreFields({ ...hub, spec: {} } as unknown as ProxyV1, stashed, [
       "spec.tls.secretName",
     ]);

@@ -22,20 +22,32 @@ function apply(doc: Json, ops: PatchOperation[]): Json {
       .split("/")
       .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
     const last = tokens.pop() as string;
-    const parent = tokens.reduce((at, t) => (at as Record<string, Json>)[t] as Json, root) as Record<
-      string,
-      Json
-    >;
+    const parent = tokens.reduce((at, t) => member(at, t), root) as Record<string, Json>;
+    // Own members only, as the apiserver's Go applier sees a JSON object: no prototype to inherit from.
     if (op.op === "remove") {
-      assert.ok(last in parent, `remove of a missing member ${op.path}`);
+      assert.ok(Object.hasOwn(parent, last), `remove of a missing member ${op.path}`);
       delete parent[last];
     } else {
-      assert.equal(last in parent, op.op === "replace", `${op.op} ${op.path}`);
-      parent[last] = structuredClone(op.value);
+      assert.equal(Object.hasOwn(parent, last), op.op === "replace", `${op.op} ${op.path}`);
+      Object.defineProperty(parent, last, {
+        value: structuredClone(op.value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return root;
 }
+
+/** The own member `key` of `at` (never one inherited from Object.prototype). */
+function member(at: Json, key: string): Json {
+  assert.ok(typeof at === "object" && at !== null && Object.hasOwn(at, key), `no member ${key}`);
+  return (at as Record<string, Json>)[key] as Json;
+}
+
+/** `text` parsed: JSON.parse makes `__proto__` an own member, as the apiserver sends it. */
+const json = (text: string) => JSON.parse(text) as Json;
 
 const cases: [string, Json, Json][] = [
   ["a value changed", { spec: { replicas: 1 } }, { spec: { replicas: 3 } }],
@@ -51,6 +63,13 @@ const cases: [string, Json, Json][] = [
   ["an object becomes an array", { spec: { x: { a: 1 } } }, { spec: { x: [1] } }],
   ["null and false values", { a: null, b: true }, { a: false, b: null, c: null }],
   ["the root is not an object", [1, 2], { a: 1 }],
+  // Keys named like Object.prototype's members are members like any other.
+  ["a constructor member added", { spec: {} }, { spec: { constructor: "x" } }],
+  ["a toString member removed", { spec: { toString: 1, a: 2 } }, { spec: { a: 2 } }],
+  ["a hasOwnProperty member changed", { m: { hasOwnProperty: 1 } }, { m: { hasOwnProperty: 2 } }],
+  ["a __proto__ member added", json('{"m":{}}'), json('{"m":{"__proto__":{"a":1}}}')],
+  ["a __proto__ member removed", json('{"m":{"__proto__":{"a":1},"b":1}}'), json('{"m":{"b":1}}')],
+  ["a __proto__ member changed", json('{"m":{"__proto__":{"a":1}}}'), json('{"m":{"__proto__":{"a":2}}}')],
 ];
 
 describe("jsonPatch", () => {
@@ -69,6 +88,27 @@ describe("jsonPatch", () => {
       { op: "replace", path: "/m/a~1b", value: 2 },
       { op: "add", path: "/m/x~0y", value: true },
       { op: "replace", path: "/m/l", value: [1, 2] },
+    ]);
+  });
+
+  it("adds, not replaces, a member named like an Object.prototype member, and removes one", () => {
+    assert.deepEqual(jsonPatch({ labels: {} }, { labels: { constructor: "a", valueOf: "b" } }), [
+      { op: "add", path: "/labels/constructor", value: "a" },
+      { op: "add", path: "/labels/valueOf", value: "b" },
+    ]);
+    assert.deepEqual(jsonPatch(json('{"l":{"__proto__":"a","toString":"b"}}'), { l: {} }), [
+      { op: "remove", path: "/l/__proto__" },
+      { op: "remove", path: "/l/toString" },
+    ]);
+  });
+
+  it("sees objects that differ only in a member named like an Object.prototype member as different", () => {
+    assert.deepEqual(jsonPatch({ a: {} }, { a: { constructor: {} } }), [
+      { op: "add", path: "/a/constructor", value: {} },
+    ]);
+    assert.deepEqual(jsonPatch(json('{"a":{"x":1}}'), json('{"a":{"__proto__":1}}')), [
+      { op: "remove", path: "/a/x" },
+      { op: "add", path: "/a/__proto__", value: 1 },
     ]);
   });
 

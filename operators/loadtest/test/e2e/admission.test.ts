@@ -5,13 +5,21 @@
  * namespace only, as other tests create LoadTests of other images at the same time.
  */
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { type TestContext, test } from "node:test";
 import { InvalidError } from "kubeloop";
 import { applyManifests } from "kubeloop/operator";
 import { workerAdmissionPolicy } from "../../admission.ts";
 import { DEFAULT_IMAGE, LoadTest } from "../../api.ts";
 import { workerPolicyFrom } from "../../policy.ts";
-import { createLoadTest, eventually, loadTestManifest, startOperator, testClient } from "./harness.ts";
+import {
+  createLoadTest,
+  eventually,
+  installCrd,
+  loadTestManifest,
+  namespaceFor,
+  startOperator,
+  testClient,
+} from "./harness.ts";
 
 const testScript = { config: { configMap: "script" } };
 const stealing = { testScript, image: "attacker.example/steal:latest" };
@@ -38,10 +46,18 @@ async function refusal(
   );
 }
 
-test("the apiserver refuses the images and references the worker policy refuses, naming the field", async (t) => {
-  const { namespace } = await startOperator(t);
+/**
+ * Applies the worker policy of `env` bound to `namespace` (deleted when the test ends), and waits
+ * until the apiserver, which loads it asynchronously, refuses `refused` (a dry run).
+ */
+async function enforcePolicy(
+  t: TestContext,
+  namespace: string,
+  env: Record<string, string>,
+  refused: Record<string, unknown>,
+): Promise<void> {
   const client = await testClient();
-  const objects = workerAdmissionPolicy(workerPolicyFrom({}), LoadTest.group, {
+  const objects = workerAdmissionPolicy(workerPolicyFrom(env), LoadTest.group, {
     name: `loadtest-worker-policy-${namespace}`,
     namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": namespace } },
   });
@@ -52,11 +68,16 @@ test("the apiserver refuses the images and references the worker policy refuses,
     }
   });
   await applyManifests(client, objects);
-  // The apiserver loads the policy and its binding asynchronously: probe (dry run) until it denies.
-  await eventually(() => refusal(namespace, "probe", stealing, true).catch(() => undefined), {
+  await eventually(() => refusal(namespace, "probe", refused, true).catch(() => undefined), {
     what: "the admission policy in force",
     timeoutMs: 60_000,
   });
+}
+
+test("the apiserver refuses the images and references the worker policy refuses, naming the field", async (t) => {
+  const { namespace } = await startOperator(t);
+  const client = await testClient();
+  await enforcePolicy(t, namespace, {}, stealing);
 
   const image = await refusal(namespace, "steal", stealing);
   assert.match(image.message, /spec\.image attacker\.example\/steal:latest .*LOADTEST_ALLOWED_IMAGES/);
@@ -70,4 +91,26 @@ test("the apiserver refuses the images and references the worker policy refuses,
     DEFAULT_IMAGE,
     "the default image, defaulted before admission, is allowed",
   );
+});
+
+test("with Docker Hub wildcards, the apiserver admits Docker Hub's images and refuses the others", async (t) => {
+  await installCrd();
+  const namespace = await namespaceFor(t);
+  // The entries whose pattern once matched every image; the apiserver's RE2 runs the pattern here.
+  const env = { LOADTEST_ALLOWED_IMAGES: "docker.io/*,docker.io/library/*,library/*" };
+  await enforcePolicy(t, namespace, env, { testScript, image: "ghcr.io/org/artillery:2" });
+  for (const image of [
+    "registry.example.com:5000/perf/artillery",
+    "localhost/nginx:1",
+    "quay.io/x@sha256:ab",
+  ]) {
+    const refused = await refusal(namespace, "other", { testScript, image }, true);
+    assert.match(refused.message, /spec\.image .* is not among the images this operator runs/, image);
+  }
+  const client = await testClient();
+  for (const image of ["nginx", "artilleryio/artillery:2.0.23", "index.docker.io/library/nginx@sha256:ab"]) {
+    await client.create(LoadTest, loadTestManifest(namespace, "hub", { testScript, image }), {
+      dryRun: true,
+    });
+  }
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "kubeloop";
+import { seededRandom } from "../../../../src/testing/proxy/match.ts";
 import { ADMISSION_POLICY_NAME, imagePattern, workerAdmissionPolicy } from "../../admission.ts";
 import { DEFAULT_POLICY, imageAllowed } from "../../policy.ts";
 
@@ -56,6 +57,88 @@ const images = [
   "artilleryio/artillery@sha256:ab/cd@ef",
 ];
 
+/** Picks one of `choices` with `random`. */
+const pick = <T>(random: () => number, choices: readonly T[]): T =>
+  choices[Math.floor(random() * choices.length)] as T;
+
+/** Registries an image or an entry may name: none, Docker Hub's, with ports, look-alikes. */
+const registries = [
+  "",
+  "docker.io/",
+  "index.docker.io/",
+  "registry-1.docker.io/",
+  "docker.io:443/",
+  "localhost/",
+  "localhost:5000/",
+  "registry.example.com/",
+  "registry.example.com:5000/",
+  "ghcr.io/",
+];
+/** Path segments, among them names that look like registries or Docker Hub's implicit parts. */
+const segments = ["library", "nginx", "artilleryio", "artillery", "perf", "team", "docker.io", "a.b", "x:1"];
+
+/** A repository: a registry or none, then one to three segments (a `:` only before the last). */
+function randomRepository(random: () => number): string {
+  const count = 1 + Math.floor(random() * 3);
+  const path = Array.from({ length: count }, (_, i) =>
+    pick(random, i === count - 1 ? segments.filter((s) => !s.includes(":")) : segments),
+  );
+  return pick(random, registries) + path.join("/");
+}
+
+/** An image reference: a repository, maybe a tag (odd ones too), maybe a digest (odd ones too). */
+function randomImage(random: () => number): string {
+  const tag = pick(random, ["", "", ":latest", ":2.0.23", ":a:b"]);
+  const digest = pick(random, ["", "", "@sha256:0123abcd", "@sha256:ab/cd@ef"]);
+  return randomRepository(random) + tag + digest;
+}
+
+/** An allowed-images entry: `*`, an exact repository (maybe tagged), or a `prefix/*`. */
+function randomEntry(random: () => number): string {
+  const shape = random();
+  if (shape < 0.05) return "*";
+  if (shape < 0.5) return randomRepository(random) + pick(random, ["", "", ":1"]);
+  const prefix = randomRepository(random).split("/");
+  return `${prefix.slice(0, 1 + Math.floor(random() * prefix.length)).join("/")}/*`;
+}
+
+/** The regular expressions the policy's image validation gives the apiserver (none: every image passes). */
+function policyPatterns(allowedImages: readonly string[]): RegExp[] | undefined {
+  const policy = workerAdmissionPolicy({ allowedImages, allowValueFrom: true }, "g");
+  const expression = validationsOf(policy)[0]?.expression;
+  if (expression === undefined) return undefined;
+  return [...expression.matchAll(/\.matches\(("(?:[^"\\]|\\.)*")\)/g)].map(
+    (match) => new RegExp(JSON.parse(match[1] as string)),
+  );
+}
+
+describe("the admission policy's image check", () => {
+  it("lets through exactly what imageAllowed does, for random images and allow-lists", () => {
+    const random = seededRandom(20261130);
+    for (let round = 0; round < 3000; round++) {
+      const allowed = Array.from({ length: 1 + Math.floor(random() * 3) }, () => randomEntry(random));
+      const patterns = policyPatterns(allowed);
+      for (let i = 0; i < 5; i++) {
+        const image = randomImage(random);
+        const admitted = patterns === undefined || patterns.some((pattern) => pattern.test(image));
+        assert.equal(admitted, imageAllowed(image, allowed), `${image} against ${allowed.join(", ")}`);
+      }
+    }
+  });
+
+  for (const entry of ["docker.io/*", "docker.io/library/*", "library/*"]) {
+    it(`admits with ${entry} exactly the images imageAllowed does`, () => {
+      const random = seededRandom(entry.length);
+      const pattern = new RegExp(imagePattern(entry));
+      for (let i = 0; i < 3000; i++) {
+        const image = randomImage(random);
+        assert.equal(pattern.test(image), imageAllowed(image, [entry]), `${image} against ${entry}`);
+      }
+      assert.ok(!pattern.test("ghcr.io/org/x:1"), `${entry} must not admit ghcr.io/org/x:1`);
+    });
+  }
+});
+
 describe("imagePattern", () => {
   for (const entry of entries) {
     it(`agrees with imageAllowed for ${entry}`, () => {
@@ -75,10 +158,12 @@ describe("imagePattern", () => {
   });
 
   it("uses no lookaround or backreference, which RE2 lacks, and escapes the dots", () => {
-    for (const entry of entries) {
+    for (const entry of [...entries, "*", "docker.io/*", "docker.io/library/*", "library/*"]) {
       const pattern = imagePattern(entry);
       assert.doesNotMatch(pattern, /\(\?<?[=!]|\\[1-9k]/, pattern);
-      assert.doesNotMatch(pattern.replace(/\\\./g, "").replace(/\.\*/g, ""), /\./, pattern);
+      // A dot is escaped, or inside a character class, where it is a dot.
+      const outsideClasses = pattern.replace(/\[(?:[^\]\\]|\\.)*\]/g, "");
+      assert.doesNotMatch(outsideClasses.replace(/\\\./g, ""), /\./, pattern);
     }
   });
 });
@@ -147,6 +232,16 @@ describe("workerAdmissionPolicy", () => {
     assert.match(
       env?.messageExpression ?? "",
       /^"spec\.env " \+ object\.spec\.env\.filter\(e, .*\)\[0\]\.name \+ " reads a ConfigMap or Secret .*LOADTEST_ALLOW_VALUE_FROM=true"$/,
+    );
+  });
+
+  it("names the field and the allowed images in its message whatever they allow", () => {
+    // A placeholder image the entries allow once left the message as the bare image.
+    const policy = { allowedImages: ["docker.io/*", "library/*"], allowValueFrom: false };
+    const [image] = validationsOf(workerAdmissionPolicy(policy, "g"));
+    assert.equal(
+      image?.messageExpression,
+      `"spec.image " + object.spec.image + ${JSON.stringify(` is not among the images this operator runs (docker.io/*, library/*); use one of them, or ask the operator's administrator to add it to LOADTEST_ALLOWED_IMAGES`)}`,
     );
   });
 
