@@ -1,9 +1,9 @@
 /**
  * Owned children, converged level-triggered: {@link ensureChild} makes a child match its desired
  * state (created once, then server-side applied with the controller reference set), writes nothing
- * when it already does, refuses an object of the child's name it does not control, removes what
- * other writers added to an exclusive child, and reports a repair as drift when someone else
- * changed or deleted it.
+ * when it already does, removes what the desired object stopped setting, refuses an object of the
+ * child's name it does not control, removes what other writers added to an exclusive child, and
+ * reports a repair as drift when someone else changed or deleted it.
  */
 import type { Logger } from "pino";
 import { type ApplyObject, type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
@@ -17,10 +17,14 @@ import {
   ServerError,
 } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
-import { type DriftReporting, lastForeignWriter, reportDrift, type Writer } from "./drift.ts";
+import { type DriftReporting, lastForeignWriter, reportDrift } from "./drift.ts";
 import { AlreadyOwnedError, ChildConflictError, ChildReplacedError, InvalidChildError } from "./errors.ts";
 import type { ExclusiveOptions } from "./exclusive.ts";
+import { writerOfChange } from "./internal/culprit.ts";
+import { appliedFingerprint, fingerprintOf, stamped } from "./internal/fingerprint.ts";
 import { warnUnlessOwned } from "./internal/not-owned.ts";
+import { mergeOwnClaims } from "./internal/own-claims.ts";
+import { isReplaced, rememberWrites } from "./internal/own-writes.ts";
 import { childInformer } from "./internal/scope.ts";
 import { takeOverContent } from "./internal/take-over.ts";
 import { controllerOf, isControlledBy, setControllerReference } from "./owners.ts";
@@ -31,9 +35,14 @@ export type EnsureResult = "created" | "updated" | "unchanged";
 /** Options of {@link ensureChild}; `D` is the type of its `desired` object. */
 export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<C> = ApplyObject<C>> {
   /**
-   * Whether the stored child already is as desired. Default {@link containsDesired} on the body,
-   * and {@link metadataMatches}: every field set in `desired` has the same value in `actual`
-   * (fields the server adds are ignored).
+   * Whether the stored child already is as desired; when not, `desired` is applied. Default:
+   * {@link appliedFrom} (the child was last written from this very desired object, so a field it
+   * stops setting is a difference), {@link containsDesired} on the body and {@link metadataMatches}
+   * (every field set in `desired` has the same value in `actual`; fields the server adds are
+   * ignored). A custom `matches` replaces all three: it may leave out what must not be written
+   * again (a Job's immutable pod template) or what others set (`spec.replicas` under an
+   * autoscaler); add `appliedFrom(want, have)` to it for dropped fields to be noticed too. Whatever
+   * decides the apply, it removes what the desired object no longer sets.
    */
   matches?: (desired: D, actual: C) => boolean;
   /**
@@ -107,6 +116,24 @@ export function containsDesired(desired: unknown, actual: unknown): boolean {
 }
 
 /**
+ * True when `actual` was last written by {@link ensureChild} from a desired object equal to
+ * `desired`: it carries `desired`'s fingerprint (annotation `kubeloop.dev/applied`, a hash of the
+ * desired object but for its name, namespace and controller reference). Unlike a comparison with
+ * the live child, it sees a field the desired object stopped setting. Part of the default
+ * `matches`; a custom one adds it to notice dropped fields.
+ *
+ * @example
+ * ```ts
+ * // Repairs drift of the replicas and metadata only; any change of the desired object is applied.
+ * const matches = (want: DeploymentObject, have: DeploymentObject) =>
+ *   appliedFrom(want, have) && metadataMatches(want, have) && have.spec?.replicas === want.spec?.replicas;
+ * ```
+ */
+export function appliedFrom(desired: KubeObject, actual: KubeObject): boolean {
+  return appliedFingerprint(actual) === fingerprintOf(desired);
+}
+
+/**
  * True when `actual` carries the labels and annotations `desired` sets, and each of its owner
  * references. Owner references are a set keyed by uid: another owner's reference, in any position,
  * is no difference.
@@ -133,16 +160,26 @@ const defaultMatches = <C extends KubeObject>(desired: ApplyObject<C>, actual: C
 
 /**
  * Makes the child `desired` (owned by `owner`) exist as desired. Reads it through the informer of
- * the scope declared with `owns()`; creates it when missing, applies it with the client's field
- * manager when it differs, and reports drift — a Warning event naming who changed it and
- * `kubeloop_drift_repairs_total{kind,manager}` — when someone else made the difference or deleted
- * it. An exclusive child (the default) also loses what other writers added, in one JSON patch that
- * also drops their claims on its content: a child a previous operator created or updated becomes
- * this controller's, and then settles. An object of the
- * child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
+ * the scope declared with `owns()`; creates it when missing, and applies it with the client's
+ * field manager when it is not as desired (`matches`; by default: the desired object changed since
+ * the child was last written, or the live child differs). Each write stamps the child with the
+ * fingerprint of its desired object (annotation `kubeloop.dev/applied`, see {@link appliedFrom});
+ * a child without it, from an earlier version or another writer, is applied once. A settled child
+ * costs no request: neither read nor written. What the desired object stops setting (an env entry,
+ * a label, `hostNetwork`) is removed: before applying a changed desired object, the claims of the
+ * operator's own writes other than applies (its create, an `Update`) join its `Apply` entry, in
+ * one JSON patch of `managedFields` (once in a child's life, as client-go's `csaupgrade`), so that
+ * the apply prunes the fields it no longer sets. Reports
+ * drift — a Warning event naming who changed it and `kubeloop_drift_repairs_total{kind,manager}` —
+ * when someone else made the difference or deleted it. An exclusive child (the default) also loses
+ * what other writers added, in one JSON patch that also drops their claims on its content: a child
+ * a previous operator created or updated becomes this controller's, and then settles. An object of
+ * the child's name this owner does not control is left untouched: {@link AlreadyOwnedError} when
  * another object controls it, {@link ChildConflictError} when none does (unless `adopt`). A child
  * the apiserver refuses as invalid throws {@link InvalidChildError}, which the controller treats as
- * terminal until something changes. Does nothing while the owner is being deleted.
+ * terminal until something changes; so does an exclusive child whose foreign fields cannot be
+ * removed (a Job's immutable pod template: delete the Job, or let them stay with `exclusive:
+ * false` or a co-writer rule). Does nothing while the owner is being deleted.
  *
  * @example
  * ```ts
@@ -170,10 +207,16 @@ export async function ensureChild<C extends KubeObject, D extends ApplyObject<C>
     type.namespaced ? desired.metadata.namespace : undefined,
     desired.metadata.name ?? "",
   );
+  const fingerprint = fingerprintOf(desired);
+  const written = stamped(desired, fingerprint);
   // `matches` only ever sees this `desired`, so widening its parameter from D is safe.
-  const child: Child<C> = { ctx, owner, type, desired, opts: opts as EnsureChildOptions<C>, informer, key };
+  const options = opts as EnsureChildOptions<C>;
+  const child: Child<C> = { ctx, owner, type, desired, fingerprint, written, opts: options, informer, key };
   const cached = informer.store.get(key);
-  return cached ? converge(child, cached, () => read(child)) : create(child);
+  if (!cached) return create(child);
+  // The cache is behind a write of this controller's own: the event of that write brings a reconcile.
+  if (isReplaced(informer, key, cached)) return "unchanged";
+  return converge(child, cached, () => read(child));
 }
 
 /** One {@link ensureChild} call: what it converges, and where. */
@@ -182,6 +225,9 @@ interface Child<C extends KubeObject> {
   readonly owner: KubeObject;
   readonly type: ResourceType<C>;
   readonly desired: ApplyObject<C>;
+  /** The fingerprint of `desired`, and `desired` stamped with it: what is written. */
+  readonly fingerprint: string;
+  readonly written: ApplyObject<C>;
   readonly opts: EnsureChildOptions<C>;
   readonly informer: Informer<C>;
   readonly key: string;
@@ -194,10 +240,10 @@ interface Child<C extends KubeObject> {
  * judged like a cached one.
  */
 async function create<C extends KubeObject>(child: Child<C>): Promise<EnsureResult> {
-  const { ctx, owner, type, desired, informer, key } = child;
+  const { ctx, owner, type, desired, written, informer, key } = child;
   try {
     // The apiserver judges whether the apply configuration is a whole object (InvalidChildError if not).
-    await ctx.client.create(type, desired as C);
+    await ctx.client.create(type, written as C);
   } catch (err) {
     if (!(err instanceof AlreadyExistsError)) throw invalidChildOr(child, err);
     const live = await read(child);
@@ -213,8 +259,9 @@ async function create<C extends KubeObject>(child: Child<C>): Promise<EnsureResu
 
 /**
  * Converges the existing object `actual` (cached, or from the apiserver): refuses it unless this
- * owner controls it (or may adopt it), applies `desired` when it differs, and removes what others
- * added. `live` reads the object with its full field sets; after an apply, its answer has them.
+ * owner controls it (or may adopt it), applies `desired` when it changed since the child was
+ * written or the child differs from it, and removes what others added. `live` reads the object
+ * with its full field sets; after an apply, its answer has them.
  */
 async function converge<C extends KubeObject>(
   child: Child<C>,
@@ -223,12 +270,14 @@ async function converge<C extends KubeObject>(
 ): Promise<EnsureResult> {
   const { ctx, owner, desired, opts } = child;
   const ours = claim(child, actual);
-  if (ours && (opts.matches ?? defaultMatches)(desired, actual)) {
-    const taken = await takeOverContent(child, actual, live, () => read(child));
-    if (taken?.removedBy) reportDrift(ctx, owner, actual, "modified", taken.removedBy);
-    return taken ? "updated" : "unchanged";
-  }
-  const culprit = ours ? await writerOfChange(child, actual, live) : undefined;
+  const drifted = !(opts.matches ?? defaultMatches)(desired, actual);
+  const changed = appliedFingerprint(actual) !== child.fingerprint;
+  // A custom `matches` judges alone; by default, a desired object changed since the last write differs.
+  if (ours && !drifted && (opts.matches || !changed)) return settle(child, actual, live);
+  const own = ctx.client.fieldManager;
+  const culprit = ours && drifted ? await writerOfChange(own, desired, actual, live) : undefined;
+  // Only a changed desired object can have dropped fields, which the operator's own claims would keep.
+  const merged = changed ? await mergeOwnClaims(child, actual, live, () => read(child)) : undefined;
   const applied = await applyTo(child, actual);
   const taken = await takeOverContent(
     child,
@@ -236,9 +285,22 @@ async function converge<C extends KubeObject>(
     async () => applied,
     () => read(child),
   );
+  const versions = [merged, applied.metadata.resourceVersion, taken?.resourceVersion];
+  rememberWrites(child.informer, child.key, versions);
   const by = culprit ?? taken?.removedBy;
   if (ours && by) reportDrift(ctx, owner, actual, "modified", by);
   return "updated";
+}
+
+/** A child as desired: written only when it is exclusive and others added to it. */
+async function settle<C extends KubeObject>(
+  child: Child<C>,
+  actual: C,
+  live: () => Promise<C>,
+): Promise<EnsureResult> {
+  const taken = await takeOverContent(child, actual, live, () => read(child));
+  if (taken?.removedBy) reportDrift(child.ctx, child.owner, actual, "modified", taken.removedBy);
+  return taken ? "updated" : "unchanged";
 }
 
 /** True when this owner controls `actual`; false when it may adopt it; throws otherwise. */
@@ -251,13 +313,14 @@ function claim<C extends KubeObject>(child: Child<C>, actual: C): boolean {
 }
 
 /**
- * Applies `desired` to the object `actual` is and no other: its uid goes along as a precondition,
- * so an object deleted or replaced since it was read fails the apply instead of being taken over.
+ * Applies `desired` (stamped with its fingerprint) to the object `actual` is and no other: its uid
+ * goes along as a precondition, so an object deleted or replaced since it was read fails the apply
+ * instead of being taken over.
  */
 async function applyTo<C extends KubeObject>(child: Child<C>, actual: C): Promise<C> {
-  const { ctx, type, desired } = child;
+  const { ctx, type, written } = child;
   const uid = actual.metadata.uid;
-  const body = uid ? { ...desired, metadata: { ...desired.metadata, uid } } : desired;
+  const body = uid ? { ...written, metadata: { ...written.metadata, uid } } : written;
   try {
     return await ctx.client.apply(type, body, { force: true });
   } catch (err) {
@@ -285,56 +348,6 @@ function invalidChildOr<C extends KubeObject>(child: Child<C>, err: unknown): un
 
 /** How server-side apply's 500 for a body that does not fit the schema begins. */
 const typedPatchRefusal = /^failed to create typed patch object\b/;
-
-/**
- * Who made `actual` differ from `desired`, when someone other than this controller wrote since
- * it did: the most recent such writer that owns a field `desired` sets (from the full field sets;
- * the last foreign writer when they cannot be read). A tool that only added a label is no drift,
- * and an update the owner's spec caused is not blamed on it.
- */
-async function writerOfChange<C extends KubeObject>(
-  child: Child<C>,
-  actual: C,
-  live: () => Promise<C>,
-): Promise<Writer | undefined> {
-  const own = child.ctx.client.fieldManager;
-  const writer = lastForeignWriter(actual, own);
-  if (!writer || !wroteAfterUs(actual, writer, own)) return undefined;
-  return live().then(
-    (fresh) => writerOfDesired(fresh, child.desired, own),
-    () => writer,
-  );
-}
-
-/** The most recent writer of `fresh`, since this controller's last write, that owns a field `desired` sets. */
-function writerOfDesired(fresh: KubeObject, desired: KubeObject, own: string): Writer | undefined {
-  const entries = fresh.metadata.managedFields ?? [];
-  const ours = entries.filter((e) => e.manager === own).map((e) => e.time ?? "");
-  const since = ours.sort().at(-1) ?? "";
-  // An entry without a time (a write through /scale) is as recent as any.
-  const touching = entries.filter(
-    (e) => (e.time === undefined || e.time >= since) && ownsAnyOf(e.fieldsV1, desired),
-  );
-  return lastForeignWriter({ ...fresh, metadata: { ...fresh.metadata, managedFields: touching } }, own);
-}
-
-/** True when a `fieldsV1` set owns a field that `desired` sets (a list counts as one field). */
-function ownsAnyOf(fields: unknown, desired: object): boolean {
-  if (!fields || typeof fields !== "object") return false;
-  return Object.entries(desired).some(([key, value]) => {
-    const owned = (fields as Record<string, unknown>)[`f:${key}`];
-    if (value === undefined || owned === undefined) return false;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return true;
-    return ownsAnyOf(owned, value);
-  });
-}
-
-/** True when `writer`'s last write is not older than this controller's own last write. */
-function wroteAfterUs(obj: KubeObject, writer: Writer, own: string): boolean {
-  const ours = (obj.metadata.managedFields ?? []).filter((e) => e.manager === own).map((e) => e.time ?? "");
-  const latestOurs = ours.sort().at(-1) ?? "";
-  return writer.time === undefined || writer.time >= latestOurs;
-}
 
 /** The child as the apiserver has it, with its full field sets. */
 async function read<C extends KubeObject>(child: Child<C>): Promise<C> {

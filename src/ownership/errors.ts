@@ -1,6 +1,7 @@
 import type { OwnerReference } from "../api/index.ts";
 import type { InvalidError } from "../client/index.ts";
 import { KubeloopError } from "../errors/index.ts";
+import type { ForeignField } from "./exclusive.ts";
 
 /**
  * A child's name is taken by an object this owner does not control: `ensureChild` neither writes
@@ -104,13 +105,16 @@ export class ChildReplacedError extends KubeloopError {
 /**
  * The apiserver refused a child `ensureChild` wrote as invalid (422 `Invalid`, or 400
  * `BadRequest`): what the owner's spec makes of the child does not validate, e.g. a CronJob whose
- * schedule is not a cron expression. Retrying the same write cannot succeed, so the controller
- * treats it as terminal, like a `TerminalError` (recognised when wrapped, too): it is not retried
- * until the owner or a watched object changes, typically a spec edit that bumps the owner's
- * generation. The controller records it on the owner as a Warning event and, when the owner's
- * kind has a condition set, as its summary condition False with reason `InvalidChild` (and
- * `Stalled=True`). The message names the child and each field the apiserver rejected. Code
- * `KL_INVALID_CHILD`.
+ * schedule is not a cron expression; or, for an exclusive child, the removal of what other writers
+ * added does, e.g. an env entry a previous operator put in a Job's pod template, which is
+ * immutable (then `unremovable` lists those fields, and the message says to delete the child so
+ * that it is created again, or to let the fields stay with `exclusive: false` or a co-writer
+ * rule). Retrying the same write cannot succeed, so the controller treats it as terminal, like a
+ * `TerminalError` (recognised when wrapped, too): it is not retried until the owner or a watched
+ * object changes, typically a spec edit that bumps the owner's generation. The controller records
+ * it on the owner as a Warning event and, when the owner's kind has a condition set, as its
+ * summary condition False with reason `InvalidChild` (and `Stalled=True`). The message names the
+ * child and each field the apiserver rejected. Code `KL_INVALID_CHILD`.
  *
  * @example
  * ```ts
@@ -121,25 +125,58 @@ export class ChildReplacedError extends KubeloopError {
 export class InvalidChildError extends KubeloopError {
   /** The child, as `Kind namespace/name`. */
   readonly child: string;
+  /** The fields other writers added that could not be removed; empty when the child itself was refused. */
+  readonly unremovable: readonly ForeignField[];
   /** The apiserver's answer, with its field causes. */
   declare readonly cause: InvalidError;
 
-  constructor(child: string, invalid: InvalidError) {
-    super(
-      "KL_INVALID_CHILD",
-      `${child} was refused as invalid: ${fieldCauses(invalid)}. Correct the owner's spec that produces it; ` +
-        "no retry comes until the owner or an object its controller watches changes",
-      { cause: invalid },
-    );
+  constructor(child: string, invalid: InvalidError, unremovable: readonly ForeignField[] = []) {
+    const message =
+      unremovable.length > 0
+        ? removalRefused(child, invalid, unremovable)
+        : `${child} was refused as invalid: ${fieldCauses(invalid)}. Correct the owner's spec that produces it; ${noRetry}`;
+    super("KL_INVALID_CHILD", message, { cause: invalid });
     this.child = child;
+    this.unremovable = unremovable;
   }
+}
+
+const noRetry = "no retry comes until the owner or an object its controller watches changes";
+
+function removalRefused(child: string, invalid: InvalidError, fields: readonly ForeignField[]): string {
+  const named = fields.map((f) => `${fieldPath(f.pointer)} (${f.writer.manager})`).join(", ");
+  const allowed = [...new Set(fields.map((f) => f.writer.manager))].map((m) => `{ manager: "${m}" }`);
+  return (
+    `${child} was refused as invalid when the fields other writers added were removed (it is an exclusive ` +
+    `child): ${fieldCauses(invalid)}. Fields it could not remove: ${named}. Delete ${child} so that it is ` +
+    "created again as desired, or let them stay: pass `exclusive: false` to ensureChild, or allow the writers " +
+    `that added them (\`exclusive: { allow: [...defaultCoWriters, ${allowed.join(", ")}] }\`); ${noRetry}`
+  );
 }
 
 /** `field: message` for each field the apiserver rejected, or its message when it named none. */
 function fieldCauses(invalid: InvalidError): string {
   const named = invalid.causes.filter((c) => c.field || c.message);
-  if (named.length === 0) return invalid.status.message || invalid.reason;
-  return named.map((c) => [c.field, c.message].filter(Boolean).join(": ")).join("; ");
+  if (named.length === 0) return brief(invalid.status.message || invalid.reason);
+  return named.map((c) => [c.field, c.message && brief(c.message)].filter(Boolean).join(": ")).join("; ");
+}
+
+/**
+ * `message`, its middle cut when it is long: the apiserver quotes a whole invalid value (a Job's
+ * pod template runs to kilobytes) before saying what is wrong with it, at the end.
+ */
+function brief(message: string): string {
+  return message.length <= 240 ? message : `${message.slice(0, 120)}…${message.slice(-100)}`;
+}
+
+/** A field's JSON pointer segments as the apiserver names fields: `spec.containers[0].env[1]`, `data[a.txt]`. */
+function fieldPath(pointer: readonly string[]): string {
+  return pointer
+    .map((segment, i) => {
+      if (!/^[A-Za-z_$][\w$]*$/.test(segment)) return `[${segment}]`;
+      return i === 0 ? segment : `.${segment}`;
+    })
+    .join("");
 }
 
 /**

@@ -6,7 +6,9 @@
  * twice). {@link setControllerReference} links a child to its owner for garbage collection,
  * refusing to adopt what another controller owns and references across namespaces.
  * {@link ensureChild} converges an owned child — created once, then server-side applied — writing
- * nothing when it already matches; it refuses an object of the child's name its owner does not
+ * nothing when it already matches (nor reading: the child's fingerprint of its desired object,
+ * {@link appliedFrom}, says whether the desired object changed), removing what the desired object
+ * stops setting; it refuses an object of the child's name its owner does not
  * control ({@link ChildConflictError}), reports a child the apiserver refuses as invalid
  * ({@link InvalidChildError}, terminal for the controller), removes what other writers added to an exclusive child
  * (the default; {@link defaultCoWriters} stay) — a child a previous operator wrote included, whose
@@ -25,6 +27,7 @@
  * ```
  */
 export {
+  appliedFrom,
   type ChildContext,
   containsDesired,
   type EnsureChildOptions,

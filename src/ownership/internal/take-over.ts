@@ -5,9 +5,10 @@
  * JSON patch (see `takeOver` in `../exclusive.ts`).
  */
 import type { KubeObject, ResourceType } from "../../api/index.ts";
-import { type Client, ConflictError } from "../../client/index.ts";
+import { type Client, InvalidError } from "../../client/index.ts";
 import { type Clock, systemClock } from "../../clock/index.ts";
 import type { Writer } from "../drift.ts";
+import { InvalidChildError } from "../errors.ts";
 import {
   type CoWriter,
   defaultCoWriters,
@@ -18,6 +19,7 @@ import {
   takeOverPatch,
 } from "../exclusive.ts";
 import { markChecked, wasChecked } from "./checked.ts";
+import { retryOnConflict } from "./conflict.ts";
 
 /** The child an `ensureChild` call converges, as far as taking it over goes. */
 export interface ExclusiveChild<C extends KubeObject> {
@@ -30,13 +32,13 @@ export interface ExclusiveChild<C extends KubeObject> {
   readonly key: string;
 }
 
-/** What {@link takeOverContent} wrote: who added what it removed (none when it only moved claims). */
+/** What {@link takeOverContent} wrote. */
 export interface TakenOver {
+  /** Who added what it removed (none when it only moved claims). */
   readonly removedBy?: Writer;
+  /** The resourceVersion its patch answered. */
+  readonly resourceVersion?: string;
 }
-
-/** How many times {@link takeOverContent} tries its patch (client-go's `retry.DefaultRetry` steps). */
-const conflictAttempts = 5;
 
 /**
  * Takes an exclusive child's content over: removes what other writers added and drops their
@@ -44,7 +46,8 @@ const conflictAttempts = 5;
  * it wrote nothing. The cache only says who wrote, not what: `live` reads the field sets (the
  * answer of an apply has them too), only when a writer other than this controller and its
  * co-writers is there, and once per version of the child's content; `reread` reads the child
- * again after a conflict.
+ * again after a conflict (the child changed since it was read). A patch the apiserver refuses as
+ * invalid (a Job's pod template is immutable) throws {@link InvalidChildError} naming the fields.
  */
 export async function takeOverContent<C extends KubeObject>(
   child: ExclusiveChild<C>,
@@ -56,17 +59,7 @@ export async function takeOverContent<C extends KubeObject>(
   const allow = coWriters(child.opts.exclusive);
   if (!allow || !hasForeignWriters(actual, ctx.client.fieldManager, allow)) return undefined;
   if (wasChecked(informer, key, actual)) return undefined;
-  let fresh = await live();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await patchTakenOver(child, fresh, allow);
-    } catch (err) {
-      // The child changed since it was read, most often only its status (a Deployment rolling
-      // out, a Job's pods finishing): read it again and retry, as client-go's RetryOnConflict.
-      if (!(err instanceof ConflictError) || attempt >= conflictAttempts) throw err;
-      fresh = await reread();
-    }
-  }
+  return retryOnConflict(live, reread, (fresh) => patchTakenOver(child, fresh, allow));
 }
 
 /** Writes {@link takeOverContent}'s patch for the child as read (`fresh`), when there is one. */
@@ -84,11 +77,13 @@ async function patchTakenOver<C extends KubeObject>(
   }
   const { name = "", namespace, resourceVersion = "" } = fresh.metadata;
   const patch = takeOverPatch(plan, resourceVersion);
-  const patched = await ctx.client.patch(type, name, patch, { type: "json", namespace });
+  const patched = await ctx.client.patch(type, name, patch, { type: "json", namespace }).catch((err) => {
+    throw err instanceof InvalidError ? new InvalidChildError(`${type.kind} ${key}`, err, plan.removed) : err;
+  });
   // Its content is the operator's now. Were the apiserver to keep a claim, the next version of the
   // child is checked again, rather than every reconcile writing the same patch.
   markChecked(informer, key, patched);
-  return { removedBy: latestWriter(plan.removed) };
+  return { removedBy: latestWriter(plan.removed), resourceVersion: patched.metadata.resourceVersion };
 }
 
 /** The co-writers of an exclusive child, or undefined when it is not exclusive. */

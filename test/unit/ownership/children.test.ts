@@ -11,12 +11,15 @@ import {
   controllerReference,
   ensureChild,
 } from "../../../src/ownership/index.ts";
-import { apiError, childContext, configMap, entry, owning, widget } from "./support.ts";
+import { apiError, childContext, configMap, entry, owning, widget, writtenFrom } from "./support.ts";
 
 const OWNER = widget();
 const desired = (message = "hi"): ConfigMapObject => configMap("w-config", { message });
 
-/** The child as the cache holds it after this controller applied it, with server-set fields. */
+/**
+ * The child as the cache holds it after this controller wrote `desired()` (its fingerprint) and
+ * its data became `message`, with server-set fields.
+ */
 function stored(
   message: string,
   managedFields = [entry("widgets", "2026-01-01T00:00:05Z", "Apply")],
@@ -32,6 +35,7 @@ function stored(
       ownerReferences: [controllerReference(OWNER)],
       managedFields,
       labels: { "added-by": "someone-else" },
+      annotations: writtenFrom(OWNER, desired()),
       ...extra,
     },
   );

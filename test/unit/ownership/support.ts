@@ -22,7 +22,13 @@ import {
   type StatusDetails,
 } from "../../../src/client/index.ts";
 import type { EventOptions, EventRecorder } from "../../../src/events/index.ts";
-import type { ChildContext, DriftMetrics, FinalizerClient } from "../../../src/ownership/index.ts";
+import {
+  type ChildContext,
+  type DriftMetrics,
+  type FinalizerClient,
+  setControllerReference,
+} from "../../../src/ownership/index.ts";
+import { APPLIED_ANNOTATION, fingerprintOf } from "../../../src/ownership/internal/fingerprint.ts";
 
 export interface WidgetObject extends KubeObject {
   spec?: { message?: string };
@@ -130,6 +136,16 @@ export function configMap(
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace: "ns", ...metadata }, data };
 }
 
+/**
+ * The annotations of a child `ensureChild` wrote from `desired` for `owner`: the fingerprint of
+ * what it wrote, as a settled child carries it.
+ */
+export function writtenFrom(owner: KubeObject, desired: KubeObject): Record<string, string> {
+  const written = structuredClone(desired);
+  setControllerReference(owner, written);
+  return { [APPLIED_ANNOTATION]: fingerprintOf(written) };
+}
+
 /** One server-side apply the fake client received. */
 export interface ApplyCall {
   type: ResourceType;
@@ -156,7 +172,7 @@ export function apiError<E>(
 
 /**
  * A reconcile context for ensureChild: a cache holding `stored` and `tombstones`, and a client
- * that records creates, applies and patches, and answers reads from `server` (default:
+ * that records creates, applies, patches and reads (and their order, in `calls`), and answers reads from `server` (default:
  * `stored`), which has the full `managedFields` that the cache only summarizes. A create throws
  * `createError`, or fails with AlreadyExists for a name `server` holds; an apply answers
  * `applied(obj)` or throws `applyError`; a patch throws the next of `patchErrors`, else answers
@@ -181,6 +197,7 @@ export function childContext(
   const creates: KubeObject[] = [];
   const patches: ChildPatchCall[] = [];
   const gets: string[] = [];
+  const calls: ("create" | "apply" | "patch" | "get")[] = [];
   const stored = new Map((opts.stored ?? []).map((o) => [keyOf(o), o]));
   const server = new Map((opts.server ?? opts.stored ?? []).map((o) => [keyOf(o), o]));
   const tombstones = new Map((opts.tombstones ?? []).map((o) => [keyOf(o), o]));
@@ -188,18 +205,21 @@ export function childContext(
   const client = {
     fieldManager: opts.fieldManager ?? "widgets",
     async create(_type: ResourceType, obj: KubeObject) {
+      calls.push("create");
       creates.push(structuredClone(obj));
       if (opts.createError) throw opts.createError;
       if (server.has(keyOf(obj))) throw apiError(AlreadyExistsError, 409, "AlreadyExists");
       return obj;
     },
     async apply(type: ResourceType, obj: KubeObject, applyOpts?: ApplyOptions) {
+      calls.push("apply");
       applies.push({ type, obj: structuredClone(obj), opts: applyOpts });
       if (opts.applyError) throw opts.applyError;
       return opts.applied?.(obj) ?? obj;
     },
     async patch(_type: ResourceType, name: string, patch: unknown, patchOpts: { namespace?: string }) {
       const key = patchOpts.namespace ? `${patchOpts.namespace}/${name}` : name;
+      calls.push("patch");
       patches.push({ key, patch });
       const failure = opts.patchErrors?.shift();
       if (failure) throw failure;
@@ -207,6 +227,7 @@ export function childContext(
     },
     async get(_type: ResourceType, name: string, getOpts: { namespace?: string } = {}) {
       const key = getOpts.namespace ? `${getOpts.namespace}/${name}` : name;
+      calls.push("get");
       gets.push(key);
       const found = server.get(key);
       if (!found) throw apiError(NotFoundError, 404, "NotFound");
@@ -234,5 +255,5 @@ export function childContext(
     owned: opts.owned,
     clock: opts.clock,
   };
-  return { ctx, applies, creates, patches, gets, events, drifts, informers };
+  return { ctx, applies, creates, patches, gets, calls, events, drifts, informers };
 }
