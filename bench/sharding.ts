@@ -24,7 +24,7 @@ import { ConfigMap, Namespace } from "../src/api/index.ts";
 import { Client, loadKubeconfig } from "../src/client/index.ts";
 import { type Cluster, startCluster } from "../src/cluster/index.ts";
 import { scrapeMetric } from "../src/testing/index.ts";
-import { OperatorProcess } from "../test/e2e/fixtures/process.ts";
+import { OperatorProcess, tsxScript } from "../test/e2e/fixtures/process.ts";
 import { installWidgetCrd, Widget, widget } from "../test/e2e/fixtures/widgets.ts";
 import { fmt, loadLine, machineLine, table, writeResult } from "./support/report.ts";
 
@@ -183,14 +183,17 @@ async function runOnce(cluster: Cluster, client: Client, gate: "on" | "off", cou
   const replicas = Array.from(
     { length: count },
     (_, i) =>
-      new OperatorProcess(`r${i}`, replicaScript, {
-        KUBECONFIG: cluster.kubeconfigPath,
-        OPERATOR_NAMESPACE: namespace,
-        OPERATOR_IDENTITY: `r${i}`,
-        OPERATOR_SHARDS: String(shards),
-        OPERATOR_LEASE_MS: String(leaseDurationMs),
-        LOG_LEVEL: "warn",
-      }),
+      new OperatorProcess(
+        `r${i}`,
+        tsxScript(replicaScript, {
+          KUBECONFIG: cluster.kubeconfigPath,
+          OPERATOR_NAMESPACE: namespace,
+          OPERATOR_IDENTITY: `r${i}`,
+          OPERATOR_SHARDS: String(shards),
+          OPERATOR_LEASE_MS: String(leaseDurationMs),
+          LOG_LEVEL: "warn",
+        }),
+      ),
   );
   try {
     // CPU from the manager's start on: loading the TypeScript sources (tsx) is no operator's cost.

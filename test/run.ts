@@ -62,7 +62,7 @@ function runNodeTest(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promi
  * every check): they start first, so that the run does not end waiting on one started last.
  */
 const long =
-  /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)|chaos\/silenced-watches-defaults/;
+  /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)|rolling-update|chaos\/silenced-watches-defaults/;
 
 /** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`, the long ones first. */
 function tierFiles(tier: Tier): string[] {

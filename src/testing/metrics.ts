@@ -22,13 +22,19 @@ function* samples(text: string): Generator<Sample> {
   }
 }
 
-/** Sums the samples of `name` at `url` (a `/metrics` endpoint) whose labels include `labels`; 0 when none. */
+/**
+ * Sums the samples of `name` at `url` (a `/metrics` endpoint) whose labels include `labels`; 0
+ * when none. `init` is passed to `fetch`: e.g. a bearer token for secure metrics.
+ */
 export async function scrapeMetric(
   url: string,
   name: string,
   labels: Record<string, string> = {},
+  init?: RequestInit,
 ): Promise<number> {
-  const text = await (await fetch(url)).text();
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+  const text = await response.text();
   let sum = 0;
   for (const sample of samples(text)) {
     if (sample.name !== name) continue;

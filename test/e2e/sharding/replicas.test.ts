@@ -1,5 +1,5 @@
 /**
- * Three replicas of a sharded operator, each a process of its own, share 1,000 Widgets over 16
+ * Three replicas of a sharded operator, run as deployed, share 1,000 Widgets over 16
  * virtual shards (a Lease each), sharded by uid on the apiserver (the run's cluster has the
  * `ShardedListAndWatch` gate on), their ConfigMaps routed by the shard label: see support.ts for
  * the scenario. Filtered by the server, each replica receives about its share of the watch
@@ -11,7 +11,7 @@ import { testClient, testNamespace } from "../support.ts";
 import { shareObjects } from "./support.ts";
 import { widgets } from "./workloads.ts";
 
-test("three sharded replicas share 1,000 widgets, survive a SIGKILL within the Lease duration + 5 s, rebalance onto a fourth, and never reconcile a widget twice at once", async (t) => {
+test("three sharded replicas share 1,000 widgets, survive a SIGKILL within a Lease duration and two retry periods, rebalance onto a fourth, and never reconcile a widget twice at once", async (t) => {
   const where = {
     kubeconfig: process.env.KUBECONFIG ?? "",
     client: await testClient(),

@@ -1,35 +1,37 @@
 /**
- * The scenario of the sharded-replica tests: three replicas of a sharded operator (a process each,
- * see fixtures/) share a workload of 1,000 objects (workloads.ts) over 16 virtual shards; one is
- * killed with SIGKILL, a fourth joins; every reconcile start and end is audited.
+ * The scenario of the sharded-replica tests: three replicas of a sharded operator, run as deployed
+ * (test/e2e/fixtures/deployed.ts: the generated Deployment's args with `--shards`, pod identities,
+ * the generated RBAC and the shards' default timings), share a workload of 1,000 objects
+ * (workloads.ts) over 16 virtual shards; one is killed with SIGKILL, a fourth joins; every
+ * reconcile start and end is audited.
  */
 import assert from "node:assert/strict";
 import type { TestContext } from "node:test";
-import { Namespace, type ResourceType } from "../../../src/api/index.ts";
+import type { ResourceType } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
-import { startCluster } from "../../../src/cluster/index.ts";
-import { scrapeMetric } from "../../../src/testing/index.ts";
 import { watch } from "../../../src/watch/index.ts";
+import { longestFailoverMs } from "../election/support.ts";
+import { deploy, ownCluster, type Replica } from "../fixtures/deployed.ts";
 import {
   assertNeverTogether,
   assertNoKeyTogether,
   type OperatorProcess,
   reconcileIntervals,
   runnableIntervals,
-  startOperatorProcess,
 } from "../fixtures/process.ts";
 import { eventually, onCleanup } from "../support.ts";
 
 /** The virtual shards the replicas share. */
 export const shards = 16;
-const leaseDurationMs = 8_000;
+/** The shards' default Lease timings, which the generated Deployment keeps. */
+const timings = { leaseDurationMs: 15_000, retryPeriodMs: 2_000 };
 const now = () => performance.timeOrigin + performance.now();
 
 /** Where the replicas run: a cluster's kubeconfig, an admin client of it, a namespace there. */
 export interface ReplicaCluster {
   kubeconfig: string;
   client: Client;
-  /** Where the Leases live (and, for a namespaced workload, its objects). */
+  /** A namespace for a workload's objects. */
   namespace: string;
   /** Whether its apiserver shards lists and watches (else each replica watches the kind whole, once). */
   serverShards: boolean;
@@ -40,16 +42,18 @@ export interface ReplicaCluster {
  * they converged. Reconciles are audited by key `<controller>:<namespace>/<name>`.
  */
 export interface Workload {
-  /** The replica process (see fixtures/). */
-  readonly script: string;
+  /** The operator module's text (fixtures/operators.ts), run in `where`. */
+  module(where: ReplicaCluster): string;
+  /** Its `kubeloop generate` flags: the shards and their key, and what else it needs. */
+  readonly generate: readonly string[];
   /** The kind counted: its objects and watch events per replica. */
   readonly type: ResourceType;
   /** The kinds each replica watches once for all its shards, once merged. */
   readonly mergedKinds: readonly string[];
   /** The audit keys of the `kind` objects in `where`, one per object. */
   keys(where: ReplicaCluster): readonly string[];
-  /** Installs what the operator needs (its CRDs). */
-  install(where: ReplicaCluster): Promise<void>;
+  /** Installs what the operator needs besides its generated manifests. */
+  install?(where: ReplicaCluster): Promise<void>;
   /** Creates the objects. */
   create(where: ReplicaCluster): Promise<void>;
   /** Changes every object's spec. */
@@ -59,25 +63,16 @@ export interface Workload {
 }
 
 /**
- * A control plane of the test's own, stopped when the test ends (after the replicas), with the apiserver's
- * `ShardedListAndWatch` gate as given, and a namespace for the Leases. A workload whose operator
- * watches every namespace needs one: on the run's cluster the conformance kit's operators, which
- * watch every namespace too, would reconcile its objects.
+ * A control plane of the test's own (fixtures/deployed.ts), with the apiserver's
+ * `ShardedListAndWatch` gate as given. A workload whose operator watches every namespace needs
+ * one: on the run's cluster the conformance kit's operators, which watch every namespace too,
+ * would reconcile its objects.
  */
 export async function clusterOfItsOwn(t: TestContext, shardedListAndWatch: boolean): Promise<ReplicaCluster> {
-  const cluster = await startCluster({
-    apiserverArgs: [`--feature-gates=ShardedListAndWatch=${shardedListAndWatch}`],
-    // etcd and the apiserver alone: the replicas are what is measured, on a machine shared with the run.
-    components: { controllerManager: false, scheduler: false, kwok: false },
-    report: () => {},
-  });
-  onCleanup(t, () => cluster.stop());
-  const kubeconfig = cluster.kubeconfigPath;
+  const kubeconfig = await ownCluster(t, [`--feature-gates=ShardedListAndWatch=${shardedListAndWatch}`]);
   const client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
   onCleanup(t, () => client.close());
-  const namespace = "sharded-leases";
-  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
-  return { kubeconfig, client, namespace, serverShards: shardedListAndWatch };
+  return { kubeconfig, client, namespace: "sharded", serverShards: shardedListAndWatch };
 }
 
 /** What the scenario measured. */
@@ -96,24 +91,6 @@ export interface ShareOutcome {
   takeoverMs: number;
 }
 
-function startReplica(
-  t: TestContext,
-  where: ReplicaCluster,
-  script: string,
-  identity: string,
-): OperatorProcess {
-  return startOperatorProcess(t, script, identity, {
-    KUBECONFIG: where.kubeconfig,
-    OPERATOR_NAMESPACE: where.namespace,
-    OPERATOR_IDENTITY: identity,
-    OPERATOR_SHARDS: String(shards),
-    OPERATOR_LEASE_MS: String(leaseDurationMs),
-    // A takeover waits for the Lease to expire, then for the next list of the Leases (every retry
-    // period, jittered up to twice that): 0.5 s keeps it well inside the Lease duration + 5 s.
-    OPERATOR_RETRY_MS: "500",
-  });
-}
-
 /** The shards `replica` holds, as its events tell. */
 export function held(replica: OperatorProcess): Set<number> {
   const shardsHeld = new Set<number>();
@@ -124,18 +101,12 @@ export function held(replica: OperatorProcess): Set<number> {
   return shardsHeld;
 }
 
-/** True when `replicas` hold every shard between them, each its fair share (⌊S/R⌋ or ⌈S/R⌉). */
-export function balanced(replicas: readonly OperatorProcess[]): boolean {
+/** True when `replicas` hold every one of `count` shards between them, each its fair share (⌊S/R⌋ or ⌈S/R⌉). */
+export function balanced(replicas: readonly OperatorProcess[], count = shards): boolean {
   const counts = replicas.map((r) => held(r).size);
   const all = new Set(replicas.flatMap((r) => [...held(r)]));
-  const fair = shards / replicas.length;
-  return all.size === shards && counts.every((n) => n >= Math.floor(fair) && n <= Math.ceil(fair));
-}
-
-/** The sum of the samples of `name` for `kind` in `replica`'s /metrics. */
-function kindMetric(replica: OperatorProcess, name: string, kind: string): Promise<number> {
-  const port = replica.all("started")[0]?.port;
-  return scrapeMetric(`http://127.0.0.1:${port}/metrics`, name, { kind });
+  const fair = count / replicas.length;
+  return all.size === count && counts.every((n) => n >= Math.floor(fair) && n <= Math.ceil(fair));
 }
 
 /** Runs `write` for every item, 50 at a time. */
@@ -202,17 +173,26 @@ const reconciled = (replica: OperatorProcess) =>
 
 /**
  * Runs the scenario on `where`: every object reconciled, each replica reconciling about its share,
- * a killed replica's objects reconciled again by the others within the Lease duration + 5 s, the
- * shards rebalanced onto a fourth replica, and no object reconciled by two replicas at once.
+ * a killed replica's objects reconciled again by the others within a Lease duration, two jittered
+ * retry periods and 10 s, the shards rebalanced onto a fourth replica, and no object reconciled
+ * by two replicas at once.
  */
 export async function shareObjects(
   t: TestContext,
   where: ReplicaCluster,
   workload: Workload,
 ): Promise<ShareOutcome> {
-  await workload.install(where);
-  const start = (identity: string) => startReplica(t, where, workload.script, identity);
-  const replicas = ["r1", "r2", "r3"].map(start);
+  await workload.install?.(where);
+  const operator = await deploy(t, {
+    module: workload.module(where),
+    generate: [`--shards=${shards}`, "--replicas=3", ...workload.generate],
+    kubeconfig: where.kubeconfig,
+  });
+  const replicas = [
+    await operator.startReplica(),
+    await operator.startReplica(),
+    await operator.startReplica(),
+  ];
   await eventually(() => balanced(replicas), {
     what: "three replicas sharing the shards",
     timeoutMs: 90_000,
@@ -225,7 +205,8 @@ export async function shareObjects(
   await workload.create(where);
   await converged(where, workload, false);
   const whole = counting.stop();
-  const metric = (name: string) => Promise.all(replicas.map((r) => kindMetric(r, name, workload.type.kind)));
+  const metric = (name: string) =>
+    Promise.all(replicas.map((r) => operator.metric(r, name, { kind: workload.type.kind })));
   const events = await metric("kubeloop_watch_events_total");
   const outside = await metric("kubeloop_watch_outside_shard_total");
   const clientFiltered = await metric("kubeloop_shard_client_filtered");
@@ -240,11 +221,11 @@ export async function shareObjects(
     );
   }
 
-  const [victim, ...survivors] = replicas as [OperatorProcess, ...OperatorProcess[]];
+  const [victim, ...survivors] = replicas as [Replica, ...Replica[]];
   const victimKeys = reconciled(victim);
   const killedAt = now();
-  victim.kill("SIGKILL");
-  await victim.exited;
+  // SIGKILL: a crash, after which nothing releases the shards (rolling-update.test.ts stops replicas with SIGTERM).
+  await operator.stop(victim, "SIGKILL");
   const reconciledAfterKill = (key: string) =>
     survivors.flatMap((s) => s.all("reconcile-start").filter((e) => e.key === key && e.at > killedAt));
   await eventually(() => [...victimKeys].every((key) => reconciledAfterKill(key).length > 0), {
@@ -253,12 +234,14 @@ export async function shareObjects(
   });
   const takenOver = [...victimKeys].map((key) => Math.min(...reconciledAfterKill(key).map((e) => e.at)));
   const takeoverMs = Math.max(...takenOver) - killedAt;
+  // The shards' Leases expire, the survivors see it at their next list (every retry period,
+  // jittered), take them, sync their caches and reconcile what they hold.
   assert.ok(
-    takeoverMs <= leaseDurationMs + 5_000,
+    takeoverMs <= longestFailoverMs(timings, 10_000),
     `the killed replica's objects were reconciled again after ${takeoverMs} ms`,
   );
 
-  const fourth = start("r4");
+  const fourth = await operator.startReplica();
   const live = [...survivors, fourth];
   await eventually(() => balanced(live), {
     what: "the shards rebalanced onto a fourth replica",

@@ -3,30 +3,27 @@
  * sharded by uid, whose children are routed by the shard label; and the myproxy reference
  * operator sharded by namespace, serving 1,024 ProxyRoutes across 32 namespaces.
  */
-import { createHash } from "node:crypto";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createHash, randomBytes } from "node:crypto";
 import {
   MyProxy,
   type MyProxyObject,
   ProxyRoute,
   type ProxyRouteObject,
 } from "../../../operators/myproxy/api.ts";
-import operator from "../../../operators/myproxy/operator.ts";
 import { Namespace, Service, type ServiceObject } from "../../../src/api/index.ts";
-import { crdYaml } from "../../../src/schema/index.ts";
 import { inRanges, shardHash, splitHashSpace } from "../../../src/sharding/index.ts";
 import { convergedWidgets, installWidgetCrd, Widget, widget } from "../fixtures/widgets.ts";
-import { kubectl } from "../support.ts";
+import { moduleOf } from "./fixtures/operators.ts";
 import { forEach, shards, type Workload } from "./support.ts";
-
-const fixture = (name: string) => join(fileURLToPath(import.meta.url), "../fixtures", name);
 
 const widgetNames = Array.from({ length: 1_000 }, (_, i) => `w${i}`);
 
-/** 1,000 Widgets in the scenario's namespace, each mirrored into a ConfigMap (fixtures/replica.ts). */
+/** 1,000 Widgets in the scenario's namespace, each mirrored into a ConfigMap (fixtures/operators.ts), sharded by uid. */
 export const widgets: Workload = {
-  script: fixture("replica.ts"),
+  // A name of its own: its RBAC is cluster-wide on the run's cluster.
+  module: ({ namespace }) =>
+    moduleOf("shardedWidgets", `sharded-widgets-${randomBytes(3).toString("hex")}`, namespace),
+  generate: ["--shard-key=uid"],
   type: Widget,
   mergedKinds: ["Widget", "ConfigMap"],
   keys: ({ namespace }) => widgetNames.map((n) => `widget:${namespace}/${n}`),
@@ -59,12 +56,12 @@ const routes = proxyNamespaces.flatMap((namespace) => routeNames.map((name) => (
 export const routeCount = routes.length;
 const pathOf = (name: string, changed: boolean) => `/${changed ? "again-" : ""}${name}`;
 
-/** `perShard` names `<prefix>-<hex>` in each of the scenario's shards. */
-function spreadNames(prefix: string, perShard: number): string[] {
-  const ranges = splitHashSpace(shards);
+/** `perShard` names `<prefix>-<hex>` in each of `count` shards (default the scenario's), by namespace hash. */
+export function spreadNames(prefix: string, perShard: number, count = shards): string[] {
+  const ranges = splitHashSpace(count);
   const filled = new Map<number, number>();
   const names: string[] = [];
-  for (let i = 0; names.length < shards * perShard; i++) {
+  for (let i = 0; names.length < count * perShard; i++) {
     const name = `${prefix}-${createHash("sha256").update(String(i)).digest("hex").slice(0, 6)}`;
     const shard = ranges.findIndex((range) => inRanges(shardHash(name), [range]));
     const held = filled.get(shard) ?? 0;
@@ -120,20 +117,17 @@ function accepted(route: ProxyRouteObject, changed: boolean): boolean {
 }
 
 /**
- * The myproxy reference operator (fixtures/myproxy-replica.ts) sharded by namespace: 32 namespaces
+ * The myproxy reference operator (fixtures/operators.ts) sharded by namespace: 32 namespaces
  * with a MyProxy and 32 ProxyRoutes each. Converged when every route is Accepted (its MyProxy's
  * generated configuration holds it) at its current generation.
  */
 export const proxies: Workload = {
-  script: fixture("myproxy-replica.ts"),
+  module: () => moduleOf("auditedMyproxy"),
+  // The generated default, cert-manager, needs cert-manager: the operator makes its certificate.
+  generate: ["--webhook-certs=self"],
   type: ProxyRoute,
   mergedKinds: ["MyProxy", "ProxyRoute"],
   keys: () => routes.map((r) => `proxyroute:${r.namespace}/${r.name}`),
-  async install({ kubeconfig }) {
-    await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml(operator.kinds), kubeconfig });
-    const crds = operator.kinds.map((k) => `crd/${k.plural}.${k.group}`);
-    await kubectl(["wait", "--for=condition=Established", ...crds, "--timeout=60s"], { kubeconfig });
-  },
   async create(where) {
     const { client } = where;
     await forEach(proxyNamespaces, (name) => proxyNamespace(where, name));

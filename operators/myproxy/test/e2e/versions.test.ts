@@ -1,7 +1,8 @@
 /**
  * MyProxy's two versions through the apiserver: v1alpha1 objects read back in v1beta1 and in
- * v1alpha1 unchanged, v1beta1's resources survive a v1alpha1 client's update (the run serves the
- * conversion webhook, test/run.ts), and the storage version migration from v1alpha1 on a cluster
+ * v1alpha1 unchanged, converted by the operator run as deployed (test/e2e/fixtures/deployed.ts) on
+ * a cluster of its own; v1beta1's resources survive a v1alpha1 client's update (the run serves the
+ * conversion webhook, test/run.ts); and the storage version migration from v1alpha1 on a cluster
  * of its own (the CRD is cluster-wide, and that test installs MyProxy's first release).
  */
 import assert from "node:assert/strict";
@@ -15,6 +16,8 @@ import { startCluster } from "kubeloop/cluster";
 import { crdFor } from "kubeloop/schema";
 import { serveConversions } from "kubeloop/testing";
 import { CONVERSION_DATA_ANNOTATION } from "kubeloop/webhook";
+import { deploy, ownCluster } from "../../../../test/e2e/fixtures/deployed.ts";
+import { operatorModuleOf } from "../../../../test/e2e/fixtures/emit.ts";
 import { onCleanup } from "../../../../test/e2e/support.ts";
 import { MyProxy, type MyProxyObject, type MyProxyV1alpha1Object } from "../../api.ts";
 import operator from "../../operator.ts";
@@ -22,7 +25,6 @@ import {
   eventually,
   installCrds as installMyProxyCrds,
   kubectl,
-  startOperator,
   testClient,
   testNamespace,
 } from "./support.ts";
@@ -43,22 +45,27 @@ function v1alpha1(
   return { apiVersion: MyProxyV1alpha1.apiVersion, kind: "MyProxy", metadata: { name, namespace }, spec };
 }
 
-test("a v1alpha1 MyProxy reads back in v1beta1 and in v1alpha1 unchanged, and runs as written", async (t) => {
-  await installMyProxyCrds();
-  const ns = await testNamespace(t);
-  await startOperator(t, ns);
-  const client = await testClient();
-  await client.create(MyProxyV1alpha1, v1alpha1(ns, "old", { replicas: 1, image, port: 8080 }));
+test("a v1alpha1 MyProxy reads back in v1beta1 and in v1alpha1 unchanged, and runs as written, the operator run as deployed", async (t) => {
+  // A control plane of its own: the operator, as deployed, serves MyProxy's conversion (cluster-wide) through its Service.
+  const kubeconfig = await ownCluster(t);
+  const module = operatorModuleOf(new URL("../../operator.ts", import.meta.url).href);
+  // The generated default, cert-manager, needs cert-manager: the operator makes its certificate.
+  const operator = await deploy(t, { module, generate: ["--webhook-certs=self"], kubeconfig });
+  await (await operator.startReplica()).ready();
+  const client = operator.client;
+  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: "edge" } });
+  await client.create(MyProxyV1alpha1, v1alpha1("edge", "old", { replicas: 1, image, port: 8080 }));
 
-  const asV1beta1 = await client.get(MyProxy, "old", { namespace: ns });
+  const asV1beta1 = await client.get(MyProxy, "old", { namespace: "edge" });
   assert.deepEqual(asV1beta1.spec, { replicas: 1, nginx: { image, port: 8080 } });
-  const asV1alpha1 = await client.get(MyProxyV1alpha1, "old", { namespace: ns });
+  const asV1alpha1 = await client.get(MyProxyV1alpha1, "old", { namespace: "edge" });
   assert.deepEqual(asV1alpha1.spec, { replicas: 1, image, port: 8080 });
   assert.equal(asV1alpha1.metadata.annotations, undefined, "nothing stashed: v1alpha1 had every field");
 
   // The operator (on v1beta1) runs nginx as the v1alpha1 object said.
   const container = await eventually(
-    async () => (await client.get(Deployment, "old", { namespace: ns })).spec?.template.spec?.containers[0],
+    async () =>
+      (await client.get(Deployment, "old", { namespace: "edge" })).spec?.template.spec?.containers[0],
     { what: "the Deployment of the v1alpha1 MyProxy" },
   );
   assert.deepEqual(container.ports, [{ name: "http", containerPort: 8080, protocol: "TCP" }]);

@@ -12,14 +12,13 @@ function withAccepted(r: ProxyRouteObject, status: "True" | "False"): ProxyRoute
   return { ...r, status: { conditions: [condition] } };
 }
 
-/** An admission context whose cache holds `routes`. */
-function contextWith(routes: ProxyRouteObject[]): AdmissionContext {
-  const reader = async <T extends KubeObject>(_type: ResourceType<T>) => ({
-    get: () => undefined,
-    list: () => routes as unknown as T[],
-    byIndex: () => [],
-  });
-  return { cache: { reader }, signal: new AbortController().signal } as unknown as AdmissionContext;
+/** An admission context whose client lists `routes` (and records the namespace it was asked for). */
+function contextWith(routes: ProxyRouteObject[], asked: (string | undefined)[] = []): AdmissionContext {
+  const list = async <T extends KubeObject>(_type: ResourceType<T>, opts: { namespace?: string } = {}) => {
+    asked.push(opts.namespace);
+    return { items: routes as unknown as T[] };
+  };
+  return { client: { list }, signal: new AbortController().signal } as unknown as AdmissionContext;
 }
 
 const web = { host: "a.example.com", path: "/x", service: "web", port: 80 };
@@ -61,8 +60,11 @@ describe("admitRoute", () => {
     );
   });
 
-  it("denies a new route taking an accepted route's host and path, naming it", async () => {
-    const verdict = await admitRoute(route("second", web), undefined, contextWith([accepted]));
+  it("denies a new route taking an accepted route's host and path, naming it, from a live list of its namespace", async () => {
+    const asked: (string | undefined)[] = [];
+    const second = route("second", web);
+    const verdict = await admitRoute(second, undefined, contextWith([accepted], asked));
+    assert.deepEqual(asked, [second.metadata.namespace], "one list, of the route's namespace alone");
     assert.equal(verdict?.allowed, false);
     assert.equal(
       verdict?.message,
