@@ -133,10 +133,11 @@ const reconciliation: RowSpec = {
     ),
     timeseries(
       "Reconcile errors",
-      "Failed reconciles per second: retried with backoff, or terminal (not retried until the object changes)",
+      "Failed reconciles per second: retried with backoff, or terminal (not retried until the object changes); timed out: those that ran past reconciliationTimeoutMs, among the retried",
       "ops",
       rated("controller_runtime_reconcile_errors_total", ["controller"], "retried"),
       rated("controller_runtime_terminal_reconcile_errors_total", ["controller"], "terminal"),
+      rated("controller_runtime_reconcile_timeouts_total", ["controller"], "timed out"),
     ),
     timeseries(
       "Reconcile time",

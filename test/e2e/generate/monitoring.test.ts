@@ -39,7 +39,7 @@ before(installCrds);
 
 /**
  * Counters that only a fault increments (a watch the apiserver ends, a relist finding the cache
- * wrong, an informer dying, a request retried, a webhook handler throwing, a terminal error): they
+ * wrong, an informer dying, a request retried, a webhook handler throwing, a terminal error, a reconcile timing out): they
  * may have no series in a healthy run. Their labels are checked in the unit test against a
  * manager's registry.
  */
@@ -50,6 +50,7 @@ const faultOnly = new Set([
   "rest_client_request_retries_total",
   "kubeloop_webhook_handler_failures_total",
   "controller_runtime_terminal_reconcile_errors_total",
+  "controller_runtime_reconcile_timeouts_total",
 ]);
 
 /** What the queries must find before the scrape is checked: one series of each of these. */

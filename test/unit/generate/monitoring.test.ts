@@ -172,6 +172,7 @@ async function everySeries() {
   controller.reconciled("success", 0.1);
   controller.failed(false);
   controller.failed(true);
+  controller.timedOut();
   controller.activeWorkers(1);
   controller.maxConcurrent(1);
   controller.triggered("watch:Widget:update");
