@@ -91,7 +91,7 @@ export class OperatorProcess {
    * `forkAhead`: once the process is ready, fork the next one and let it load the operator, so that
    * a start after a kill takes the time of a cache sync, not of a Node process loading TypeScript
    * (2 s of 2.3 s idle, 7 s of 9 s on a loaded 2-core machine; measured 2026-11-27). A graceful
-   * {@link stop} ends it too.
+   * {@link stop} ends it too, unless a restart follows.
    */
   constructor(settings: RunnerSettings, nodeArgs: readonly string[] = [], { forkAhead = false } = {}) {
     this.#settings = settings;
@@ -138,6 +138,11 @@ export class OperatorProcess {
     if (this.#forkAhead) this.#next = this.#fork();
   }
 
+  /** Forks the process ahead, to load the operator while the caller does something else; {@link start} starts it. */
+  preload(): void {
+    if (!this.#child && !this.#next) this.#next = this.#fork();
+  }
+
   /** Forks a runner process, which loads the operator and waits for `start`. */
   #fork(): Forked {
     // Not a test-runner child; and a TypeScript loader registered in this process is not in that one.
@@ -167,9 +172,12 @@ export class OperatorProcess {
     await gone;
   }
 
-  /** Stops the process gracefully (SIGKILL after 20 s), and ends the one forked ahead. */
-  async stop(): Promise<void> {
-    await this.#dropNext();
+  /**
+   * Stops the process gracefully (SIGKILL after 20 s), and ends the one forked ahead unless
+   * `restart` says a {@link start} follows.
+   */
+  async stop({ restart = false } = {}): Promise<void> {
+    if (!restart) await this.#dropNext();
     const child = this.#child;
     if (!child) return;
     child.send({ id: this.#nextId++, type: "stop" } satisfies RunnerRequest, () => {});
