@@ -4,7 +4,8 @@
  * kubeconfig it is given (the fault proxy's), serves metrics and the operator's webhooks (with a
  * certificate of its own, applying the session's configurations) on free loopback ports, and answers
  * the kit over Node's IPC channel: force a reconcile of every object, report whether it is idle,
- * stop. Started by the kit with `child_process.fork`; not meant to be run by hand.
+ * stop. Forked by the kit with `child_process.fork`, it loads the operator module and waits for the
+ * kit's `start` (so the kit can fork the next process ahead); not meant to be run by hand.
  */
 import pino from "pino";
 import { Manager } from "../../manager/index.ts";
@@ -46,9 +47,28 @@ function reconcileAll(manager: Manager): number {
   return manager.controllers.reduce((sum, controller) => sum + controller.enqueueAll("conformance"), 0);
 }
 
+/** Resolves on the kit's `start`: a process may be forked ahead, loaded, and started when needed. */
+function started(): Promise<void> {
+  return new Promise((resolve) => {
+    // The kit went away before starting this process: nothing to do.
+    const onDisconnect = () => process.exit(0);
+    const onMessage = (raw: unknown) => {
+      if ((raw as RunnerRequest).type !== "start") return;
+      process.off("message", onMessage);
+      process.off("disconnect", onDisconnect);
+      resolve();
+    };
+    process.on("message", onMessage);
+    process.once("disconnect", onDisconnect);
+  });
+}
+
 async function main(): Promise<void> {
   const config = settings();
+  const go = started();
   const operator = await loadOperator(config.operator);
+  send({ type: "loaded" });
+  await go;
   const manager = await Manager.create({
     name: operator.name,
     config: { kubeconfig: config.kubeconfig },

@@ -4,6 +4,7 @@ import type { ConformanceCheck } from "./check.ts";
 import { checkNames, conformanceChecks } from "./checks/index.ts";
 import { ConformanceError } from "./errors.ts";
 import { now } from "./internal/poll.ts";
+import { discard } from "./internal/world.ts";
 import { CheckFailed, type CheckName, type CheckResult, type ConformanceReport } from "./result.ts";
 import { type ConformanceSession, openSession, type SessionOptions } from "./session.ts";
 import type { ConformanceSpec } from "./spec.ts";
@@ -76,7 +77,7 @@ export async function runCheck(session: ConformanceSession, check: ConformanceCh
     };
   } finally {
     session.proxy.clear();
-    for (const namespace of ours()) await session.dropNamespace(namespace).catch(() => {});
+    for (const namespace of ours()) await discard(session, namespace).catch(() => {});
   }
   if (!session.operator.running) await session.operator.start();
   session.log(`${check.name}: ${result.outcome}${result.outcome === "failed" ? ` — ${result.summary}` : ""}`);

@@ -25,7 +25,7 @@ import { poll } from "./internal/poll.ts";
 import type { RunnerSettings } from "./internal/protocol.ts";
 import { OperatorReplicas, type OperatorUnderTest } from "./internal/replicas.ts";
 import { resolveSubject, type Subject } from "./internal/subject.ts";
-import type { Snapshot } from "./internal/world.ts";
+import { discard, type Snapshot } from "./internal/world.ts";
 import type { ConformanceSpec } from "./spec.ts";
 
 /** The field manager of the kit's own writes (fixtures, tampering, status wipes). */
@@ -162,7 +162,7 @@ export async function openSession(
   const leases = options.sharding ? await leaseNamespace(client) : undefined;
   const operator = leases
     ? replicas(settings, spec.nodeArgs, leases, options.sharding ?? {})
-    : new OperatorProcess(settings, spec.nodeArgs);
+    : new OperatorProcess(settings, spec.nodeArgs, { forkAhead: true });
   let conversions: ConversionHost | undefined;
   const namespaces = new Set<string>();
   const dropped = new Set<string>();
@@ -211,9 +211,12 @@ export async function openSession(
     requestsSince: (marker) => link.proxy.requests().filter((r) => r.id > marker),
     async close() {
       link.proxy.clear();
-      // Delete the namespaces while the operator still runs, so that its finalizers let them go.
-      for (const name of namespaces) await session.dropNamespace(name).catch(() => {});
-      if (operator.running) await session.quiesce();
+      // Delete the namespaces while the operator still runs, so that its finalizers let them go;
+      // not on a cluster of the kit's own, stopped below with everything in it.
+      if (!link.owned) {
+        for (const name of namespaces) await discard(session, name).catch(() => {});
+        if (operator.running) await session.quiesce();
+      }
       await operator.stop();
       await deleteWebhookConfigurations(client, webhooks.configurationName);
       await conversions?.stop();

@@ -17,7 +17,7 @@ import {
   firstPrimary,
   mutatePrimary,
   type Prepared,
-  prepare,
+  prepareQuiet,
   seconds,
 } from "../internal/steps.ts";
 import { settle, typeOf, waitRestored } from "../internal/world.ts";
@@ -83,8 +83,7 @@ export const cacheHeals: ConformanceCheck = {
   name: "cache-heals",
   title: "cache heals after dropped watch events without any new change to the object",
   async run(session) {
-    await session.quiesce();
-    const prepared = await prepare(session, "heals");
+    const prepared = await prepareQuiet(session, "heals");
     const mutate = session.subject.spec.mutate !== undefined;
     if (!mutate && prepared.snap.outputs.size === 0) {
       return { skipped: true, summary: "no outputs to disturb and no `mutate` in the spec: nothing to miss" };

@@ -48,7 +48,7 @@ function cleanOutputs(snap: Snapshot): KubeObject[] {
 
 /** Outputs tampered with while the operator is down; it must put them right once it starts. */
 async function wrongWhileDown(session: ConformanceSession, clean: Prepared): Promise<number> {
-  await session.operator.stop();
+  await session.operator.stop({ restart: true });
   const tampered: string[] = [];
   try {
     for (const [i, output] of [...clean.snap.outputs.values()].entries()) {

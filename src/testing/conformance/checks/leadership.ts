@@ -93,9 +93,15 @@ async function keepDisturbing(
 async function startPair(session: ConformanceSession, election: Election) {
   const leader = session.replica({ leaderElection: { ...election, identity: "kit-leader" } });
   const standby = session.replica({ leaderElection: { ...election, identity: "kit-standby" } }, true);
-  await leader.start();
-  await holding(session, election, "kit-leader");
-  await standby.start();
+  standby.preload();
+  try {
+    await leader.start();
+    await holding(session, election, "kit-leader");
+    await standby.start();
+  } catch (err) {
+    await Promise.all([leader.stop(), standby.stop()]);
+    throw err;
+  }
   return { leader, standby };
 }
 
@@ -128,7 +134,7 @@ export const leadershipFenced: ConformanceCheck = {
     const prepared = await prepare(session, "leader");
     if (prepared.snap.outputs.size === 0)
       return { skipped: true, summary: "the fixtures produce no outputs" };
-    await session.operator.stop();
+    await session.operator.stop({ restart: true });
     const election = { name: "kl-conformance-leader", namespace: prepared.namespace, ...timings };
     let pair: { leader: OperatorProcess; standby: OperatorProcess } | undefined;
     try {

@@ -18,7 +18,7 @@ import {
   firstPrimary,
   mutatePrimary,
   type Prepared,
-  prepare,
+  prepareQuiet,
   seconds,
 } from "../internal/steps.ts";
 import { involved, settle, shapeProblems, snapshot, waitRestored } from "../internal/world.ts";
@@ -132,8 +132,7 @@ export const missedEvents: ConformanceCheck = {
   name: "missed-events",
   title: "missed watch events do not matter",
   async run(session) {
-    await session.quiesce();
-    const prepared = await prepare(session, "missed");
+    const prepared = await prepareQuiet(session, "missed");
     if (prepared.snap.outputs.size === 0 && !session.subject.spec.mutate) {
       return { skipped: true, summary: "no outputs to delete and no `mutate` in the spec: nothing to miss" };
     }

@@ -15,7 +15,7 @@ import {
   disturb,
   excessCreations,
   perResource,
-  prepare,
+  prepareQuiet,
   seconds,
 } from "../internal/steps.ts";
 import { involved, shapeProblems, snapshot, waitRestored } from "../internal/world.ts";
@@ -47,8 +47,7 @@ export const watchExpiry: ConformanceCheck = {
   name: "watch-expiry",
   title: "410 Expired leads to a relist, no duplicate",
   async run(session) {
-    await session.quiesce();
-    const { namespace, snap } = await prepare(session, "expiry");
+    const { namespace, snap } = await prepareQuiet(session, "expiry");
     const outputs = [...snap.outputs.values()];
     if (outputs.length === 0) return { skipped: true, summary: "the fixtures produce no outputs to lose" };
     const lost = outputs.filter((_, i) => i % 2 === 0);

@@ -4,12 +4,13 @@ import { systemClock } from "../../../clock/index.ts";
 /**
  * Calls `probe` every `intervalMs` until it returns something other than `undefined`, and returns
  * that; returns `undefined` once `timeoutMs` has passed. A probe that throws counts as "not yet"
- * (the apiserver may be restarting).
+ * (the apiserver may be restarting). `intervalMs` may be a function, asked after each probe, for a
+ * probe that knows when its answer can change next.
  */
 export async function poll<T>(
   probe: () => Promise<T | undefined> | T | undefined,
   timeoutMs: number,
-  intervalMs = 250,
+  intervalMs: number | (() => number) = 250,
 ): Promise<T | undefined> {
   const deadline = systemClock.now() + timeoutMs;
   for (;;) {
@@ -18,7 +19,7 @@ export async function poll<T>(
       .catch(() => undefined);
     if (value !== undefined) return value;
     if (systemClock.now() >= deadline) return undefined;
-    await systemClock.sleep(intervalMs);
+    await systemClock.sleep(typeof intervalMs === "number" ? intervalMs : intervalMs());
   }
 }
 

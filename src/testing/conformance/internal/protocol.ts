@@ -22,12 +22,14 @@ export interface RunnerState {
 
 /** Kit → operator process. `stop` shuts the manager down gracefully; the process then exits. */
 export type RunnerRequest =
+  | { id: number; type: "start" }
   | { id: number; type: "reconcile-all" }
   | { id: number; type: "state" }
   | { id: number; type: "stop" };
 
 /** Operator process → kit. */
 export type RunnerMessage =
+  | { type: "loaded" }
   | { type: "ready"; metricsPort: number }
   | { type: "failed"; error: string }
   | { type: "reply"; id: number; enqueued: number }
