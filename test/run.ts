@@ -15,7 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { testFilesIn } from "../src/cli/test-files.ts";
+import { nodeTestArgs, testFilesIn } from "../src/cli/test-files.ts";
 import type { Operator } from "../src/operator/index.ts";
 import { leftOutLines, type Plan, preflight, prerequisites, stoppedMessage } from "./preflight.ts";
 
@@ -41,12 +41,7 @@ function runNodeTest(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promi
   const concurrency = process.env.KUBELOOP_TEST_CONCURRENCY ?? (tier === "e2e" ? "3" : "2");
   const args = [
     "--conditions=kubeloop-source",
-    "--import",
-    "tsx",
-    "--test",
-    "--test-reporter=spec",
-    `--test-concurrency=${concurrency}`,
-    ...files,
+    ...nodeTestArgs(files, ["--test-reporter=spec", `--test-concurrency=${concurrency}`]),
   ];
   // Processes the tests spawn (operator fixtures) resolve `kubeloop` to the sources as well.
   const nodeOptions = [env.NODE_OPTIONS, "--conditions=kubeloop-source"].filter(Boolean).join(" ");

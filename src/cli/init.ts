@@ -3,7 +3,7 @@
  * webhook, the operator declaration, end-to-end tests on the local control plane, and a README —
  * from `templates/operator`, with the names filled in.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
@@ -12,6 +12,12 @@ import { kubeloopDependency } from "./dependency.ts";
 
 const packageRoot = resolve(fileURLToPath(import.meta.url), "../../..");
 const templateDir = join(packageRoot, "templates", "operator");
+
+/**
+ * Template files stored under another name: npm never packs a `.gitignore` (it would be lost from
+ * kubeloop's own tarball), so the template holds `gitignore`.
+ */
+const renamed: Record<string, string> = { gitignore: ".gitignore" };
 
 /** What `init` fills into the template. */
 export interface InitOptions {
@@ -63,13 +69,35 @@ export function initProject(dir: string, options: InitOptions = {}): string[] {
     __KUBELOOP__: options.kubeloop ?? kubeloopDependency(packageRoot),
   };
   cpSync(templateDir, target, { recursive: true });
+  for (const [from, to] of Object.entries(renamed)) renameSync(join(target, from), join(target, to));
   const written = files(target);
   for (const file of written) {
     const path = join(target, file);
     const text = readFileSync(path, "utf8").replace(/__(NAME|KIND|GROUP|KUBELOOP)__/g, (m) => values[m] ?? m);
     writeFileSync(path, text);
   }
+  reviewInstallScripts(join(target, "package.json"), values.__KUBELOOP__ ?? "");
   return written.map((f) => relative(process.cwd(), join(target, f)));
+}
+
+/**
+ * Records in the project's `allowScripts` (npm 11: install scripts of dependencies run only when
+ * approved there, and every install lists the others) that kubeloop's `prepare` is not run when it
+ * is a directory (a checkout): it builds that directory's dist/, which the `kubeloop` that ran
+ * `init` was already running from. npm keys a non-registry source by its spec. The template itself
+ * approves esbuild's postinstall (through tsx), which checks its platform binary.
+ */
+function reviewInstallScripts(manifestPath: string, kubeloopSpec: string): void {
+  if (
+    !kubeloopSpec.startsWith("file:") ||
+    !statSync(kubeloopSpec.slice("file:".length), { throwIfNoEntry: false })?.isDirectory()
+  )
+    return;
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
+    allowScripts?: Record<string, boolean>;
+  };
+  manifest.allowScripts = { ...manifest.allowScripts, [kubeloopSpec]: false };
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /** The `init` command. */

@@ -13,11 +13,11 @@ import { type Cluster, startCluster } from "../cluster/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 import { loadOperator } from "../operator/index.ts";
 import { TEST_KUBECONFIG_ENV, whileServingConversions } from "../testing/index.ts";
-import { testFilesIn } from "./test-files.ts";
+import { nodeTestArgs, testFilesIn } from "./test-files.ts";
 
 /** Runs node:test on `files` with `env`; resolves with its exit code. */
 function nodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--test", ...files], { stdio: "inherit", env });
+  const child = spawn(process.execPath, nodeTestArgs(files), { stdio: "inherit", env });
   return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 130 : 1))));
 }
 

@@ -38,6 +38,7 @@ export { Discovery, type ServedResource } from "./discovery.ts";
 export * from "./errors.ts";
 export * from "./metrics.ts";
 export * from "./options.ts";
+export { failedSpan, TRACER_NAME } from "./tracing.ts";
 export {
   type ApiRequest,
   type ApiResponse,

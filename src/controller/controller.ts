@@ -32,6 +32,7 @@ import type { ReconcileTimeoutError } from "./errors.ts";
 import { type ReconcileRun, Stopping } from "./internal/deadline.ts";
 import { FailureReports, isTerminalFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
+import { endReconcileSpan, startReconcileSpan } from "./internal/tracing.ts";
 import { Turns } from "./internal/turns.ts";
 import {
   type ControllerMetrics,
@@ -270,16 +271,20 @@ export class Controller<T extends KubeObject> {
     const started = this.#clock.now();
     const timeoutMs = this.#options.reconciliationTimeoutMs;
     const run = stopping.start(item.key, timeoutMs, this.#clock, (err) => this.#timedOut(log, err));
-    const ctx = this.#context(request, log, reconcileID, item, run);
+    const span = startReconcileSpan(this.name, item.key, reconcileID, triggers);
+    const traced = span ? { ...run, client: run.client.traced(span) } : run;
+    const ctx = this.#context(request, log, reconcileID, item, traced);
     const outcome = await this.#reconcile(ctx, run);
     const took = (this.#clock.now() - started) / 1000;
     try {
       if ("error" in outcome) {
         this.#recent.push({ item, seconds: took, result: "error", error: outcome.error });
+        if (span) endReconcileSpan(span, "error", outcome.error);
         await this.#failed(ctx, outcome.error, took, item.priority, stopping.signal);
       } else {
         const result = resultOf(outcome.action);
         this.#recent.push({ item, seconds: took, result });
+        if (span) endReconcileSpan(span, result);
         this.#succeeded(item, outcome.action, result, took);
       }
       const requeueAfterMs = "action" in outcome ? outcome.action?.requeueAfterMs : undefined;

@@ -2,7 +2,7 @@ import { type ControllerDeclaration, recordDeclarations, type WatchedKind } from
 import type { Operator } from "../operator/index.ts";
 import type { DockerfileOptions } from "./dockerfile.ts";
 import { type OperatorManifestOptions, operatorManifests } from "./manifests.ts";
-import { type ControllerPermissionOptions, controllerPermissions } from "./permissions.ts";
+import { type ControllerPermissionOptions, controllerPermissions, watchPermissions } from "./permissions.ts";
 import type { PermissionRequest } from "./rbac.ts";
 import type { WebhookCertificates } from "./webhooks.ts";
 
@@ -12,8 +12,8 @@ export function declarationsOf(operator: Operator): Promise<ControllerDeclaratio
 }
 
 /**
- * What one declared controller needs: its primary kind, the kinds it owns and watches, events,
- * and leader election when asked.
+ * What one declared controller needs: its primary kind, the kinds it owns and watches (a watch
+ * confined to a namespace, only there), events, and leader election when asked.
  *
  * @example
  * ```ts
@@ -26,12 +26,19 @@ export function declaredPermissions(
   options: Pick<ControllerPermissionOptions, "events" | "leaderElection"> = {},
 ): PermissionRequest[] {
   const types = (kinds: readonly WatchedKind[]) => kinds.map((kind) => kind.type);
-  return controllerPermissions({
-    ...options,
-    primary: declaration.primary.type,
-    owns: types(declaration.owns),
-    watches: types(declaration.watches),
-  });
+  const inNamespace = declaration.watches.filter((kind) => kind.scope?.namespace !== undefined);
+  return [
+    ...controllerPermissions({
+      ...options,
+      primary: declaration.primary.type,
+      owns: types(declaration.owns),
+      watches: types(declaration.watches.filter((kind) => !inNamespace.includes(kind))),
+    }),
+    // A watch confined to a namespace (`{ scope: { namespace } }`) reads only there: a Role of it.
+    ...inNamespace.flatMap(({ type, scope }) =>
+      watchPermissions(type).map((request) => ({ ...request, namespace: scope?.namespace })),
+    ),
+  ];
 }
 
 /** Everything the operator may do: what its controllers declare, plus its extra permissions. */

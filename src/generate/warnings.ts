@@ -5,7 +5,8 @@
  * points at the two gaps the declarations do show: a controller that declares nothing besides its
  * primary kind while the operator lists no extra `permissions` (its reconciler then may write only
  * the primary kind and its status), and a kind the operator ships a CRD for that nothing declares
- * (the RBAC does not even let the operator read it).
+ * (the RBAC does not even let the operator read it). It also says what the declarations grant
+ * more than may be meant: a `.watches()` reading a kind in every namespace.
  */
 import { resourceOf } from "../api/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
@@ -28,9 +29,38 @@ export async function declarationWarnings(operator: Operator): Promise<string[]>
   const permitted = (operator.definition.permissions ?? []).map((p) => p.type);
   const declared = new Set([...declarations.flatMap(kindsOf), ...permitted].map((type) => resourceOf(type)));
   const bare = permitted.length === 0 ? declarations.filter(declaresNoOtherKind) : [];
+  const clusterWide = operator.definition.watchNamespace === undefined;
   return [
     ...bare.map(bareControllerWarning),
     ...operator.kinds.filter((kind) => !declared.has(resourceOf(kind))).map(unusedKindWarning),
+    ...(clusterWide ? clusterWideWatchWarning(declarations, operator.kinds) : []),
+  ];
+}
+
+/**
+ * The `.watches()` of namespaced kinds without a namespace: their informers list the kinds in
+ * every namespace, so the generated ClusterRole grants reading all of them (every Secret, for
+ * `.watches(Secret)`). Not said of kinds some controller reconciles or owns, nor of the operator's
+ * own kinds: reading those wherever its objects are is what it is for. One sentence for them all.
+ */
+function clusterWideWatchWarning(
+  declarations: readonly ControllerDeclaration[],
+  own: readonly AnyKind[],
+): string[] {
+  const served = declarations.flatMap((d) => [d.primary, ...d.owns]).map((kind) => kind.type);
+  const granted = new Set([...served, ...own].map((type) => resourceOf(type)));
+  const watchers = new Map<string, string[]>();
+  for (const { name, watches } of declarations)
+    for (const { type, scope } of watches)
+      if (type.namespaced && scope?.namespace === undefined && !granted.has(resourceOf(type)))
+        watchers.set(type.kind, [...new Set([...(watchers.get(type.kind) ?? []), name])]);
+  if (watchers.size === 0) return [];
+  const kinds = [...watchers].map(([kind, names]) => `.watches(${kind}) (controller ${names.join(", ")})`);
+  return [
+    `${kinds.join(", ")} let the operator read every such object of the cluster (get, list, watch in the ` +
+      "generated ClusterRole). To read a kind in one namespace only, watch it there: .watches(Kind, map, " +
+      '{ scope: { namespace: "<namespace>" } }) (generate then grants it in a Role of that namespace), or ' +
+      "confine the whole operator with defineOperator({ watchNamespace }).",
   ];
 }
 

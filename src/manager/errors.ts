@@ -123,3 +123,18 @@ export class WebhookCaSecretError extends KubeloopError {
     );
   }
 }
+
+/**
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` asks for traces, and the OpenTelemetry SDK and OTLP exporter
+ * (optional peer dependencies of kubeloop) are not installed. Code `KL_TRACING_SETUP`.
+ */
+export class TracingSetupError extends KubeloopError {
+  constructor(packages: readonly string[], cause: unknown) {
+    super(
+      "KL_TRACING_SETUP",
+      `OTEL_EXPORTER_OTLP_ENDPOINT is set, so the operator exports traces, but the OpenTelemetry SDK is not ` +
+        `installed: npm install ${packages.join(" ")} (or unset OTEL_EXPORTER_OTLP_ENDPOINT, or set OTEL_SDK_DISABLED=true)`,
+      { cause },
+    );
+  }
+}

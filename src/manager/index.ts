@@ -32,6 +32,7 @@ export {
   EndpointFlagError,
   MetricsCertificateError,
   ShardingSetupError,
+  TracingSetupError,
   WebhookCaSecretError,
   WebhookConfigurationError,
 } from "./errors.ts";
@@ -64,4 +65,5 @@ export { ManagerMetrics } from "./metrics.ts";
 export type { Runnable, RunnableContext } from "./runnable.ts";
 export { type Check, type Denial, type EndpointsOptions, type Guard, serveEndpoints } from "./server.ts";
 export { SHARD_LABEL, type ShardingOptions } from "./sharded.ts";
+export { exportTraces, type TraceExport } from "./tracing.ts";
 export { type WebhookServingOptions, webhookServiceName } from "./webhooks.ts";

@@ -339,7 +339,12 @@ async function applyTo<C extends KubeObject>(child: Child<C>, actual: C): Promis
  * 500 is as final as a 422: the same body is refused again until the owner's spec changes.
  */
 function invalidChildOr<C extends KubeObject>(child: Child<C>, err: unknown): unknown {
-  if (err instanceof InvalidError) return new InvalidChildError(describe(child), err);
+  const named = {
+    kind: child.type.kind,
+    name: child.desired.metadata.name ?? "",
+    ownerName: child.owner.metadata.name ?? "",
+  };
+  if (err instanceof InvalidError) return new InvalidChildError(describe(child), err, [], named);
   if (err instanceof ServerError && err.statusCode === 500 && typedPatchRefusal.test(err.status.message)) {
     return new InvalidChildError(describe(child), new InvalidError(err.status, err.request));
   }

@@ -130,11 +130,20 @@ export class InvalidChildError extends KubeloopError {
   /** The apiserver's answer, with its field causes. */
   declare readonly cause: InvalidError;
 
-  constructor(child: string, invalid: InvalidError, unremovable: readonly ForeignField[] = []) {
+  /**
+   * `named` says what the child's name was made from (the owner's name) when the apiserver may
+   * have refused that name: the message then says so when it did.
+   */
+  constructor(
+    child: string,
+    invalid: InvalidError,
+    unremovable: readonly ForeignField[] = [],
+    named?: ChildNaming,
+  ) {
     const message =
       unremovable.length > 0
         ? removalRefused(child, invalid, unremovable)
-        : `${child} was refused as invalid: ${fieldCauses(invalid)}. Correct the owner's spec that produces it; ${noRetry}`;
+        : `${child} was refused as invalid: ${fieldCauses(invalid)}. ${invalidFix(invalid, named)}; ${noRetry}`;
     super("KL_INVALID_CHILD", message, { cause: invalid });
     this.child = child;
     this.unremovable = unremovable;
@@ -142,6 +151,28 @@ export class InvalidChildError extends KubeloopError {
 }
 
 const noRetry = "no retry comes until the owner or an object its controller watches changes";
+
+/** Where a child's name came from: its kind, its name and its owner's name. */
+export interface ChildNaming {
+  readonly kind: string;
+  readonly name: string;
+  readonly ownerName: string;
+}
+
+/**
+ * What to change: the owner's name when the child's, made from it, was refused (a `my.site` owner
+ * gives a Service `my.site`, and a Service's name has no dots); the owner's spec otherwise.
+ */
+function invalidFix(invalid: InvalidError, named: ChildNaming | undefined): string {
+  const nameRefused = invalid.causes.some((c) => c.field === "metadata.name");
+  if (!named?.ownerName || !nameRefused || !named.name.includes(named.ownerName))
+    return "Correct the owner's spec that produces it";
+  return (
+    `Its name is made from the owner's name "${named.ownerName}", which is not valid in a ${named.kind}'s name: ` +
+    `create the owner again under a name that is (a ${named.kind}'s name rules are quoted above), or have the ` +
+    "controller derive the child's name another way"
+  );
+}
 
 function removalRefused(child: string, invalid: InvalidError, fields: readonly ForeignField[]): string {
   const named = fields.map((f) => `${fieldPath(f.pointer)} (${f.writer.manager})`).join(", ");

@@ -211,6 +211,8 @@ export const livePageHtml = `<!doctype html>
 <style>${style}</style>
 </head>
 <body>
+<noscript><p>This page draws with JavaScript. Its data is JSON at <a href="kubeloop/state.json">/debug/kubeloop/state.json</a>
+(<code>curl http://127.0.0.1:&lt;health port&gt;/debug/kubeloop/state.json</code>).</p></noscript>
 <header><h1 id="name">kubeloop</h1><span id="ready"></span><span id="leadership"></span><span id="status" class="quiet">loading</span></header>
 <main>
 <h2>Controllers</h2><div id="controllers"></div>

@@ -5,7 +5,7 @@
  */
 import { ConfigMap, controller, defineOperator } from "kubeloop";
 import { __KIND__ } from "./api.ts";
-import { reconcile__KIND__ } from "./controller.ts";
+import { __KIND__Of, reconcile__KIND__ } from "./controller.ts";
 import { validate__KIND__ } from "./webhook.ts";
 
 export default defineOperator({
@@ -13,6 +13,11 @@ export default defineOperator({
   kinds: [__KIND__],
   webhooks: [validate__KIND__],
   setup(manager) {
-    controller(manager).for(__KIND__).owns(ConfigMap).reconcile(reconcile__KIND__);
+    controller(manager)
+      .for(__KIND__)
+      .owns(ConfigMap)
+      // Someone else's ConfigMap of a __KIND__'s name blocks it (ConfigMapTaken): wake it when that one goes.
+      .watches(ConfigMap, __KIND__Of)
+      .reconcile(reconcile__KIND__);
   },
 });

@@ -87,4 +87,30 @@ test("the webhook warns when a __KIND__'s ConfigMap name is taken by someone els
   assert.match(warnings[0] ?? "", /ConfigMap hello-message exists and is not a __KIND__'s/);
   await client.create(__KIND__, helloIn(namespace, "Hello, world", "hello-again"));
   assert.equal(warnings.length, 1, "another name is admitted without a warning");
+
+  // The __KIND__ waits, not Ready, saying why; once that ConfigMap goes, it publishes its own.
+  await eventually(
+    async () =>
+      conditionOf(await running.client.get(__KIND__, "hello", { namespace }), "ConfigMapReady")?.reason ===
+      "ConfigMapTaken",
+    {
+      what: "the __KIND__ to report its ConfigMap's name taken",
+    },
+  );
+  await running.client.delete(ConfigMap, "hello-message", { namespace });
+  await eventually(
+    async () =>
+      conditionOf(await running.client.get(__KIND__, "hello", { namespace }), "Ready")?.status === "True",
+    {
+      what: "the __KIND__ to be Ready once the other ConfigMap is gone",
+    },
+  );
 });
+
+/** The condition of this type of `obj`'s status. */
+function conditionOf(
+  obj: { status?: { conditions?: { type: string; status: string; reason?: string }[] } },
+  type: string,
+) {
+  return obj.status?.conditions?.find((c) => c.type === type);
+}

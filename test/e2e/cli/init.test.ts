@@ -31,7 +31,7 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   t.after(() => rmSync(resolve(dir, ".."), { recursive: true, force: true }));
 
   const init = await sh(process.execPath, [cli, "init", dir, "--kind", "Hello"], checkout);
-  assert.match(init.stdout, /Created 11 files/);
+  assert.match(init.stdout, /Created 12 files/);
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
     name: string;
     dependencies: Record<string, string>;
@@ -41,9 +41,10 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   assert.match(readFileSync(join(dir, "README.md"), "utf8"), /^# hello-operator\n/);
   assert.match(readFileSync(join(dir, "src", "api.ts"), "utf8"), /kind: "Hello"/);
 
-  // --ignore-scripts: npm runs the prepare script of a file: dependency, which would rebuild this
-  // checkout's dist/ while other test files run it (the checkout is built already).
-  await sh("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts"], dir);
+  // As a user runs it: the scaffold's allowScripts keeps npm from running this checkout's prepare
+  // (which would rebuild dist/ while other test files run it) and reviews every other install script.
+  const installed = await sh("npm", ["install", "--no-audit", "--no-fund"], dir);
+  assert.doesNotMatch(installed.stderr, /install-scripts|allowScripts/, "no install script left unreviewed");
   await sh("npm", ["run", "typecheck"], dir);
   await sh("npm", ["run", "build"], dir);
   assert.ok(
@@ -53,6 +54,8 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   const tested = await sh("npm", ["test"], dir);
   assert.match(tested.stdout, /# pass 3/);
   assert.match(tested.stdout, /# fail 0/);
+  // A ConfigMap name taken by someone else's is a state the test provokes, reported in conditions.
+  assert.doesNotMatch(`${tested.stdout}${tested.stderr}`, /"level":50/, "a green run logs no error");
 
   const generated = await sh("npx", ["kubeloop", "generate"], dir);
   assert.match(generated.stdout, /config\/crds\.yaml/);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
@@ -20,13 +20,13 @@ interface Outcome {
   stderr: string;
 }
 
-async function sh(cmd: string, args: string[], cwd: string): Promise<Outcome> {
+async function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   try {
     const { stdout, stderr } = await run(cmd, args, {
       cwd,
       timeout: 1_200_000,
       maxBuffer: 64 << 20,
-      env: freshEnv(),
+      env: { ...freshEnv(), ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
@@ -58,7 +58,15 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /kubeloop: unknown check nope; the checks are converge, idempotent/);
 
-  const verified = await sh("npx", ["kubeloop", "verify"], dir);
+  // Its own TMPDIR, to see what verify leaves there: the operators it kills cannot clean up after
+  // themselves (each webhook server writes a private key).
+  const tmp = mkdtempSync(join(tmpdir(), "kubeloop-verify-tmp-"));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const verified = await sh("npx", ["kubeloop", "verify"], dir, { TMPDIR: tmp });
+  const keyDirs = readdirSync(tmp, { recursive: true, encoding: "utf8" }).filter((f) =>
+    f.includes("kubeloop-webhook-"),
+  );
+  assert.deepEqual(keyDirs, [], "no webhook key directory left behind");
   t.diagnostic(verified.stdout);
   assert.equal(verified.code, 0, `${verified.stdout}\n${verified.stderr}`);
   assert.match(verified.stdout, /^Conformance of hello-operator$/m);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it, type TestContext } from "node:test";
@@ -25,6 +25,13 @@ function installed(project: string, resolved?: string): string {
     writeFileSync(join(project, "node_modules", ".package-lock.json"), JSON.stringify({ packages }));
   }
   return root;
+}
+
+/** The `allowScripts` of the project scaffolded in `dir`. */
+function allowScripts(dir: string): Record<string, boolean> | undefined {
+  return (
+    JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> }
+  ).allowScripts;
 }
 
 describe("kubeloopDependency", () => {
@@ -73,5 +80,21 @@ describe("initProject", () => {
     const dir = join(scratch(t), "pinned");
     initProject(dir, { kubeloop: `^${packageVersion(checkout)}` });
     assert.match(readFileSync(join(dir, "package.json"), "utf8"), /"kubeloop": "\^0\.\d+\.\d+"/);
+    assert.deepEqual(allowScripts(dir), { esbuild: true }, "a registry package's prepare never runs");
+  });
+
+  it("writes a .gitignore keeping installed packages and build output out of git", (t) => {
+    const dir = join(scratch(t), "ignored");
+    const written = initProject(dir);
+    assert.ok(written.some((f) => f.endsWith(".gitignore")));
+    const ignored = readFileSync(join(dir, ".gitignore"), "utf8").split("\n");
+    assert.ok(ignored.includes("node_modules/") && ignored.includes("dist/"), ignored.join(" "));
+    assert.ok(!existsSync(join(dir, "gitignore")));
+  });
+
+  it("reviews every install script npm 11 would list: esbuild's runs, a checkout's prepare does not", (t) => {
+    const dir = join(scratch(t), "reviewed");
+    initProject(dir);
+    assert.deepEqual(allowScripts(dir), { esbuild: true, [`file:${checkout}`]: false });
   });
 });

@@ -119,6 +119,34 @@ describe("declarationWarnings", () => {
     );
   });
 
+  it("says when a .watches() grants cluster-wide read, and shows the namespaced watch, which the RBAC honours", async () => {
+    const watching = (scope?: { namespace: string }) =>
+      defineOperator({
+        name: "watching",
+        kinds: [Widget],
+        setup: (host) =>
+          void controller(host)
+            .for(Widget)
+            .owns(ConfigMap)
+            .watches(ConfigMap, () => [])
+            .watches(Secret, () => [], scope ? { scope } : {})
+            .reconcile(async () => undefined),
+      });
+    const [warning, ...more] = await declarationWarnings(watching());
+    assert.equal(more.length, 0, "an owned kind's read is granted anyway: only Secret");
+    assert.match(
+      warning ?? "",
+      /^\.watches\(Secret\) \(controller widget\) let the operator read every such object of the cluster/,
+    );
+    assert.match(warning ?? "", /\.watches\(Kind, map, \{ scope: \{ namespace: "<namespace>" \} \}\)/);
+    assert.match(warning ?? "", /watchNamespace/);
+
+    const scoped = watching({ namespace: "vault" });
+    assert.deepEqual(await declarationWarnings(scoped), []);
+    const secrets = (await permissionsOf(scoped)).filter((p) => p.type === Secret);
+    assert.deepEqual(secrets, [{ type: Secret, verbs: ["get", "list", "watch"], namespace: "vault" }]);
+  });
+
   it("names a kind the operator ships a CRD for that nothing declares", async () => {
     const orphan = defineOperator({
       name: "orphan",

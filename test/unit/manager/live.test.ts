@@ -265,6 +265,14 @@ describe("serveLive", () => {
     }
   });
 
+  it("tells a client without JavaScript (curl) where the data is: a <noscript> linking the JSON", async () => {
+    const { body } = await answer(LIVE_PATH, "127.0.0.1");
+    const noscript = /<noscript>([\s\S]*?)<\/noscript>/.exec(body)?.[1] ?? "";
+    assert.ok(noscript.includes(`${LIVE_PATH}/state.json`), noscript);
+    const href = /href="([^"]+)"/.exec(noscript)?.[1] ?? "";
+    assert.equal(new URL(href, `http://127.0.0.1:8081${LIVE_PATH}`).pathname, `${LIVE_PATH}/state.json`);
+  });
+
   it("serves a script that parses (it is text in a template literal, where an escape is easily lost)", () => {
     assert.doesNotThrow(() => new Function(livePageScript));
     assert.ok(livePageHtml.includes(`<script>${livePageScript}</script>`));

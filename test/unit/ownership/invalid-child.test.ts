@@ -45,6 +45,29 @@ describe("ensureChild: a child the apiserver refuses as invalid", () => {
     assert.equal(applies.length, 1);
   });
 
+  it("says the owner's name made the child's name invalid when it did, not to correct its spec", async () => {
+    const owner = widget({ name: "my.site" });
+    const nameRefused = apiError(InvalidError, 422, "Invalid", [
+      {
+        field: "metadata.name",
+        reason: "FieldValueInvalid",
+        message:
+          "Invalid value: \"my.site-config\": a DNS-1035 label must consist of lower case alphanumeric characters or '-'",
+      },
+    ]);
+    const { ctx } = childContext({ createError: nameRefused });
+    const err = await ensureChild(ctx, owner, ConfigMap, configMap("my.site-config", {})).catch(
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof InvalidChildError);
+    assert.match(err.message, /metadata\.name: Invalid value: "my\.site-config": a DNS-1035 label/);
+    assert.match(
+      err.message,
+      /Its name is made from the owner's name "my\.site", which is not valid in a ConfigMap's name: /,
+    );
+    assert.doesNotMatch(err.message, /Correct the owner's spec/);
+  });
+
   it("falls back to the apiserver's message when it names no field", async () => {
     const { ctx } = childContext({ createError: apiError(InvalidError, 400, "BadRequest") });
     await assert.rejects(

@@ -1,10 +1,12 @@
 /**
  * The operator under test as a child process (see `operator-main.ts`): start it and wait until its caches
  * synced, ask it to reconcile everything or whether it is idle, read its metrics, stop it
- * gracefully or SIGKILL it. Its stderr (the operator's logs) is kept as a tail for failure reports.
+ * gracefully or SIGKILL it, in a temporary directory removed when it exits. Its stderr (the operator's logs) is kept as a tail for failure reports.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { systemClock } from "../../../clock/index.ts";
@@ -147,11 +149,15 @@ export class OperatorProcess {
   #fork(): Forked {
     // Not a test-runner child; and a TypeScript loader registered in this process is not in that one.
     const { NODE_TEST_CONTEXT: _, KUBELOOP_TS_LOADER: __, ...env } = process.env;
+    // A temporary directory of its own, removed once it exits: a killed process cannot remove what
+    // it wrote there (its webhook's private key, for one).
+    const scratch = mkdtempSync(join(tmpdir(), "kubeloop-verify-operator-"));
     const child = fork(runnerPath, [], {
       execArgv: runnerExecArgv(this.#nodeArgs),
-      env: { ...env, [RUNNER_ENV]: JSON.stringify(this.#settings) },
+      env: { ...env, TMPDIR: scratch, [RUNNER_ENV]: JSON.stringify(this.#settings) },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
+    child.once("exit", () => rmSync(scratch, { recursive: true, force: true }));
     this.#collect(child);
     const loaded = new Promise<boolean>((resolve) => {
       child.on("message", (raw) => {
