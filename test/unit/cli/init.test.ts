@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it, type TestContext } from "node:test";
@@ -73,5 +73,24 @@ describe("initProject", () => {
     const dir = join(scratch(t), "pinned");
     initProject(dir, { kubeloop: `^${packageVersion(checkout)}` });
     assert.match(readFileSync(join(dir, "package.json"), "utf8"), /"kubeloop": "\^0\.\d+\.\d+"/);
+    assert.equal(existsSync(join(dir, "vendor")), false, "nothing to vendor for a registry version");
+  });
+
+  it("copies a tarball kubeloop into the project's vendor/ and depends on it there, so npm ci works anywhere", (t) => {
+    const root = scratch(t);
+    const tarball = join(root, "downloads", "kubeloop-1.2.3.tgz");
+    mkdirSync(join(root, "downloads"));
+    const packed = Buffer.from([0x1f, 0x8b, 0x08, 0xff, 0xfe, 0x00]); // gzip's magic, then bytes no UTF-8 text has
+    writeFileSync(tarball, packed);
+    // As init picks it when run from an installed tarball (`kubeloopDependency` above), and as --kubeloop gives it.
+    for (const spec of [`file:${tarball}`, tarball]) {
+      const dir = join(root, `from-${spec === tarball ? "path" : "spec"}`);
+      initProject(dir, { kubeloop: spec });
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        dependencies: Record<string, string>;
+      };
+      assert.equal(manifest.dependencies.kubeloop, "file:vendor/kubeloop-1.2.3.tgz", spec);
+      assert.deepEqual(readFileSync(join(dir, "vendor", "kubeloop-1.2.3.tgz")), packed, "copied byte for byte");
+    }
   });
 });
