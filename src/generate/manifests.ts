@@ -305,7 +305,8 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
       ...userRoles(options.name, options.kinds ?? []),
     ]),
   );
-  files.set("deployment.yaml", toYaml([deploymentManifest(options)]));
+  const deployment = deploymentManifest(options);
+  files.set("deployment.yaml", toYaml([deployment]));
   files.set(
     "metrics-service.yaml",
     toYaml([
@@ -330,9 +331,15 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     podLabels(options.name),
   );
   for (const [file, text] of monitoring) files.set(file, text);
-  files.set("Dockerfile", dockerfile(options.dockerfile));
+  files.set("Dockerfile", dockerfile({ ports: containerPorts(deployment), ...options.dockerfile }));
   files.set("Dockerfile.dockerignore", dockerignore());
   return files;
+}
+
+/** The ports the Deployment's containers declare, which the Dockerfile documents with EXPOSE. */
+function containerPorts(deployment: DeploymentObject): number[] {
+  const containers = deployment.spec?.template.spec?.containers ?? [];
+  return containers.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
 }
 
 /** Each role followed by its binding. */
