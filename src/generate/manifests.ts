@@ -42,6 +42,8 @@ import {
 export const CRDS_FILE = "crds.yaml";
 /** The file of the webhooks' Service, configurations and (with cert-manager) Issuer and Certificate. */
 export const WEBHOOKS_FILE = "webhooks.yaml";
+/** The file of the operator's Deployment. */
+export const DEPLOYMENT_FILE = "deployment.yaml";
 /** The file of the other cluster objects the operator ships (its definition's `manifests`). */
 export const EXTRAS_FILE = "extras.yaml";
 
@@ -81,6 +83,12 @@ export interface DeploymentOptions {
   /** Extra arguments, after the endpoint flags (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`). */
   readonly args?: readonly string[];
 }
+
+/** The operator container's resources unless `DeploymentOptions.resources` says otherwise. */
+export const DEFAULT_RESOURCES = {
+  requests: { cpu: "100m", memory: "128Mi" },
+  limits: { memory: "256Mi" },
+} as const;
 
 /** The Namespace object. */
 export function namespaceManifest(name: string): NamespaceObject {
@@ -189,10 +197,7 @@ function operatorContainer(options: DeploymentOptions): Container {
       initialDelaySeconds: 2,
       periodSeconds: 5,
     },
-    resources: options.resources ?? {
-      requests: { cpu: "100m", memory: "128Mi" },
-      limits: { memory: "256Mi" },
-    },
+    resources: options.resources ?? structuredClone(DEFAULT_RESOURCES),
     securityContext: {
       runAsNonRoot: true,
       readOnlyRootFilesystem: true,
@@ -306,7 +311,7 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     ]),
   );
   const deployment = deploymentManifest(options);
-  files.set("deployment.yaml", toYaml([deployment]));
+  files.set(DEPLOYMENT_FILE, toYaml([deployment]));
   files.set(
     "metrics-service.yaml",
     toYaml([

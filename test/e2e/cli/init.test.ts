@@ -67,7 +67,11 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   // The project depends on this checkout, outside it: generate names the vendoring command, which works as printed.
   const vendoring = /Vendor it into the project: `([^`]+)`/.exec(generated.stderr)?.[1];
   assert.ok(vendoring, `generate prints the vendoring command:\n${generated.stderr}`);
-  assert.match(vendoring, /^mkdir -p vendor && npm pack /, "vendor/ is made first: npm pack fails with enoent without it");
+  assert.match(
+    vendoring,
+    /^mkdir -p vendor && npm pack /,
+    "vendor/ is made first: npm pack fails with enoent without it",
+  );
   // npm_config_ignore_scripts: packing the checkout runs its prepare script, which would rebuild the
   // dist/ other test files run (it is built already); the command itself runs as printed.
   await run("sh", ["-c", vendoring], { cwd: dir, env: { ...freshEnv(), npm_config_ignore_scripts: "true" } });

@@ -90,7 +90,11 @@ describe("initProject", () => {
         dependencies: Record<string, string>;
       };
       assert.equal(manifest.dependencies.kubeloop, "file:vendor/kubeloop-1.2.3.tgz", spec);
-      assert.deepEqual(readFileSync(join(dir, "vendor", "kubeloop-1.2.3.tgz")), packed, "copied byte for byte");
+      assert.deepEqual(
+        readFileSync(join(dir, "vendor", "kubeloop-1.2.3.tgz")),
+        packed,
+        "copied byte for byte",
+      );
     }
   });
 });
