@@ -97,7 +97,7 @@ function replicaCount(value: string | undefined): number | undefined {
 }
 
 /** What {@link nextSteps} prints the steps of. */
-interface Written {
+export interface Written {
   out: string;
   image: string;
   files: readonly string[];
@@ -112,7 +112,7 @@ interface Written {
  * first, when the webhooks' certificate comes from cert-manager, how to install cert-manager or do
  * without it.
  */
-function nextSteps({ out, image, files, certManager, chart }: Written): string {
+export function nextSteps({ out, image, files, certManager, chart }: Written): string {
   const installed = [CRDS_FILE, EXTRAS_FILE].filter((file) => files.includes(file));
   const applied = installed.map((file) => `-f ${join(out, file)}`).join(" ");
   return [

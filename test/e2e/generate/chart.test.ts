@@ -21,7 +21,7 @@ import { NotFoundError } from "../../../src/client/index.ts";
 import { ensureHelm } from "../../../src/cluster/helm.ts";
 import { CRDS_FILE, helmChartOf, type ManifestOverrides, manifestsOf } from "../../../src/generate/index.ts";
 import type { Operator } from "../../../src/operator/index.ts";
-import { kubectl, onCleanup, testClient, testNamespace } from "../support.ts";
+import { installOpenCrd, kubectl, onCleanup, testClient, testNamespace } from "../support.ts";
 
 const run = promisify(execFile);
 const fixtures = join(import.meta.dirname, "../../fixtures/crds");
@@ -34,30 +34,9 @@ let helm: string;
  * Issuer's is a stand-in that accepts any spec.
  */
 async function installCertManagerApi(): Promise<void> {
-  const issuers = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "issuers.cert-manager.io" },
-    spec: {
-      group: "cert-manager.io",
-      names: { kind: "Issuer", plural: "issuers", singular: "issuer", listKind: "IssuerList" },
-      scope: "Namespaced",
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-        },
-      ],
-    },
-  };
-  const apply = ["apply", "--server-side", "--force-conflicts"];
-  await kubectl([...apply, "-f", join(fixtures, "certificates.yaml")]);
-  await kubectl([...apply, "-f", "-"], { input: JSON.stringify(issuers) });
-  for (const crd of ["certificates.cert-manager.io", "issuers.cert-manager.io"]) {
-    await kubectl(["wait", "--for=condition=Established", `crd/${crd}`, "--timeout=60s"]);
-  }
+  await kubectl(["apply", "--server-side", "--force-conflicts", "-f", join(fixtures, "certificates.yaml")]);
+  await kubectl(["wait", "--for=condition=Established", "crd/certificates.cert-manager.io", "--timeout=60s"]);
+  await installOpenCrd("cert-manager.io", "Issuer", "issuers");
 }
 
 before(async () => {
