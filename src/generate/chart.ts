@@ -87,6 +87,7 @@ const fileGates: Readonly<Record<string, string>> = {
  */
 export function helmChart(options: OperatorManifestOptions): Map<string, string> {
   const base = { ...options, namespace: NAMESPACE, image: IMAGE, replicas: REPLICAS };
+  // Unsharded, as the values' default: the sharding choice puts it back with the value's shards.
   const { sharding: _sharding, ...unsharded } = base;
   const dimensions = dimensionsOf(options);
   const renders = combinations(dimensions).map((combo) => ({
