@@ -1,6 +1,7 @@
 /**
- * Regenerates the Go wrapper modules that build the local control plane from the versions in
- * `versions.json`. Run it after bumping a version: `npm run controlplane:update`.
+ * Regenerates the Go wrapper modules that build the local control plane (and Helm, for the tests of
+ * `kubeloop generate --helm`'s chart) from the versions in `versions.json`. Run it after bumping a
+ * version: `npm run controlplane:update`.
  *
  * The Kubernetes staging replace list is read from the release's own go.mod (its
  * `=> ./staging/src/...` lines), so it is never typed by hand.
@@ -15,6 +16,7 @@ const versions = JSON.parse(readFileSync(join(root, "versions.json"), "utf8")) a
   kubernetes: string;
   etcd: string;
   kwok: string;
+  helm: string;
 };
 const goEnv = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
 
@@ -82,3 +84,4 @@ function single(dir: string, module: string, version: string, tool: string): voi
 kubernetes(versions.kubernetes);
 single("etcd", "go.etcd.io/etcd/server/v3", versions.etcd, "go.etcd.io/etcd/server/v3");
 single("kwok", "sigs.k8s.io/kwok", versions.kwok, "sigs.k8s.io/kwok/cmd/kwok");
+single("helm", "helm.sh/helm/v4", versions.helm, "helm.sh/helm/v4/cmd/helm");

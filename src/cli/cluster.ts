@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Command, Option } from "commander";
 import { systemClock } from "../clock/index.ts";
-import { cacheRoot, ensureAssets, startCluster, versions } from "../cluster/index.ts";
+import { cacheRoot, ensureAssets, ensureHelm, startCluster, versions } from "../cluster/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 
 /** The directory holding a named cluster's state. */
@@ -113,11 +113,12 @@ async function status(opts: { name: string }): Promise<void> {
   if (components.some((c) => c.includes("NOT RUNNING"))) process.exitCode = 2;
 }
 
-async function build(): Promise<void> {
+async function build(opts: { withHelm?: boolean }): Promise<void> {
   const assets = await ensureAssets();
   process.stdout.write(
     `Control plane binaries (Kubernetes ${versions.kubernetes}, etcd ${versions.etcd}, kwok ${versions.kwok}):\n  ${dirname(assets.kubectl)}\n`,
   );
+  if (opts.withHelm) process.stdout.write(`Helm ${versions.helm}:\n  ${await ensureHelm()}\n`);
 }
 
 /** The `cluster` command group. */
@@ -134,6 +135,7 @@ export function clusterCommand(): Command {
   cluster
     .command("build")
     .description("build the control plane's binaries into the per-machine cache, or check they are there")
+    .option("--with-helm", "build Helm too (for the tests of `kubeloop generate --helm`'s chart)")
     .action(build);
   cluster
     .command("down")

@@ -39,7 +39,7 @@ function unreachableMessage(name: string, path: string): string {
   const source = path.endsWith(".tgz") ? basename(path) : tarball;
   return (
     `${name} is installed from ${path}, outside the project, which \`docker build\` cannot reach. ` +
-    `Vendor it into the project: \`npm pack ${path} --pack-destination vendor && npm install ./vendor/${source}\`, ` +
+    `Vendor it into the project: \`mkdir -p vendor && npm pack ${path} --pack-destination vendor && npm install ./vendor/${source}\`, ` +
     "then run `kubeloop generate` again (or depend on a published version)."
   );
 }

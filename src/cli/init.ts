@@ -8,7 +8,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
-import { kubeloopDependency } from "./dependency.ts";
+import { kubeloopDependency, vendored } from "./dependency.ts";
 
 const packageRoot = resolve(fileURLToPath(import.meta.url), "../../..");
 const templateDir = join(packageRoot, "templates", "operator");
@@ -29,8 +29,9 @@ export interface InitOptions {
   group?: string;
   /**
    * npm spec of the kubeloop dependency. Default: the kubeloop running `init` — `file:<checkout>`
-   * from a checkout, `file:<tarball>` when installed from a tarball, `^<version>` when installed
-   * from a registry (see `kubeloopDependency`).
+   * from a checkout, its tarball when installed from one, `^<version>` when installed from a
+   * registry (see `kubeloopDependency`). A tarball is copied into the project's `vendor/` and
+   * depended on there (`file:vendor/kubeloop-0.1.0.tgz`, see `vendored`).
    */
   kubeloop?: string;
 }
@@ -62,22 +63,22 @@ export function initProject(dir: string, options: InitOptions = {}): string[] {
   const group = options.group ?? `${name}.example.com`;
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(group))
     invalid("group", group, "use a DNS subdomain such as example.com");
+  cpSync(templateDir, target, { recursive: true });
+  for (const [from, to] of Object.entries(renamed)) renameSync(join(target, from), join(target, to));
+  const written = files(target);
   const values: Record<string, string> = {
     __NAME__: name,
     __KIND__: kind,
     __GROUP__: group,
-    __KUBELOOP__: options.kubeloop ?? kubeloopDependency(packageRoot),
+    __KUBELOOP__: vendored(options.kubeloop ?? kubeloopDependency(packageRoot), target),
   };
-  cpSync(templateDir, target, { recursive: true });
-  for (const [from, to] of Object.entries(renamed)) renameSync(join(target, from), join(target, to));
-  const written = files(target);
   for (const file of written) {
     const path = join(target, file);
     const text = readFileSync(path, "utf8").replace(/__(NAME|KIND|GROUP|KUBELOOP)__/g, (m) => values[m] ?? m);
     writeFileSync(path, text);
   }
   reviewInstallScripts(join(target, "package.json"), values.__KUBELOOP__ ?? "");
-  return written.map((f) => relative(process.cwd(), join(target, f)));
+  return files(target).map((f) => relative(process.cwd(), join(target, f)));
 }
 
 /**
@@ -112,7 +113,7 @@ export function initCommand(): Command {
     .option("--group <group>", "API group (default: <name>.example.com)")
     .option(
       "--kubeloop <spec>",
-      "npm spec of the kubeloop dependency (default: this kubeloop: its checkout, tarball or version)",
+      "npm spec of the kubeloop dependency (default: this kubeloop: its checkout, tarball or version); a tarball is copied into the project's vendor/",
     )
     .action((dir: string, opts: InitOptions) => {
       const written = initProject(dir, opts);

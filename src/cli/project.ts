@@ -10,6 +10,8 @@ import {
   CRDS_FILE,
   declarationWarnings,
   EXTRAS_FILE,
+  helmChartOf,
+  type ManifestOverrides,
   MONITORING_DIR,
   manifestsOf,
   operatorImage,
@@ -37,6 +39,9 @@ const operatorOption = () =>
     "src/operator.ts",
   );
 
+/** Where `--helm` writes the chart, under `--out`. */
+const CHART_DIR = "chart";
+
 async function generate(opts: {
   operator: string;
   out: string;
@@ -46,18 +51,23 @@ async function generate(opts: {
   shards?: string;
   shardKey?: string;
   webhookCerts: WebhookCertificates;
+  helm?: boolean;
 }): Promise<void> {
   const operator = await loadOperator(opts.operator);
   const packages = localPackagesOf(process.cwd());
   const sharding = shardingOptions(opts);
-  const files = await manifestsOf(operator, {
+  const overrides: ManifestOverrides = {
     image: opts.image,
     namespace: opts.namespace,
     dockerfile: { localPackages: packages.inside },
     replicas: replicaCount(opts.replicas),
     ...(sharding ? { sharding: { shards: sharding.shards ?? 32, key: sharding.key } } : {}),
     webhookCerts: opts.webhookCerts,
-  });
+  };
+  const files = await manifestsOf(operator, overrides);
+  if (opts.helm) {
+    for (const [name, text] of await helmChartOf(operator, overrides)) files.set(join(CHART_DIR, name), text);
+  }
   const warnings = [...(await declarationWarnings(operator)), ...packages.unreachable];
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
   for (const [name, text] of files) {
@@ -65,7 +75,16 @@ async function generate(opts: {
     writeFileSync(join(opts.out, name), text);
   }
   process.stdout.write(`Wrote ${[...files.keys()].map((f) => join(opts.out, f)).join(", ")}\n`);
-  process.stdout.write(nextSteps(opts.out, operatorImage(operator, opts.image), [...files.keys()]));
+  const namespace = opts.namespace ?? operator.definition.namespace ?? operator.name;
+  process.stdout.write(
+    nextSteps({
+      out: opts.out,
+      image: operatorImage(operator, opts.image),
+      files: [...files.keys()],
+      certManager: Boolean(operator.definition.webhooks?.length) && opts.webhookCerts === "cert-manager",
+      chart: opts.helm ? { release: operator.name, namespace } : undefined,
+    }),
+  );
 }
 
 /** The Deployment's replicas from `--replicas`: a whole number from 1. */
@@ -77,20 +96,52 @@ function replicaCount(value: string | undefined): number | undefined {
   return count;
 }
 
-/** How to install the CRDs (and extras), build the image and deploy, once `files` are written. */
-function nextSteps(out: string, image: string, files: readonly string[]): string {
+/** What {@link nextSteps} prints the steps of. */
+export interface Written {
+  out: string;
+  image: string;
+  files: readonly string[];
+  /** The webhooks' certificate comes from cert-manager, which the cluster must have first. */
+  certManager: boolean;
+  /** The chart `--helm` wrote, and the release and namespace to install it as. */
+  chart: { release: string; namespace: string } | undefined;
+}
+
+/**
+ * How to install the CRDs (and extras), build the image and deploy, once the files are written;
+ * first, when the webhooks' certificate comes from cert-manager, how to install cert-manager or do
+ * without it.
+ */
+export function nextSteps({ out, image, files, certManager, chart }: Written): string {
   const installed = [CRDS_FILE, EXTRAS_FILE].filter((file) => files.includes(file));
   const applied = installed.map((file) => `-f ${join(out, file)}`).join(" ");
   return [
     "",
+    ...(certManager
+      ? [
+          "cert-manager:      the webhooks' certificate (--webhook-certs cert-manager, the default) needs cert-manager in the cluster:",
+          `                   kubectl apply -f ${CERT_MANAGER_MANIFEST}`,
+          '                   (without it the deploy fails: no matches for kind "Certificate" in version "cert-manager.io/v1");',
+          "                   or generate with --webhook-certs self: the operator makes the certificate itself",
+        ]
+      : []),
     `Install the CRDs:  kubeloop install   (or kubectl apply --server-side ${applied})`,
     `Build the image:   docker build -f ${join(out, "Dockerfile")} -t ${image} .`,
     `Load or push it:   kind load docker-image ${image}   (a local cluster; else docker push ${image})`,
     `Deploy:            kubectl apply --server-side -k ${out}`,
+    ...(chart
+      ? [
+          `  or with Helm:    helm install ${chart.release} ${join(out, CHART_DIR)} --namespace ${chart.namespace} --create-namespace   (values: ${join(out, CHART_DIR, "values.yaml")})`,
+        ]
+      : []),
     `Monitor:           kubectl apply --server-side -k ${join(out, MONITORING_DIR)}   (with the Prometheus Operator; else load ${join(out, MONITORING_DIR, "alerts.yaml")} into Prometheus, import ${join(out, MONITORING_DIR, "dashboard.json")} into Grafana)`,
     "",
   ].join("\n");
 }
+
+/** cert-manager's release manifest, as its installation guide gives it. */
+const CERT_MANAGER_MANIFEST =
+  "https://github.com/cert-manager/cert-manager/releases/latest/download/cert-manager.yaml";
 
 /** Where the cluster commands connect: `--kubeconfig` and `--context`, else KUBECONFIG or in-cluster. */
 export interface ClusterFlags {
@@ -235,6 +286,10 @@ export function generateCommand(): Command {
       )
         .choices(["cert-manager", "self"])
         .default("cert-manager"),
+    )
+    .option(
+      "--helm",
+      `also write a Helm chart of the same manifests to <out>/${CHART_DIR} (values: image, replicas, resources, sharding, the webhooks' certificate maker, metrics)`,
     )
     .action(generate);
 }

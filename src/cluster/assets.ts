@@ -28,10 +28,11 @@ const run = promisify(execFile);
 /** Reports build progress; the default writes to stderr. */
 export type ProgressReporter = (message: string) => void;
 
-const stderrReporter: ProgressReporter = (message) => process.stderr.write(`kubeloop: ${message}\n`);
+/** Writes progress lines to stderr. */
+export const stderrReporter: ProgressReporter = (message) => process.stderr.write(`kubeloop: ${message}\n`);
 
 /** Absolute paths of the control plane's binaries. */
-export type Assets = Record<Component["name"], string>;
+export type Assets = Record<Exclude<Component["name"], "helm">, string>;
 
 /** The root of kubeloop's per-machine cache. */
 export function cacheRoot(): string {
@@ -47,7 +48,8 @@ function missingIn(dir: string): string[] {
   return components.filter((c) => !existsSync(join(dir, c.name))).map((c) => c.name);
 }
 
-async function goVersion(env: NodeJS.ProcessEnv): Promise<string> {
+/** The local Go toolchain's version (`go1.26.8`); throws {@link ToolchainError} when missing or too old. */
+export async function goVersion(env: NodeJS.ProcessEnv): Promise<string> {
   let version: string;
   try {
     version = (await run("go", ["env", "GOVERSION"], { env: goEnv(env) })).stdout.trim();
@@ -62,6 +64,7 @@ async function goVersion(env: NodeJS.ProcessEnv): Promise<string> {
   return version;
 }
 
+/** The environment of every `go` command: the local toolchain, static binaries, the modules' go.sum. */
 function goEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" };
 }
@@ -112,7 +115,13 @@ async function build(bin: string, report: ProgressReporter): Promise<void> {
   report(`control plane built in ${formatElapsed(systemClock.now() - started)}`);
 }
 
-async function buildOne(component: Component, bin: string, position: string, report: ProgressReporter) {
+/** Builds one component into `bin`, reporting progress; throws {@link BuildError} when `go build` fails. */
+export async function buildOne(
+  component: Component,
+  bin: string,
+  position: string,
+  report: ProgressReporter,
+) {
   const started = systemClock.now();
   const elapsed = () => formatElapsed(systemClock.now() - started);
   report(`building ${component.name} (${position})`);
@@ -159,7 +168,11 @@ function spawnCollect(cmd: string, args: string[], cwd: string): Promise<{ code:
 }
 
 /** Runs `fn` holding an exclusive lock directory; waits for (or breaks a stale) lock held elsewhere. */
-async function withLock(lock: string, report: ProgressReporter, fn: () => Promise<void>): Promise<void> {
+export async function withLock(
+  lock: string,
+  report: ProgressReporter,
+  fn: () => Promise<void>,
+): Promise<void> {
   mkdirSync(join(lock, ".."), { recursive: true });
   let waiting = false;
   for (;;) {
@@ -172,7 +185,7 @@ async function withLock(lock: string, report: ProgressReporter, fn: () => Promis
         rmSync(lock, { recursive: true, force: true });
         continue;
       }
-      if (!waiting) report(`waiting for another process that is building the control plane (${lock})`);
+      if (!waiting) report(`waiting for another process that is building into ${join(lock, "..")} (${lock})`);
       waiting = true;
       await systemClock.sleep(1000);
     }

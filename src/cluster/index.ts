@@ -33,5 +33,6 @@ export {
 } from "./cluster.ts";
 export type { ComponentName } from "./components.ts";
 export { BuildError, StartError, ToolchainError } from "./errors.ts";
+export { ensureHelm } from "./helm.ts";
 export type { KubeconfigDocument } from "./kubeconfig.ts";
 export { type ControlPlaneVersions, versions } from "./versions.ts";

@@ -8,6 +8,8 @@ export interface ControlPlaneVersions {
   kubernetes: string;
   etcd: string;
   kwok: string;
+  /** Helm, built for the tests of `kubeloop generate --helm`'s chart (not part of the control plane). */
+  helm: string;
 }
 
 /** Where the Go wrapper modules and kwok stages live (`<package root>/controlplane`). */
@@ -40,11 +42,18 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** One binary of the control plane and how to build it. */
+/** One binary of the control plane (or a tool built the same way) and how to build it. */
 export interface Component {
-  name: "kube-apiserver" | "kube-controller-manager" | "kube-scheduler" | "kubectl" | "etcd" | "kwok";
+  name:
+    | "kube-apiserver"
+    | "kube-controller-manager"
+    | "kube-scheduler"
+    | "kubectl"
+    | "etcd"
+    | "kwok"
+    | "helm";
   /** Wrapper module under `controlplane/`. */
-  module: (typeof modules)[number];
+  module: (typeof modules)[number] | "helm";
   /** Go main package. */
   pkg: string;
 }
@@ -63,9 +72,16 @@ export const components: readonly Component[] = [
   { name: "kwok", module: "kwok", pkg: "sigs.k8s.io/kwok/cmd/kwok" },
 ];
 
-/** `-ldflags` that stamp the Kubernetes version, so `--version` and `/version` report it. */
+/** Helm, built from `controlplane/helm` into its own cache entry (see `ensureHelm`). */
+export const helmComponent: Component = { name: "helm", module: "helm", pkg: "helm.sh/helm/v4/cmd/helm" };
+
+/**
+ * `-ldflags` that stamp the Kubernetes version, so `--version` and `/version` report it, and
+ * Helm's version, as its Makefile does.
+ */
 export function ldflags(component: Component): string {
   const flags = ["-s", "-w"];
+  if (component.module === "helm") flags.push(`-X helm.sh/helm/v4/internal/version.version=${versions.helm}`);
   if (component.module !== "kubernetes") return flags.join(" ");
   const [, major = "", minor = ""] = /^v(\d+)\.(\d+)/.exec(versions.kubernetes) ?? [];
   for (const pkg of ["k8s.io/component-base/version", "k8s.io/client-go/pkg/version"]) {

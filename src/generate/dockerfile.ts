@@ -13,7 +13,10 @@ export interface DockerfileOptions {
   readonly entrypoint?: string;
   /** The build command of the first stage; default `npm run build`. */
   readonly buildCommand?: string;
-  /** Ports to document with EXPOSE; default 8443 (secure metrics) and 8081 (health). */
+  /**
+   * Ports to document with EXPOSE; default 8443 (secure metrics) and 8081 (health).
+   * `operatorManifests` gives the Deployment's container ports (9443 too, with webhooks).
+   */
   readonly ports?: readonly number[];
   /**
    * Packages the project installs from inside itself (`file:vendor/kubeloop-0.1.0.tgz`), relative to

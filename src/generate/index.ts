@@ -12,7 +12,8 @@
  * ({@link manifestsOf}, {@link operatorManifests}), and monitoring: a Grafana dashboard of the
  * operator's metrics and Prometheus alert rules for the ways it fails, with a ServiceMonitor and a
  * PrometheusRule for the Prometheus Operator ({@link monitoringFiles}, {@link grafanaDashboard},
- * {@link alertRules}). `kubeloop generate` writes these files, and
+ * {@link alertRules}), and a Helm chart of the same manifests ({@link helmChart}, {@link helmChartOf}).
+ * `kubeloop generate` writes these files, and
  * warns about what the declarations may be missing ({@link declarationWarnings}).
  *
  * Not for: defining kinds or their CRDs (`kubeloop/schema`), or applying anything to a cluster.
@@ -29,11 +30,13 @@
  * ```
  */
 export { type AlertRule, alertRules, type RuleGroups } from "./alerts.ts";
+export { helmChart } from "./chart.ts";
 export { grafanaDashboard } from "./dashboard.ts";
 export { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
 export { RbacError } from "./errors.ts";
 export {
   CRDS_FILE,
+  DEFAULT_RESOURCES,
   type DeploymentOptions,
   deploymentManifest,
   EXTRAS_FILE,
@@ -58,6 +61,8 @@ export {
 export {
   declarationsOf,
   declaredPermissions,
+  helmChartOf,
+  type ManifestOverrides,
   manifestsOf,
   operatorImage,
   permissionsOf,

@@ -42,6 +42,8 @@ import {
 export const CRDS_FILE = "crds.yaml";
 /** The file of the webhooks' Service, configurations and (with cert-manager) Issuer and Certificate. */
 export const WEBHOOKS_FILE = "webhooks.yaml";
+/** The file of the operator's Deployment. */
+export const DEPLOYMENT_FILE = "deployment.yaml";
 /** The file of the other cluster objects the operator ships (its definition's `manifests`). */
 export const EXTRAS_FILE = "extras.yaml";
 
@@ -81,6 +83,12 @@ export interface DeploymentOptions {
   /** Extra arguments, after the endpoint flags (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`). */
   readonly args?: readonly string[];
 }
+
+/** The operator container's resources unless `DeploymentOptions.resources` says otherwise. */
+export const DEFAULT_RESOURCES = {
+  requests: { cpu: "100m", memory: "128Mi" },
+  limits: { memory: "256Mi" },
+} as const;
 
 /** The Namespace object. */
 export function namespaceManifest(name: string): NamespaceObject {
@@ -189,10 +197,7 @@ function operatorContainer(options: DeploymentOptions): Container {
       initialDelaySeconds: 2,
       periodSeconds: 5,
     },
-    resources: options.resources ?? {
-      requests: { cpu: "100m", memory: "128Mi" },
-      limits: { memory: "256Mi" },
-    },
+    resources: options.resources ?? structuredClone(DEFAULT_RESOURCES),
     securityContext: {
       runAsNonRoot: true,
       readOnlyRootFilesystem: true,
@@ -305,7 +310,8 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
       ...userRoles(options.name, options.kinds ?? []),
     ]),
   );
-  files.set("deployment.yaml", toYaml([deploymentManifest(options)]));
+  const deployment = deploymentManifest(options);
+  files.set(DEPLOYMENT_FILE, toYaml([deployment]));
   files.set(
     "metrics-service.yaml",
     toYaml([
@@ -330,9 +336,15 @@ export function operatorManifests(options: OperatorManifestOptions): Map<string,
     podLabels(options.name),
   );
   for (const [file, text] of monitoring) files.set(file, text);
-  files.set("Dockerfile", dockerfile(options.dockerfile));
+  files.set("Dockerfile", dockerfile({ ports: containerPorts(deployment), ...options.dockerfile }));
   files.set("Dockerfile.dockerignore", dockerignore());
   return files;
+}
+
+/** The ports the Deployment's containers declare, which the Dockerfile documents with EXPOSE. */
+function containerPorts(deployment: DeploymentObject): number[] {
+  const containers = deployment.spec?.template.spec?.containers ?? [];
+  return containers.flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
 }
 
 /** Each role followed by its binding. */

@@ -1,5 +1,6 @@
 import { type ControllerDeclaration, recordDeclarations, type WatchedKind } from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
+import { helmChart } from "./chart.ts";
 import type { DockerfileOptions } from "./dockerfile.ts";
 import { type OperatorManifestOptions, operatorManifests } from "./manifests.ts";
 import { type ControllerPermissionOptions, controllerPermissions, watchPermissions } from "./permissions.ts";
@@ -47,24 +48,23 @@ export async function permissionsOf(operator: Operator): Promise<PermissionReque
   return [...declared, ...(operator.definition.permissions ?? [])];
 }
 
-/**
- * Deployment files (CRDs, the operator's other `manifests`, Namespace, ServiceAccount, RBAC,
- * Deployment, kustomization, Dockerfile, and for its webhooks their Service, configurations and
- * certificate, by `cert-manager` unless `webhookCerts` says `self`) by file name.
- */
-export async function manifestsOf(
+/** What `kubeloop generate`'s flags may change in what an operator's declaration gives. */
+export interface ManifestOverrides {
+  image?: string;
+  namespace?: string;
+  dockerfile?: DockerfileOptions;
+  replicas?: number;
+  sharding?: OperatorManifestOptions["sharding"];
+  webhookCerts?: WebhookCertificates;
+}
+
+/** The options of `operatorManifests` (and `helmChart`) for an operator, with `overrides`. */
+async function manifestOptionsOf(
   operator: Operator,
-  overrides: {
-    image?: string;
-    namespace?: string;
-    dockerfile?: DockerfileOptions;
-    replicas?: number;
-    sharding?: OperatorManifestOptions["sharding"];
-    webhookCerts?: WebhookCertificates;
-  } = {},
-): Promise<Map<string, string>> {
+  overrides: ManifestOverrides,
+): Promise<OperatorManifestOptions> {
   const { definition } = operator;
-  return operatorManifests({
+  return {
     name: operator.name,
     namespace: overrides.namespace ?? definition.namespace ?? operator.name,
     image: operatorImage(operator, overrides.image),
@@ -81,7 +81,30 @@ export async function manifestsOf(
           webhooks: { webhooks: definition.webhooks, certificates: overrides.webhookCerts ?? "cert-manager" },
         }
       : {}),
-  });
+  };
+}
+
+/**
+ * Deployment files (CRDs, the operator's other `manifests`, Namespace, ServiceAccount, RBAC,
+ * Deployment, kustomization, Dockerfile, and for its webhooks their Service, configurations and
+ * certificate, by `cert-manager` unless `webhookCerts` says `self`) by file name.
+ */
+export async function manifestsOf(
+  operator: Operator,
+  overrides: ManifestOverrides = {},
+): Promise<Map<string, string>> {
+  return operatorManifests(await manifestOptionsOf(operator, overrides));
+}
+
+/**
+ * The operator's Helm chart (see `helmChart`), file name → text: the manifests of
+ * {@link manifestsOf}, whose `overrides` become the chart's default values.
+ */
+export async function helmChartOf(
+  operator: Operator,
+  overrides: ManifestOverrides = {},
+): Promise<Map<string, string>> {
+  return helmChart(await manifestOptionsOf(operator, overrides));
 }
 
 /** The image the operator's Deployment runs: `override`, else the definition's, else `<name>:latest`. */

@@ -65,6 +65,34 @@ export async function kubectl(
   }
 }
 
+/**
+ * Applies a CRD for `kind` whose objects may hold anything (a schema preserving unknown fields),
+ * and waits until it is Established: a stand-in for a kind of another project.
+ */
+export async function installOpenCrd(group: string, kind: string, plural: string): Promise<void> {
+  const name = `${plural}.${group}`;
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name },
+    spec: {
+      group,
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      scope: "Namespaced",
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+        },
+      ],
+    },
+  };
+  await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], { input: JSON.stringify(crd) });
+  await kubectl(["wait", "--for=condition=Established", `crd/${name}`, "--timeout=60s"]);
+}
+
 /** `kubectl ... -o json`, parsed. */
 export async function kubectlJson<T = unknown>(args: string[]): Promise<T> {
   return JSON.parse((await kubectl([...args, "-o", "json"])).stdout) as T;

@@ -66,6 +66,27 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   assert.match(webhooks, /kind: ValidatingWebhookConfiguration/);
   assert.match(webhooks, /name: vhello-v1alpha1\.hello-operator\.example\.com/);
   assert.match(webhooks, /path: \/validate-hello-operator-example-com-v1alpha1-hello/);
+
+  // The project depends on this checkout, outside it: generate names the vendoring command, which works as printed.
+  const vendoring = /Vendor it into the project: `([^`]+)`/.exec(generated.stderr)?.[1];
+  assert.ok(vendoring, `generate prints the vendoring command:\n${generated.stderr}`);
+  assert.match(
+    vendoring,
+    /^mkdir -p vendor && npm pack /,
+    "vendor/ is made first: npm pack fails with enoent without it",
+  );
+  // npm_config_ignore_scripts: packing the checkout runs its prepare script, which would rebuild the
+  // dist/ other test files run (it is built already); the command itself runs as printed.
+  await run("sh", ["-c", vendoring], { cwd: dir, env: { ...freshEnv(), npm_config_ignore_scripts: "true" } });
+  const version = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")).version as string;
+  const vendored = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies.kubeloop;
+  assert.equal(vendored, `file:vendor/kubeloop-${version}.tgz`);
+  const again = await sh("npx", ["kubeloop", "generate"], dir);
+  assert.doesNotMatch(again.stderr, /Vendor it/, "nothing left outside the project");
+  assert.match(
+    readFileSync(join(dir, "config", "Dockerfile"), "utf8"),
+    new RegExp(`COPY vendor/kubeloop-${version.replaceAll(".", "\\.")}\\.tgz \\./vendor/`),
+  );
 });
 
 test("kubeloop init refuses a non-empty directory and invalid names with one clear message", async () => {

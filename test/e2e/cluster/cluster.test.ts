@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { eventually, kubectl, kubectlJson, testNamespace } from "../support.ts";
+import { eventually, installOpenCrd, kubectl, kubectlJson, testNamespace } from "../support.ts";
 
 interface Item {
   metadata: { name: string; uid: string; annotations?: Record<string, string> };
@@ -118,26 +118,7 @@ test("an Indexed Job fails only the workers whose index is listed, and the other
 
 test("garbage collection deletes a ConfigMap whose owner, a custom resource, was deleted", async (t) => {
   const ns = await testNamespace(t);
-  const crd = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "trinkets.e2e.kubeloop.dev" },
-    spec: {
-      group: "e2e.kubeloop.dev",
-      names: { kind: "Trinket", plural: "trinkets", singular: "trinket", listKind: "TrinketList" },
-      scope: "Namespaced",
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-        },
-      ],
-    },
-  };
-  await kubectl(["apply", "--server-side", "-f", "-"], { input: JSON.stringify(crd) });
-  await kubectl(["wait", "--for=condition=Established", "crd/trinkets.e2e.kubeloop.dev", "--timeout=60s"]);
+  await installOpenCrd("e2e.kubeloop.dev", "Trinket", "trinkets");
   const trinket = {
     apiVersion: "e2e.kubeloop.dev/v1",
     kind: "Trinket",

@@ -35,7 +35,7 @@ describe("kubeloop generate: local packages and the image build", () => {
     assert.equal(
       unreachable[0],
       `kubeloop is installed from ${checkout}, outside the project, which \`docker build\` cannot reach. ` +
-        `Vendor it into the project: \`npm pack ${checkout} --pack-destination vendor && npm install ./vendor/kubeloop-0.3.1.tgz\`, ` +
+        `Vendor it into the project: \`mkdir -p vendor && npm pack ${checkout} --pack-destination vendor && npm install ./vendor/kubeloop-0.3.1.tgz\`, ` +
         "then run `kubeloop generate` again (or depend on a published version).",
     );
   });

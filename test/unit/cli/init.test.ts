@@ -81,6 +81,7 @@ describe("initProject", () => {
     initProject(dir, { kubeloop: `^${packageVersion(checkout)}` });
     assert.match(readFileSync(join(dir, "package.json"), "utf8"), /"kubeloop": "\^0\.\d+\.\d+"/);
     assert.deepEqual(allowScripts(dir), { esbuild: true }, "a registry package's prepare never runs");
+    assert.equal(existsSync(join(dir, "vendor")), false, "nothing to vendor for a registry version");
   });
 
   it("writes a .gitignore keeping installed packages and build output out of git", (t) => {
@@ -96,5 +97,27 @@ describe("initProject", () => {
     const dir = join(scratch(t), "reviewed");
     initProject(dir);
     assert.deepEqual(allowScripts(dir), { esbuild: true, [`file:${checkout}`]: false });
+  });
+
+  it("copies a tarball kubeloop into the project's vendor/ and depends on it there, so npm ci works anywhere", (t) => {
+    const root = scratch(t);
+    const tarball = join(root, "downloads", "kubeloop-1.2.3.tgz");
+    mkdirSync(join(root, "downloads"));
+    const packed = Buffer.from([0x1f, 0x8b, 0x08, 0xff, 0xfe, 0x00]); // gzip's magic, then bytes no UTF-8 text has
+    writeFileSync(tarball, packed);
+    // As init picks it when run from an installed tarball (`kubeloopDependency` above), and as --kubeloop gives it.
+    for (const spec of [`file:${tarball}`, tarball]) {
+      const dir = join(root, `from-${spec === tarball ? "path" : "spec"}`);
+      initProject(dir, { kubeloop: spec });
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        dependencies: Record<string, string>;
+      };
+      assert.equal(manifest.dependencies.kubeloop, "file:vendor/kubeloop-1.2.3.tgz", spec);
+      assert.deepEqual(
+        readFileSync(join(dir, "vendor", "kubeloop-1.2.3.tgz")),
+        packed,
+        "copied byte for byte",
+      );
+    }
   });
 });

@@ -234,6 +234,17 @@ describe("generated webhook manifests", () => {
     assert.deepEqual(service.spec.selector, { "app.kubernetes.io/name": "things" });
   });
 
+  it("expose the webhook port in the Dockerfile beside the metrics and health ports, as the container declares them", () => {
+    const files = operatorManifests({
+      name: "things",
+      namespace: "things-system",
+      image: "things:latest",
+      permissions: [],
+      webhooks: { webhooks: [thingValidation], certificates: "self" },
+    });
+    assert.match(files.get("Dockerfile") ?? "", /^EXPOSE 8443 8081 9443$/m);
+  });
+
   it("are refused when a webhook would admit none of the namespaces the operator watches", () => {
     assert.throws(
       () => generate("self", "kube-system"),
