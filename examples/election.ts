@@ -8,12 +8,14 @@ const elector = new LeaderElector({
   name: "my-operator-lock",
   namespace: "my-operator-system",
   identity: `${process.env.POD_NAME}_${process.env.POD_UID}`,
-  onStartedLeading: (signal) => startControllers(signal), // stop when `signal` aborts
+  // `signal`: stop taking work and drain (the Lease stays renewed until this returns);
+  // `lost`: leadership is gone, stop writing at once.
+  onStartedLeading: (signal, lost) => runControllers(signal, lost),
   onNewLeader: (who) => console.log(`leader is ${who}`),
 });
 const shutdown = new AbortController();
 process.once("SIGTERM", () => shutdown.abort());
-await elector.run(shutdown.signal); // campaigns, leads, releases the Lease on SIGTERM
+await elector.run(shutdown.signal); // campaigns, leads; on SIGTERM drains, then releases the Lease
 // #endregion
 
-declare function startControllers(signal: AbortSignal): Promise<void>;
+declare function runControllers(signal: AbortSignal, lost: AbortSignal): Promise<void>;

@@ -61,7 +61,8 @@ function runNodeTest(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promi
  * Files that run for minutes (each conformance-kit run starts a control plane of its own and runs
  * every check): they start first, so that the run does not end waiting on one started last.
  */
-const long = /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)/;
+const long =
+  /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)|chaos\/silenced-watches-defaults/;
 
 /** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`, the long ones first. */
 function tierFiles(tier: Tier): string[] {

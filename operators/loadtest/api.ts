@@ -41,8 +41,13 @@ export const IMMUTABLE_SPEC_MESSAGE =
 
 /** Condition reasons the LoadTest controller writes. */
 export const Reasons = {
-  /** The Job exists and workers are running (or about to). */
+  /** The Job runs and a worker runs, or every worker has started. */
   WorkersRunning: "WorkersRunning",
+  /**
+   * The Job exists and no worker runs yet: each that has not finished is Pending (being scheduled,
+   * its image pulled, or no node fits it) or not created yet (a quota on pods).
+   */
+  WorkersStarting: "WorkersStarting",
   /** Every worker finished and exited 0. */
   Succeeded: "Succeeded",
   /** Every worker finished and at least one failed. */
@@ -225,7 +230,10 @@ export const loadTestSpec = z.object({
 
 /** The LoadTest status fields besides conditions and observedGeneration. */
 export const loadTestStatus = z.object({
-  active: z.int().optional().describe("Workers running now."),
+  active: z
+    .int()
+    .optional()
+    .describe("Workers whose pods are active, Pending ones included (the Job's active)."),
   succeeded: z.int().optional().describe("Workers that finished and exited 0."),
   failed: z.int().optional().describe("Workers that failed; a failed worker is never restarted."),
   completions: z.string().optional().describe('Succeeded workers of all, e.g. "2/4".'),

@@ -12,7 +12,6 @@ import {
   type ConfigMapObject,
   controllerOf,
   ensureChild,
-  ForbiddenError,
   InvalidError,
   isControlledBy,
   isTrue,
@@ -24,7 +23,7 @@ import {
   setControllerReference,
   writeStatus,
 } from "kubeloop";
-import type { TransitionEvent } from "kubeloop/status";
+import { childRefusal, type TransitionEvent } from "kubeloop/status";
 import {
   LoadTest,
   LoadTestConditions,
@@ -220,8 +219,8 @@ function rejected(err: unknown): Observation {
   if (err instanceof InvalidError)
     return { kind: "invalid", message: `the Job was rejected: ${err.message}` };
   if (err instanceof ChildConflictError) return { kind: "conflict", message: err.message };
-  if (err instanceof ForbiddenError && err.deniedBy !== "rbac" && err.deniedBy !== "terminating")
-    return { kind: "refused", message: `the Job was refused: ${err.message}` };
+  const refused = childRefusal(err);
+  if (refused) return { kind: "refused", message: `the Job was refused: ${refused.message}` };
   throw err;
 }
 

@@ -21,7 +21,13 @@ export interface JobProgress {
   readonly outcome: Outcome;
   /** Workers of the Job (`spec.completions`). */
   readonly count: number;
+  /** Workers whose pods are active: running, or Pending (the Job's `active`). */
   readonly active: number;
+  /**
+   * Workers running: their pods are ready (the Job's `ready`; the Job controller writes it since
+   * Kubernetes 1.24). `active` less these are Pending: not started.
+   */
+  readonly running: number;
   readonly succeeded: number;
   readonly failed: number;
   /** Indexes of failed workers, as the Job lists them (`"1,3"`, `"2-4"`); empty when none. */
@@ -49,6 +55,7 @@ export function jobProgress(job: JobObject): JobProgress {
   const base = {
     count: job.spec?.completions ?? 1,
     active: status.active ?? 0,
+    running: status.ready ?? 0,
     succeeded: status.succeeded ?? 0,
     failed: status.failed ?? 0,
     failedIndexes: status.failedIndexes ?? "",
@@ -81,8 +88,7 @@ export function jobProgress(job: JobObject): JobProgress {
 export function workersStartDeadline(job: JobObject, timeoutSeconds: number): number | undefined {
   const progress = jobProgress(job);
   if (progress.outcome !== "running" || !progress.startTime) return undefined;
-  const started = (job.status?.ready ?? 0) + progress.succeeded + progress.failed;
-  if (started >= progress.count) return undefined;
+  if (notStarted(progress) === 0) return undefined;
   return Date.parse(progress.startTime) + timeoutSeconds * 1000;
 }
 
@@ -92,7 +98,17 @@ export function workersStartDeadline(job: JobObject, timeoutSeconds: number): nu
  */
 export function giveUpOnWorkers(job: JobObject, timeoutSeconds: number, now: number): boolean {
   const deadline = workersStartDeadline(job, timeoutSeconds);
-  return deadline !== undefined && now >= deadline && (job.status?.ready ?? 0) === 0;
+  return deadline !== undefined && now >= deadline && jobProgress(job).running === 0;
+}
+
+/**
+ * Workers that have not started: neither running nor finished. Their pods are Pending (being
+ * scheduled, or no node fits them), or not created (a quota on pods).
+ */
+export function notStarted(
+  progress: Pick<JobProgress, "count" | "running" | "succeeded" | "failed">,
+): number {
+  return Math.max(0, progress.count - progress.running - progress.succeeded - progress.failed);
 }
 
 function finalOutcome(failedWorkers: number, jobFailed: boolean): Outcome {

@@ -18,6 +18,7 @@ import {
   humanDuration,
   type JobProgress,
   jobProgress,
+  notStarted,
   secondsBetween,
   workersStartDeadline,
 } from "./progress.ts";
@@ -138,11 +139,7 @@ function assess(fresh: LoadTestObject, observation: Observation, now: number): A
     case "invalid":
       return beforeStart(fresh, Reasons.InvalidJob, observation.message);
     case "created":
-      return notStarted(
-        fresh,
-        Reasons.WorkersRunning,
-        `created Job ${fresh.metadata.name}; workers are starting`,
-      );
+      return beforeJobSeen(fresh, `created Job ${fresh.metadata.name}; workers are starting`);
     case "jobDeleted":
       return afterJobDeleted(fresh);
   }
@@ -153,7 +150,9 @@ function emptyFields(fresh: LoadTestObject): StatusFields<LoadTestObject> {
   return { active: 0, succeeded: 0, failed: 0, completions: `0/${workerCount(fresh.spec)}` };
 }
 
-function notStarted(fresh: LoadTestObject, reason: string, message: string): Assessment {
+/** The Job was just created: no worker has started yet. */
+function beforeJobSeen(fresh: LoadTestObject, message: string): Assessment {
+  const reason = Reasons.WorkersStarting;
   return {
     fields: emptyFields(fresh),
     progressing: { status: "True", reason, message },
@@ -227,10 +226,15 @@ function stepDown(seconds: number): number {
   return seconds - (seconds % DURATION_STEP_SECONDS);
 }
 
+/**
+ * The Job runs: `WorkersRunning` while a worker runs or all have started, `WorkersStarting` while
+ * none runs and some have not started (their pods Pending, or not created yet).
+ */
 function running(progress: JobProgress, fields: StatusFields<LoadTestObject>): Assessment {
   const message = runningMessage(progress);
   const since = progress.startTime ? { lastTransitionTime: progress.startTime } : {};
-  const reason = Reasons.WorkersRunning;
+  const starting = progress.running === 0 && notStarted(progress) > 0;
+  const reason = starting ? Reasons.WorkersStarting : Reasons.WorkersRunning;
   return {
     fields,
     progressing: { status: "True", reason, message, ...since },
@@ -300,9 +304,12 @@ function kept(
   return { fields, progressing: report(progressing), completed: report(completed), ...stall };
 }
 
+/** `1/4 workers succeeded, 2 running, 1 not started`: a Pending worker has not started. */
 function runningMessage(p: JobProgress): string {
+  const waiting = notStarted(p);
+  const pending = waiting ? `, ${waiting} not started` : "";
   const failed = p.failed ? `, ${p.failed} failed (indexes ${p.failedIndexes})` : "";
-  return `${p.succeeded}/${p.count} workers succeeded, ${p.active} running${failed}`;
+  return `${p.succeeded}/${p.count} workers succeeded, ${p.running} running${pending}${failed}`;
 }
 
 function workersFailedMessage(p: JobProgress): string {

@@ -24,10 +24,28 @@ const quantities = z.object({
   memory: z.string().regex(quantity).optional().describe("Memory, e.g. 64Mi."),
 });
 
+/**
+ * The nginx image: without whitespace, as LoadTest's image, since the apiserver refuses a pod whose
+ * image has any, though it admits the Deployment (its ReplicaSet then fails to create the pods).
+ */
+const image = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^\S+$/)
+  .default(DEFAULT_IMAGE)
+  .describe("The nginx container image (no whitespace).");
+
+/** The number of nginx pods. */
+const replicas = z.int().min(0).max(20).default(2).describe("Number of nginx pods.");
+
+/** The port nginx listens on. */
+const port = z.int().min(1).max(65535).default(80).describe("The port nginx listens on in each pod.");
+
 /** The nginx container of a MyProxy (v1beta1). */
 const nginxSpec = z.object({
-  image: z.string().min(1).max(255).default(DEFAULT_IMAGE).describe("The nginx container image."),
-  port: z.int().min(1).max(65535).default(80).describe("The port nginx listens on in each pod."),
+  image,
+  port,
   resources: z
     .object({ requests: quantities.optional(), limits: quantities.optional() })
     .optional()
@@ -38,15 +56,15 @@ const nginxSpec = z.object({
 
 /** The desired state of a MyProxy (v1beta1, the storage version). */
 const myProxySpec = z.object({
-  replicas: z.int().min(0).max(20).default(2).describe("Number of nginx pods."),
+  replicas,
   nginx: nginxSpec.prefault({}).describe("The nginx container."),
 });
 
 /** The desired state of a MyProxy in v1alpha1, the first version: the container's fields at the top. */
 const myProxySpecV1alpha1 = z.object({
-  replicas: z.int().min(0).max(20).default(2).describe("Number of nginx pods."),
-  image: z.string().min(1).max(255).default(DEFAULT_IMAGE).describe("The nginx container image."),
-  port: z.int().min(1).max(65535).default(80).describe("The port nginx listens on in each pod."),
+  replicas,
+  image,
+  port,
 });
 
 /** What the MyProxy controller observed (the same in both versions). */

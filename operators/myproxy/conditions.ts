@@ -4,7 +4,14 @@
  * is complete; a ProxyRoute is Ready exactly when it is Accepted.
  */
 import { defineConditionSet } from "kubeloop";
-import { type ConditionReport, type DependentState, NOT_REPORTED_REASON } from "kubeloop/status";
+import {
+  ADMISSION_DENIED_REASON,
+  CHILD_REFUSED_REASON,
+  type ConditionReport,
+  type DependentState,
+  NOT_REPORTED_REASON,
+  QUOTA_EXCEEDED_REASON,
+} from "kubeloop/status";
 
 /** Reasons of a MyProxy's `Available` and `Progressing` conditions (and of its `Ready`). */
 export const ProxyReason = {
@@ -22,6 +29,17 @@ export const ProxyReason = {
   RolloutComplete: "RolloutComplete",
   /** The Deployment gave up progressing (the Deployment's own reason). */
   ProgressDeadlineExceeded: "ProgressDeadlineExceeded",
+  /**
+   * The Deployment's ReplicaSet cannot create pods (the reason of the Deployment's
+   * `ReplicaFailure`, carried up with its message): a quota on pods, a pod the apiserver refuses.
+   */
+  FailedCreate: "FailedCreate",
+  /** A ResourceQuota refused the ConfigMap or the Deployment; the message names the quota. */
+  QuotaExceeded: QUOTA_EXCEEDED_REASON,
+  /** An admission check (a webhook, a policy) refused the ConfigMap or the Deployment. */
+  AdmissionDenied: ADMISSION_DENIED_REASON,
+  /** The apiserver refused the ConfigMap or the Deployment for a reason its message does not tell. */
+  ChildRefused: CHILD_REFUSED_REASON,
   /**
    * A child's name is taken by an object the MyProxy does not control (a user's, or another
    * owner's); it is left untouched and the MyProxy waits until it is deleted or renamed.

@@ -20,6 +20,7 @@ import {
   Service,
   writeStatus,
 } from "kubeloop";
+import { childRefusal } from "kubeloop/status";
 import { acceptanceOf } from "./acceptance.ts";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "./api.ts";
 import { MyProxyConditions, ProxyReason, RouteReason } from "./conditions.ts";
@@ -69,7 +70,16 @@ export function myProxyController(host: ControllerHost) {
  */
 export const FIRST_ROLLOUT_QUIET_MS = 2_000;
 
-/** Converges one MyProxy; a MyProxy blocked by a child conflict waits for the name watches. */
+/**
+ * How soon a MyProxy whose ConfigMap or Deployment the apiserver refused (a quota, an admission
+ * check) tries again: what would change the answer is not watched.
+ */
+export const REFUSED_RETRY_MS = 10_000;
+
+/**
+ * Converges one MyProxy; a MyProxy blocked by a child conflict waits for the name watches, one
+ * whose child the apiserver refused tries again after {@link REFUSED_RETRY_MS}.
+ */
 export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined> {
   const proxy = ctx.object;
   // Gone or going: its children carry owner references, so garbage collection removes them.
@@ -90,7 +100,7 @@ export async function reconcileMyProxy(ctx: Context): Promise<Action | undefined
     configBytes: config.length,
   };
   await writeProxyStatus(ctx, proxy, observation);
-  return undefined;
+  return observation.refused ? Action.requeueAfter(REFUSED_RETRY_MS) : undefined;
 }
 
 /** Time left of {@link FIRST_ROLLOUT_QUIET_MS} for a MyProxy without a Deployment yet; 0 otherwise. */
@@ -104,21 +114,24 @@ function firstRolloutWait(ctx: Context, proxy: MyProxyObject): number {
 
 /**
  * Applies the ConfigMap, then the Deployment; an object holding a child's name that the MyProxy
- * does not control (a user's, or another owner's) blocks it, untouched.
+ * does not control (a user's, or another owner's) blocks it, untouched; a child the apiserver
+ * refuses (a quota, an admission check) is reported, not thrown: retrying at once would not help.
  */
 async function convergeChildren(
   ctx: Context,
   proxy: MyProxyObject,
   config: string,
   hash: string,
-): Promise<Pick<ProxyObservation, "deploymentUpToDate" | "blocked">> {
+): Promise<Pick<ProxyObservation, "deploymentUpToDate" | "blocked" | "refused">> {
   try {
     await ensureChild(ctx, proxy, ConfigMap, desiredConfigMap(proxy, config));
     const result = await ensureChild(ctx, proxy, Deployment, desiredDeployment(proxy, hash));
     return { deploymentUpToDate: result === "unchanged" };
   } catch (err) {
-    if (!(err instanceof ChildConflictError)) throw err;
-    return { deploymentUpToDate: false, blocked: err.message };
+    if (err instanceof ChildConflictError) return { deploymentUpToDate: false, blocked: err.message };
+    const refused = childRefusal(err);
+    if (!refused) throw err;
+    return { deploymentUpToDate: false, refused };
   }
 }
 

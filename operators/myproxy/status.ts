@@ -4,7 +4,7 @@
  */
 import type { DeploymentObject, PodObject } from "kubeloop";
 import type { DeploymentCondition } from "kubeloop/api/apps/v1";
-import type { ConditionReport, ConditionStatus } from "kubeloop/status";
+import { type ChildTrouble, type ConditionReport, type ConditionStatus, childFailure } from "kubeloop/status";
 import { ProxyReason, RouteReason } from "./conditions.ts";
 import { CONFIG_BUDGET_BYTES } from "./nginx.ts";
 
@@ -29,6 +29,8 @@ export interface ProxyObservation {
   configBytes: number;
   /** Why the children could not be converged (a name taken by an object it does not control), if so. */
   blocked?: string;
+  /** What the apiserver said when it refused to write the ConfigMap or the Deployment (a quota, an admission check), if it did. */
+  refused?: ChildTrouble;
 }
 
 /** The status fields besides conditions, and the reports of the two dependent conditions. */
@@ -57,11 +59,16 @@ export function proxyStatus(observed: ProxyObservation): ProxyStatusReport {
       configHash: observed.configHash,
     },
     available: availableReport(observed.deployment),
-    progressing: observed.blocked
-      ? { status: "False", reason: ProxyReason.ChildConflict, message: observed.blocked }
-      : progressingReport(observed.deployment, observed.deploymentUpToDate),
+    progressing:
+      childrenNotWritten(observed) ?? progressingReport(observed.deployment, observed.deploymentUpToDate),
     routesAdmitted: routesAdmittedReport(observed),
   };
+}
+
+/** `Progressing` False when a child could not be written: its name is taken, or the apiserver refused it. */
+function childrenNotWritten({ blocked, refused }: ProxyObservation): ConditionReport | undefined {
+  if (blocked) return { status: "False", reason: ProxyReason.ChildConflict, message: blocked };
+  return refused && { status: "False", ...refused };
 }
 
 /**
@@ -97,28 +104,31 @@ export function podNames(pods: readonly PodObject[]): string[] {
     .sort();
 }
 
-/** `Available`: the Deployment's own `Available` condition, with a count of ready pods. */
+/**
+ * `Available`: the Deployment's own `Available` condition, with a count of ready pods; while it is
+ * False and the Deployment reports a failure ({@link childFailure}: its `ReplicaFailure`, carried
+ * from the ReplicaSet that cannot create pods), that failure's reason and message, which say why.
+ */
 export function availableReport(deployment: DeploymentObject | undefined): ConditionReport {
   if (!deployment) return notFound();
   const condition = deploymentCondition(deployment, "Available");
   if (!condition) return notObserved(deployment, "availability");
-  const ready = deployment.status?.readyReplicas ?? 0;
+  const status = statusOf(condition);
+  const ready = `${deployment.status?.readyReplicas ?? 0}/${desiredReplicas(deployment)} pods ready`;
+  const failure = status === "False" ? childFailure(deployment) : undefined;
+  if (failure) return { status, reason: failure.reason, message: `${ready}; ${failure.message}` };
   const reason =
     condition.reason ??
-    (condition.status === "True"
-      ? ProxyReason.MinimumReplicasAvailable
-      : ProxyReason.MinimumReplicasUnavailable);
-  return {
-    status: statusOf(condition),
-    reason,
-    message: `${ready}/${desiredReplicas(deployment)} pods ready`,
-  };
+    (status === "True" ? ProxyReason.MinimumReplicasAvailable : ProxyReason.MinimumReplicasUnavailable);
+  return { status, reason, message: ready };
 }
 
 /**
  * `Progressing`: True with `RolloutComplete` once every desired pod runs the current template and is
- * available and no old or surplus pod is left; True with `RollingOut` before that; False when the Deployment
- * gave up (its `Progressing` is False).
+ * available and no old or surplus pod is left; True with `RollingOut` before that; False with the
+ * Deployment's reason and message when it reports a failure ({@link childFailure}): its
+ * ReplicaSet cannot create pods (`ReplicaFailure`, e.g. `FailedCreate`), or it gave up
+ * (`ProgressDeadlineExceeded`).
  */
 export function progressingReport(
   deployment: DeploymentObject | undefined,
@@ -129,11 +139,8 @@ export function progressingReport(
   const observed = deployment.status?.observedGeneration ?? 0;
   if (!upToDate || observed < (deployment.metadata.generation ?? 0))
     return rollingOut(`Deployment ${name} has not observed its latest spec yet`);
-  const condition = deploymentCondition(deployment, "Progressing");
-  if (condition?.status === "False") {
-    const reason = condition.reason ?? ProxyReason.ProgressDeadlineExceeded;
-    return { status: "False", reason, message: condition.message ?? "" };
-  }
+  const failure = childFailure(deployment);
+  if (failure) return { status: "False", ...failure };
   const pending = pendingRollout(deployment);
   if (pending) return rollingOut(pending);
   const desired = desiredReplicas(deployment);

@@ -12,7 +12,7 @@
  * Two timers repair what a watch missed, and they differ. **Resync** (the controller's,
  * `resyncPeriodMs`, 10 h) re-queues every key of the cache without asking the apiserver: it
  * retries reconciles, but cannot heal a cache that is wrong. **Relist** (the informer's,
- * {@link RelistOptions}, every 30 min ± 10 % by default) lists the scope again with a consistent
+ * {@link RelistOptions}, every 4 min ± 10 % by default) lists the scope again with a consistent
  * read (no resourceVersion) in pages of 500, compares it with the store by uid and
  * resourceVersion, repairs the store and hands handlers only the differences — an add, update or
  * delete per object the watch missed, counted in `kubeloop_cache_divergence_total{kind,change}` —

@@ -84,10 +84,13 @@ export interface InformerOptions<T extends KubeObject> extends InformerScope {
   transform?: Transform<T>;
   /** Extra indexes for {@link StoreReader.byIndex}. An object an indexer throws on is left out of that index. */
   indexers?: Record<string, Indexer<T>>;
-  /** Watch tuning (inactivity, backoff, initial state). The backoff also paces restarts. */
-  watch?: Pick<WatcherOptions, "inactivityMs" | "backoff" | "initialState" | "pageSize" | "timeoutSeconds">;
+  /** Watch tuning (inactivity, gaps, backoff, initial state). The backoff also paces restarts. */
+  watch?: Pick<
+    WatcherOptions,
+    "inactivityMs" | "gapMs" | "backoff" | "initialState" | "pageSize" | "timeoutSeconds"
+  >;
   /**
-   * The periodic relist that heals the store (see {@link Informer}). Default every 30 min ± 10 %;
+   * The periodic relist that heals the store (see {@link Informer}). Default every 4 min ± 10 %;
    * `false` or a `periodMs` of 0 turns it off.
    */
   relist?: RelistOptions | false;
@@ -107,7 +110,7 @@ export interface InformerOptions<T extends KubeObject> extends InformerScope {
  * client-go's `Replace` re-delivers the list — and an `onDelete` for each object that vanished
  * meanwhile.
  *
- * Besides, every `relist.periodMs` (30 min ± 10 % by default) it lists its scope with a consistent
+ * Besides, every `relist.periodMs` (4 min ± 10 % by default) it lists its scope with a consistent
  * read, in pages, and — once the watch has caught up to the list's resourceVersion (waiting up to
  * 90 s for an event or bookmark at or past it) — compares the list with the store by uid and
  * resourceVersion. Where the watch missed something, it repairs the store and hands the handlers

@@ -121,7 +121,7 @@ export class Client {
 
   /**
    * A view of this client with a client-side rate limit of its own (`qps`, `burst`) instead of
-   * this client's: its requests never wait behind this client's, nor this client's behind its.
+   * this client's (none unless its options set one): its requests never wait behind this client's, nor this client's behind its.
    * It shares everything else (connection pools, metrics, discovery, fence). As controller-runtime
    * gives leader election a client of its own, the manager renews its Leases through such a view:
    * a renewal stuck behind thousands of a controller's writes would lose the Lease.
@@ -492,7 +492,7 @@ function dispatchChain(
   return compose(
     transport.dispatch,
     retry({ clock, server: connection.server, metrics: options.metrics }),
-    rateLimit(clock, options.qps ?? 20, options.burst ?? 30),
+    rateLimit(clock, options.qps ?? Number.POSITIVE_INFINITY, options.burst ?? 30),
     refuseFencedWrites(),
     observe(clock, options.metrics ?? noopClientMetrics),
     refreshOn401(connection.credentials),

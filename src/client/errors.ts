@@ -194,6 +194,30 @@ export class ServerError extends ApiError {
   }
 }
 
+/** Error codes of sockets and undici that mean no answer arrived in time. */
+const timeoutCodes = new Set([
+  "ETIMEDOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+/**
+ * True when `err` itself (its `cause` is not searched) says only that the apiserver was away: not
+ * reachable, answering 502/503 (a restarting apiserver answers 503 until it has installed every
+ * path) or a server-side timeout, or not answering in time. Such a request can be sent again as
+ * soon as the apiserver is back. A plain 500 (a failing admission webhook, say) is not among them.
+ */
+export function apiserverAway(err: unknown): boolean {
+  return (
+    err instanceof UnreachableError ||
+    err instanceof ServerTimeoutError ||
+    (err instanceof ServerError && (err.statusCode === 502 || err.statusCode === 503)) ||
+    (err instanceof DOMException && err.name === "TimeoutError") ||
+    timeoutCodes.has((err as { code?: unknown } | null)?.code as string)
+  );
+}
+
 /** The apiserver could not be reached at all (refused, reset, DNS, TLS). Code `KL_UNREACHABLE`. */
 export class UnreachableError extends KubeloopError {
   constructor(server: string, cause: unknown) {

@@ -4,8 +4,9 @@
  * Talks to the Kubernetes API. {@link Client} offers typed verbs for any kind — get, list
  * (paged), create, update (optimistic concurrency), patch (merge, JSON, strategic), server-side
  * apply, delete (propagation, preconditions) and the status subresource — over one keep-alive
- * connection pool per cluster and credential (undici), with a client-side rate limit (20 qps,
- * burst 30 by default) that honours `Retry-After`, retries only where they are safe, and typed
+ * connection pool per cluster and credential (undici), with no client-side rate limit unless one
+ * is set (`qps`, `burst`; the apiserver's priority and fairness paces clients, as controller-runtime
+ * relies on since 0.21), `Retry-After` honoured, retries only where they are safe, and typed
  * errors (`NotFoundError`, `ConflictError`, `InvalidError` with field causes, ...).
  * `client/config` loads kubeconfig or in-cluster credentials; {@link Discovery} maps kinds to
  * resources.

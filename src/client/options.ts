@@ -9,9 +9,15 @@ import type { ApiRequest } from "./transport.ts";
 
 /** Options of a {@link Client}. */
 export interface ClientOptions {
-  /** Average requests per second allowed by the client-side limiter. Default 20 (controller-runtime's). `Infinity` disables it. */
+  /**
+   * Average requests per second allowed by a client-side limiter. Default: none, as in
+   * controller-runtime since 0.21 — the apiserver's priority and fairness paces its clients, and a
+   * `429` is sent again after its `Retry-After`. Measured (test/e2e/cluster/restart.test.ts), a
+   * limit of 20 qps kept the reference operators from their outputs for 10 s longer after an
+   * apiserver restart. `Infinity` also means none.
+   */
   qps?: number;
-  /** Burst allowed by the limiter. Default 30. */
+  /** Burst allowed by the limiter, when `qps` sets one. Default 30. */
   burst?: number;
   /** Field manager recorded in `managedFields` for writes. Default `kubeloop`. */
   fieldManager?: string;

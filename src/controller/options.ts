@@ -49,7 +49,10 @@ export interface ControllerOptions {
    * reads `InProgress`), both saying `failing since <first failure>; last error: <message>`. It is
    * written once, and again only when that changes (a new last error), at most once every 30 s
    * (each write's watch event brings the key back past its backoff); the reconciler's next status
-   * write after a success rolls the summary up again. `false`: never shown.
+   * write after a success rolls the summary up again. A child the apiserver refused (a quota, an
+   * admission check: `childRefusal` of `kubeloop/status`) is shown from its first failure, with
+   * the refusal's reason (`QuotaExceeded`, `AdmissionDenied`, `ChildRefused`) and the apiserver's
+   * message: no retry soon changes that answer. `false`: never shown.
    *
    * Default `{ failures: 10, ms: 30_000 }`: ten failures in a row take ~2.5 s under the default
    * backoff (5 ms doubling), so a blip that a few retries fix (a cache catching up, a webhook

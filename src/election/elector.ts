@@ -17,6 +17,7 @@ import {
   type ElectionTimings,
   type LeaderElectorOptions,
   type LeaseClient,
+  requireLeaseName,
   requireText,
   resolveTimings,
   retryJitterFactor,
@@ -30,19 +31,25 @@ type Attempt = "leading" | "follower" | "failed";
  * over only after its record has not changed for `leaseDuration`, as measured by this
  * candidate's own monotonic clock since it last saw a change (a wall-clock jump changes
  * nothing); every write is an update carrying the resourceVersion read (a 409 means another
- * candidate won the race); a leader that cannot renew within `renewDeadline` stops leading at
- * once. The leader renews every `retryPeriod`; candidates retry every `retryPeriod` plus a
- * random jitter of up to {@link retryJitterFactor} × `retryPeriod`, as client-go's acquire loop
- * does, so replicas started together do not poll in step. A released Lease is thus taken within
- * 2.2 × `retryPeriod`.
+ * candidate won the race); a leader that cannot renew within `renewDeadline` of its last
+ * successful renewal has lost leadership at once. The leader renews every `retryPeriod`;
+ * candidates retry every `retryPeriod` plus a random jitter of up to {@link retryJitterFactor} ×
+ * `retryPeriod`, as client-go's acquire loop does, so replicas started together do not poll in
+ * step. A released Lease is thus taken within 2.2 × `retryPeriod`.
+ *
+ * When its run signal aborts, the leader tells its work to stop and keeps renewing the Lease
+ * until the work ended, then releases it, as controller-runtime cancels leader election only
+ * after its runnables stopped: a successor never starts while the work still drains. The work
+ * gets two signals ({@link LeaderElectorOptions.onStartedLeading}): told to stop, and lost.
  *
  * @example
  * ```ts
  * const elector = new LeaderElector({
  *   client, name: "my-operator", namespace: "operators", identity: `${podName}_${podUid}`,
- *   onStartedLeading: (signal) => runControllers(signal),
+ *   // `signal`: drain (the Lease stays renewed until this returns); `lost`: stop writing at once.
+ *   onStartedLeading: (signal, lost) => runControllers(signal, lost),
  * });
- * await elector.run(shutdownSignal); // releases the Lease on the way out
+ * await elector.run(shutdownSignal); // on abort: the work drains, then the Lease is released
  * ```
  */
 export class LeaderElector {
@@ -70,7 +77,7 @@ export class LeaderElector {
 
   /** Validates the options; throws {@link InvalidElectionConfigError} when one is wrong. */
   constructor(options: LeaderElectorOptions) {
-    this.name = requireText("name", options.name);
+    this.name = requireLeaseName(options.name);
     this.identity = requireText("identity", options.identity ?? defaultIdentity());
     this.namespace = options.namespace;
     this.timings = Object.freeze(resolveTimings(options));
@@ -82,7 +89,10 @@ export class LeaderElector {
     this.#observed = options.observed ?? new ObservedRecord();
   }
 
-  /** True while this candidate leads: from `onStartedLeading` until its signal aborts. */
+  /**
+   * True while this candidate holds the Lease for its work: from `onStartedLeading` until
+   * leadership is lost or, once told to stop, until the work ended (it still renews meanwhile).
+   */
   isLeader(): boolean {
     return this.#term?.active ?? false;
   }
@@ -95,7 +105,8 @@ export class LeaderElector {
   /**
    * Campaigns until `signal` aborts: acquires, leads while renewals succeed, goes back to
    * acquiring when leadership is lost. API errors are retried every `retryPeriod`. On abort it
-   * stops leading, waits for the leading work, releases the Lease (unless `releaseOnCancel` is
+   * tells the leading work to stop, keeps renewing until the work ended (unless renewals fail
+   * past the deadline: then leadership is lost), releases the Lease (unless `releaseOnCancel` is
    * false) and resolves. Throws {@link ElectionAlreadyRunningError} if already running.
    */
   async run(signal: AbortSignal): Promise<void> {
@@ -126,15 +137,18 @@ export class LeaderElector {
     return ms + this.#random() * retryJitterFactor * ms;
   }
 
-  /** Leads one term: renews every `retryPeriod` until the term ends, then waits for the work. */
+  /**
+   * Leads one term: renews every `retryPeriod` until the term is over — lost, or the work ended
+   * after `signal` told it to stop — then waits for the work.
+   */
   async #lead(signal: AbortSignal): Promise<void> {
     const term = this.#beginTerm();
-    const work = this.#startWork(term);
+    const work = this.#startWork(term).finally(() => term.workEnded());
     term.bind(signal, this.#renewedAt);
-    while (term.active && (await this.#pause(term.signal, this.timings.retryPeriodMs))) {
-      const result = await this.#attempt(term.signal, "renew");
+    while (term.active && (await this.#pause(term.over, this.timings.retryPeriodMs))) {
+      const result = await this.#attempt(term.over, "renew");
       if (result === "leading") term.renewed(this.#renewedAt);
-      if (result === "follower") term.end(this.#lost(`it is now held by ${this.#observed.holder}`));
+      if (result === "follower") term.lose(this.#lost(`it is now held by ${this.#observed.holder}`));
     }
     await work;
   }
@@ -156,7 +170,7 @@ export class LeaderElector {
 
   async #startWork(term: LeaderTerm): Promise<void> {
     try {
-      await this.#options.onStartedLeading?.(term.signal);
+      await this.#options.onStartedLeading?.(term.signal, term.lost);
     } catch (error) {
       this.#report(error, "callback");
     }
@@ -251,10 +265,17 @@ export class LeaderElector {
 
   async #store(verb: "create" | "update", lease: LeaseObject, signal: AbortSignal): Promise<void> {
     const sentAt = this.#clock.monotonicMs();
-    const stored = await this.#client[verb](Lease, lease, { namespace: this.namespace, signal });
+    const stored = await this.#client[verb](Lease, this.#owned(lease), { namespace: this.namespace, signal });
     this.#lease = stored;
     this.#renewedAt = sentAt;
     this.#observed.observe(readLeaseRecord(stored), this.#clock.monotonicMs());
+  }
+
+  /** `lease` with the owners this candidate writes, if any. */
+  #owned(lease: LeaseObject): LeaseObject {
+    const owners = this.#options.ownerReferences;
+    if (!owners?.length) return lease;
+    return { ...lease, metadata: { ...lease.metadata, ownerReferences: [...owners] } };
   }
 
   /** Sleeps `ms`; false when `signal` aborted first. */

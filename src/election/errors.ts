@@ -31,10 +31,10 @@ export class ElectionAlreadyRunningError extends KubeloopError {
 }
 
 /**
- * The reason a leadership signal aborts with when leadership is lost while the process keeps
- * running: a renew did not succeed within `renewDeadline`, or another candidate holds the Lease.
- * (On shutdown the signal aborts with the run signal's own reason instead.) Code
- * `KL_LEADERSHIP_LOST`.
+ * The reason the leading work's signals (`signal` and `lost`) abort with when leadership is
+ * lost: no renew succeeded within `renewDeadline` of the last successful one, or another
+ * candidate holds the Lease. (Told to stop, only `signal` aborts, with the run signal's own
+ * reason.) Code `KL_LEADERSHIP_LOST`.
  */
 export class LeadershipLostError extends KubeloopError {
   constructor(lease: string, why: string) {

@@ -6,9 +6,12 @@
  * with controller-runtime's defaults (lease 15 s, renew deadline 10 s, retry 2 s): candidates
  * judge a holder's lease expired by their own monotonic clock since they last saw its record
  * change (never by its `renewTime`, so neither clock skew nor a wall-clock jump matters), and
- * retry with client-go's jitter; every write is an optimistic-concurrency update; a leader that
- * cannot renew within the deadline stops leading at once (its leading signal aborts), and on
- * shutdown it releases the Lease so a successor takes over at its next try. {@link ElectionMetrics} hooks mirror
+ * retry with client-go's jitter; every write is an optimistic-concurrency update. The leading
+ * work gets two signals: told to stop, and lost. On shutdown the work is told to stop and the
+ * Lease stays renewed until the work ended, then is released so a successor takes over at its
+ * next try (as controller-runtime stops its runnables before it cancels leader election); a
+ * leader that cannot renew within the deadline of its last successful renewal — while draining
+ * too — has lost leadership at once. {@link ElectionMetrics} hooks mirror
  * `leader_election_master_status`.
  *
  * It is not a lock for mutual exclusion of individual writes (a leader may still overlap a
@@ -26,12 +29,14 @@
  *   name: "my-operator-lock",
  *   namespace: "my-operator-system",
  *   identity: `${process.env.POD_NAME}_${process.env.POD_UID}`,
- *   onStartedLeading: (signal) => startControllers(signal), // stop when `signal` aborts
+ *   // `signal`: stop taking work and drain (the Lease stays renewed until this returns);
+ *   // `lost`: leadership is gone, stop writing at once.
+ *   onStartedLeading: (signal, lost) => runControllers(signal, lost),
  *   onNewLeader: (who) => console.log(`leader is ${who}`),
  * });
  * const shutdown = new AbortController();
  * process.once("SIGTERM", () => shutdown.abort());
- * await elector.run(shutdown.signal); // campaigns, leads, releases the Lease on SIGTERM
+ * await elector.run(shutdown.signal); // campaigns, leads; on SIGTERM drains, then releases the Lease
  * ```
  */
 export { LeaderElector } from "./elector.ts";
@@ -39,6 +44,7 @@ export * from "./errors.ts";
 export { ObservedRecord } from "./internal/observed.ts";
 export { type LeaseRecord, microTime, readLeaseRecord } from "./lease.ts";
 export * from "./metrics.ts";
+export { isValidLeaseName, leaseName, nameHash } from "./names.ts";
 export {
   defaultElectionTimings,
   defaultIdentity,

@@ -2,12 +2,13 @@
 
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Lease, LeaseObject } from "../api/index.ts";
+import type { Lease, LeaseObject, OwnerReference } from "../api/index.ts";
 import type { ObjectOptions, WriteOptions } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { InvalidElectionConfigError } from "./errors.ts";
 import type { ObservedRecord } from "./internal/observed.ts";
 import type { ElectionMetrics } from "./metrics.ts";
+import { isValidLeaseName } from "./names.ts";
 
 /**
  * The client methods the elector uses; a {@link Client} satisfies it. Failures must be the
@@ -52,14 +53,28 @@ export type ElectionPhase = "acquire" | "renew" | "release" | "callback";
 export interface LeaderElectorOptions extends Partial<ElectionTimings> {
   /** Reads and writes the Lease; usually the manager's {@link Client}. */
   client: LeaseClient;
-  /** Name of the Lease. Required; every replica of one operator uses the same. */
+  /**
+   * Name of the Lease. Required; every replica of one operator uses the same. A DNS-1123
+   * subdomain, as the apiserver requires: {@link leaseName} makes one of any text.
+   */
   name: string;
   /** Namespace of the Lease. Default: the client's default namespace (the pod's, in a cluster). */
   namespace?: string;
   /** This candidate's identity, unique among the candidates. Default {@link defaultIdentity}(). */
   identity?: string;
-  /** Give the Lease up when the run signal aborts, so a successor takes over at once. Default true. */
+  /**
+   * Give the Lease up once the work ended after the run signal aborted, so a successor takes over
+   * at once (client-go's `ReleaseOnCancel`). Default true.
+   */
   releaseOnCancel?: boolean;
+  /**
+   * Owners written into the Lease's metadata on every write, so that garbage collection deletes
+   * the Lease with them. Only for a Lease one candidate keeps for itself (a sharded replica's
+   * membership, owned by its pod): a Lease candidates share must outlive its holder, or another
+   * candidate could take it the moment it is deleted rather than a lease duration after the last
+   * renewal. Default none.
+   */
+  ownerReferences?: readonly OwnerReference[];
   /** Source of time: wall time for the Lease's timestamps, monotonic time for durations. Default `systemClock`. */
   clock?: Clock;
   /** Source of the acquire retries' jitter, uniform in [0, 1). Default `Math.random`. */
@@ -74,12 +89,26 @@ export interface LeaderElectorOptions extends Partial<ElectionTimings> {
    */
   observed?: ObservedRecord;
   /**
-   * Called on becoming leader. `signal` aborts the moment leadership ends (lost, or shutdown);
-   * stop the guarded work then. When it returns a promise, the elector waits for it to settle
-   * before it releases the Lease or tries to acquire again, so two terms never overlap.
+   * Called on becoming leader, with two signals:
+   *
+   * - `signal` aborts when the work must stop: told to stop (the run signal aborted: shutdown, a
+   *   shard given up), with the run signal's reason, or leadership lost. Told to stop, the work
+   *   drains (stops taking new work, lets what is in flight finish) while the elector keeps
+   *   renewing the Lease; once the returned promise settled, the Lease is released.
+   * - `lost` aborts only when leadership is lost, with a `LeadershipLostError`: no renewal
+   *   succeeded within `renewDeadline` of the last successful one (while draining too), or
+   *   another candidate holds the Lease. Stop writing at once: another candidate may take over a
+   *   lease duration after the last renewal.
+   *
+   * The elector waits for the returned promise before it releases the Lease or tries to acquire
+   * again, so two terms never overlap; a work that never settles after `signal` keeps the Lease
+   * for good, so bound its drain.
    */
-  onStartedLeading?: (signal: AbortSignal) => void | Promise<void>;
-  /** Called the moment leadership ends, right after the leading signal aborts. */
+  onStartedLeading?: (signal: AbortSignal, lost: AbortSignal) => void | Promise<void>;
+  /**
+   * Called the moment leadership ends: when it is lost (right after `lost` aborted), or when the
+   * work ended after it was told to stop (right before the Lease is released).
+   */
   onStoppedLeading?: () => void;
   /** Called when a holder other than the last one reported is observed (this candidate included). */
   onNewLeader?: (identity: string) => void;
@@ -126,6 +155,18 @@ export function resolveTimings(options: Partial<ElectionTimings>): ElectionTimin
     );
   }
   return timings;
+}
+
+/** Throws {@link InvalidElectionConfigError} unless `name` is a name the apiserver accepts for a Lease. */
+export function requireLeaseName(name: string | undefined): string {
+  const given = requireText("name", name);
+  if (isValidLeaseName(given)) return given;
+  return invalid(
+    "name",
+    `"${given}" is not a valid Lease name`,
+    "A Lease name is a DNS-1123 subdomain: at most 253 lower-case letters, digits, '-' and '.', " +
+      "starting and ending with a letter or digit; leaseName() from kubeloop/election makes one of any text.",
+  );
 }
 
 /** Throws {@link InvalidElectionConfigError} unless `value` is a non-empty string. */

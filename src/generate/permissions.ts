@@ -12,7 +12,7 @@
  * | `writeStatus` | merge patch or apply of `/status`; GET of `/status` after a conflict and of the object after a 404 | `patch`, `get` on `<primary>/status`; `get` on the primary |
  * | `EventRecorder` | create an events.k8s.io/v1 Event, patch its series | `create`, `patch` on `events` |
  * | `LeaderElector` | read, create and update the Lease | `get`, `create`, `update` on `leases` |
- * | `ShardCoordinator` | list the Leases, and elect each shard's | `get`, `list`, `create`, `update` on `leases` |
+ * | `ShardCoordinator` | list the Leases, elect each shard's, delete its membership Lease when it stops | `get`, `list`, `create`, `update`, `delete` on `leases` |
  *
  * No helper sends `update` or `delete` on a child or the primary: children go with their owner by
  * garbage collection, and every change to an existing object is a patch. (kubebuilder's scaffolded
@@ -68,13 +68,17 @@ export function leaderElectionPermissions(namespace?: string): PermissionRequest
 
 /**
  * Sharding across replicas with coordination.k8s.io leases in the given namespace: leader
- * election's verbs, and `list` (each replica reads every shard's Lease to plan its share).
+ * election's verbs, `list` (each replica reads every shard's Lease to plan its share) and
+ * `delete` (a replica deletes its membership Lease when it stops; the
+ * OwnerReferencesPermissionEnforcement admission plugin also asks for it to set the membership
+ * Lease's owner reference to the replica's pod, which needs no permission on the pod since it does
+ * not set `blockOwnerDeletion`).
  */
 export function shardingPermissions(namespace?: string): PermissionRequest[] {
   return [
     {
       type: Lease,
-      verbs: ["get", "list", "create", "update"],
+      verbs: ["get", "list", "create", "update", "delete"],
       ...(namespace === undefined ? {} : { namespace }),
     },
   ];

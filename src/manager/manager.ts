@@ -23,8 +23,9 @@ import {
   type ElectionTimings,
   LeaderElector,
   LeadershipLostError,
+  leaseName,
 } from "../election/index.ts";
-import { EventRecorder } from "../events/index.ts";
+import { EventRecorder, type EventRecorderOptions } from "../events/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
 import { type HeldShard, ShardCoordinator, type ShardKey } from "../sharding/index.ts";
 import type { Webhook } from "../webhook/index.ts";
@@ -45,13 +46,16 @@ import {
 } from "./endpoints.ts";
 import { DuplicateControllerError, DuplicateRunnableError, ShardingSetupError } from "./errors.ts";
 import { controllersAlive, informersAlive, informersSynced } from "./health.ts";
+import { type LeasePhase, reportLeaseError } from "./lease-errors.ts";
 import { LIVE_PATH, type LiveSource, leadershipOf, liveState } from "./live.ts";
 import { createLogger } from "./logger.ts";
 import { WatchMerger } from "./merged.ts";
 import { ManagerMetrics } from "./metrics.ts";
+import { podIdentity, podIn } from "./pod.ts";
 import { drained, keepRunning, type Runnable } from "./runnable.ts";
 import type { Check } from "./server.ts";
 import { ShardCache } from "./shard-cache.ts";
+import { ShardWrites } from "./shard-writes.ts";
 import {
   hashShardedKinds,
   runsOn,
@@ -67,13 +71,13 @@ import { ManagerWebhooks, type WebhookServingOptions } from "./webhooks.ts";
 
 /** Leader election settings (client-go semantics; controller-runtime's 15/10/2 s defaults). */
 export interface LeaderElectionOptions extends Partial<ElectionTimings> {
-  /** Lease name. Default: the manager's name. */
+  /** Lease name, a DNS-1123 subdomain. Default: the manager's name, made a valid Lease name (`leaseName`). */
   name?: string;
   /** Lease namespace. Default: the client's default namespace (the pod's). */
   namespace?: string;
   /** Candidate identity. Default: `$POD_NAME_$POD_UID` when set, else host name and a random suffix. */
   identity?: string;
-  /** Give the Lease up on shutdown so a successor takes over at once. Default true. */
+  /** Give the Lease up on shutdown, once the controllers drained, so a successor takes over at once. Default true. */
   releaseOnCancel?: boolean;
 }
 
@@ -116,10 +120,14 @@ export interface ManagerOptions {
   livePage?: boolean;
   /**
    * Leader election; off unless given. Caches start and sync before leadership is won, so a
-   * follower that takes over reconciles at once; controllers run only while leading. When
-   * leadership is lost, writes through {@link Manager.client} are refused from that moment
-   * (`WriteFencedError`), every in-flight reconcile's `ctx.signal` aborts, and `start` rejects
-   * with `LeadershipLostError`.
+   * follower that takes over reconciles at once; controllers run only while leading. On
+   * shutdown the controllers stop taking keys and their in-flight reconciles drain
+   * (`gracefulShutdownMs`) while the Lease is still renewed; once they ended, the reconciles'
+   * and leader-only runnables' writes are refused and the Lease is released, so a successor
+   * starts after them. When leadership is lost — no renewal within the renew deadline of the
+   * last successful one, while draining too, or another holder — writes through
+   * {@link Manager.client} are refused from that moment (`WriteFencedError`), every in-flight
+   * reconcile's `ctx.signal` aborts, and `start` rejects with `LeadershipLostError`.
    */
   leaderElection?: LeaderElectionOptions | false;
   /**
@@ -127,9 +135,14 @@ export interface ManagerOptions {
    * `leaderElection`. Each replica holds a fair share of virtual shards (a Lease each), watches
    * only their objects (but for the kinds {@link ShardingOptions.key} caches whole, so that no
    * controller misses an object it declares), and runs the controllers once per held shard: give them with
-   * {@link Manager.setup}, which it runs per shard on that shard's cache. A shard is given up only
-   * after its reconciles finished and its watches stopped; one whose Lease could not be renewed
-   * has its writes refused and its reconciles aborted at once. See {@link ShardingOptions}.
+   * {@link Manager.setup}, which it runs per shard on that shard's cache. A shard given up
+   * (rebalance, shutdown) keeps its Lease renewed while its reconciles drain
+   * (`gracefulShutdownMs`), then its writes and events are refused, its watches stop, and its
+   * Lease is released. One whose Lease could not be renewed within the renew deadline of the last
+   * successful renewal (while draining too) has its writes and events refused and its reconciles
+   * aborted at once. A replica's membership Lease is deleted when it stops, and owned by its pod
+   * (`POD_NAME`, `POD_UID` in `POD_NAMESPACE`) for garbage collection if it dies. See
+   * {@link ShardingOptions}.
    */
   sharding?: ShardingOptions | false;
   /**
@@ -192,6 +205,13 @@ export class Manager implements ControllerHost {
   readonly #elector: LeaderElector | undefined;
   /** Aborted when leadership is lost: the fence of {@link Manager.client}. */
   readonly #fence = new AbortController();
+  /**
+   * With leader election, aborted when leadership is lost or, on shutdown, once the leading work
+   * drained: the fence of the reconciles' and leader-only runnables' writes.
+   */
+  readonly #leading = new AbortController();
+  /** The client of the leading work (reconciles, leader-only runnables): fenced by {@link #leading}. */
+  readonly #leaderClient: Client;
   #synced: Promise<boolean> = Promise.resolve(false);
   #ready = false;
   #cachesRunning = false;
@@ -216,13 +236,14 @@ export class Manager implements ControllerHost {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.client = options.leaderElection ? client.fenced(this.#fence.signal) : client;
+    this.#leaderClient = options.leaderElection ? client.fenced(this.#leading.signal) : client;
     this.logger = logger;
     this.metrics = metrics;
     this.#declared = new DeclaredKinds(
       logger,
       options.permissions?.map((p) => p.type),
     );
-    this.#controllerClient = this.client.observed((type, verb) =>
+    this.#controllerClient = this.#leaderClient.observed((type, verb) =>
       this.#declared.check(type, `client.${verb}`),
     );
     const withFallbackWarning = shardFallbackWarnings(logger);
@@ -248,12 +269,7 @@ export class Manager implements ControllerHost {
     this.cache = new InformerCache(this.client, this.#cacheOptions);
     metrics.trackCachedObjects(() => this.#informers());
     metrics.trackInformerSync(() => this.#informers());
-    this.recorder = new EventRecorder(this.client, {
-      reportingController: options.name,
-      reportingInstance: process.env.POD_NAME ?? undefined,
-      logger,
-      clock: this.#clock,
-    });
+    this.recorder = new EventRecorder(this.client, this.#recorderOptions());
     // Leases are written through the unfenced client (a Lease held may still be released), with a
     // rate limit of their own, as controller-runtime gives leader election a client of its own:
     // a renewal queued behind thousands of a controller's writes would lose the Lease.
@@ -483,11 +499,23 @@ export class Manager implements ControllerHost {
     if (failure !== undefined) throw failure;
   }
 
-  /** While leading: the controllers, once the caches (started before leadership) have synced. */
-  async #lead(leading: AbortSignal): Promise<void> {
+  /**
+   * While leading: the controllers, once the caches (started before leadership) have synced,
+   * until `signal` tells them to stop (they drain while the elector renews the Lease) or `lost`
+   * aborts (fenced and aborted at once). Before the Lease is released, the leading work's writes
+   * are fenced: a reconcile that outlived its drain writes nothing after a successor starts.
+   */
+  async #lead(signal: AbortSignal, lost: AbortSignal): Promise<void> {
     this.logger.info("became leader");
-    const synced = await Promise.race([this.#synced.catch(() => false), untilAborted(leading)]);
-    if (synced === true && !leading.aborted) await this.#runLeading(leading);
+    const onLost = () => this.#onLeadershipLost(lost.reason);
+    lost.addEventListener("abort", onLost, { once: true });
+    try {
+      const synced = await Promise.race([this.#synced.catch(() => false), untilAborted(signal)]);
+      if (synced === true && !signal.aborted) await this.#runLeading(signal);
+    } finally {
+      lost.removeEventListener("abort", onLost);
+      this.#leading.abort(new Error("leadership released: the Lease is given up"));
+    }
   }
 
   /** The controllers and the leader-only runnables, until `signal` aborts and they drained. */
@@ -495,7 +523,7 @@ export class Manager implements ControllerHost {
     this.logger.info("controllers running");
     await Promise.all([
       ...this.#controllers.map((c) => c.run(signal)),
-      this.#runRunnables(true, signal, this.client, this.#graceMs()),
+      this.#runRunnables(true, signal, this.#leaderClient, this.#graceMs()),
     ]);
   }
 
@@ -589,14 +617,16 @@ export class Manager implements ControllerHost {
 
   /**
    * Works on `shard` while this replica holds it: runs the setups on the shard's cache, waits for
-   * it to sync, runs its controllers. When `signal` aborts, a shard given up drains (the
-   * controllers' graceful shutdown) and one lost is fenced and aborted at once; either way its
-   * informers stop before this resolves, and the coordinator releases the Lease after that.
+   * it to sync, runs its controllers, whose writes and events go through the shard's fence. When
+   * `signal` aborts, the shard is given up: its controllers drain (their graceful shutdown) while
+   * the coordinator keeps its Lease renewed. When `lost` aborts, its writes are fenced and its
+   * reconciles aborted at once. Either way the fence is up and its informers stopped before this
+   * resolves, and the coordinator releases the Lease after that.
    */
-  async #runShard(shard: HeldShard, signal: AbortSignal): Promise<void> {
+  async #runShard(shard: HeldShard, signal: AbortSignal, lost: AbortSignal): Promise<void> {
     const key = this.#shardKey();
     const stopped = new AbortController();
-    const fence = new AbortController();
+    const writes = new ShardWrites(this.client, this.#recorderOptions());
     const serverShards = (type: ResourceType) =>
       this.#serverShards.get(`${type.apiVersion}/${type.kind}`) ?? true;
     const place = shardPlacement(key, shard, this.#declarations, serverShards);
@@ -610,10 +640,11 @@ export class Manager implements ControllerHost {
         if (!runsOn(key, shard, spec.declaration)) return;
         const { name, primary } = spec.declaration;
         const metrics = this.metrics.controller(name);
-        const built = this.#build(this.#drainWithinLease(spec), {
+        const built = this.#build(spec, {
           cache,
           metrics,
-          client: this.#controllerClient.fenced(fence.signal),
+          recorder: writes.recorder,
+          client: writes.fenced(this.#controllerClient),
           accepts: shardAccepts(
             key,
             shard,
@@ -633,11 +664,10 @@ export class Manager implements ControllerHost {
       },
     };
     const lose = () => {
-      if (!(signal.reason instanceof LeadershipLostError)) return;
-      fence.abort(signal.reason);
-      for (const controller of running.controllers) controller.abort(signal.reason);
+      writes.lose(lost.reason);
+      for (const controller of running.controllers) controller.abort(lost.reason);
     };
-    signal.addEventListener("abort", lose, { once: true });
+    lost.addEventListener("abort", lose, { once: true });
     try {
       for (const setup of this.#setups) await setup(host);
       this.#holding(shard, running);
@@ -648,42 +678,22 @@ export class Manager implements ControllerHost {
       );
       if (synced) {
         // Shard 0's holder is the replica elected for what runs once per operator.
-        const drainMs = Math.min(this.#graceMs(), this.#renewDeadlineMs());
         const leading =
           shard.index === 0
-            ? [this.#runRunnables(true, signal, this.client.fenced(fence.signal), drainMs)]
+            ? [this.#runRunnables(true, signal, writes.fenced(this.client), this.#graceMs())]
             : [];
         await Promise.all([...running.controllers.map((c) => c.run(signal)), ...leading]);
       }
     } finally {
-      signal.removeEventListener("abort", lose);
-      const lost = fence.signal.aborted;
+      lost.removeEventListener("abort", lose);
       // A reconcile that outlived the drain (it ignores its aborted signal) writes nothing more:
       // the Lease is released next, and another replica may take the shard.
-      fence.abort(new Error(`shard ${shard.index} released`));
+      await writes.release(new Error(`shard ${shard.index} released`));
       stopped.abort();
       await Promise.all(cache.informers().map((informer) => informer.stop()));
       for (const end of ends) end();
-      if (this.#shards.get(shard.index) === running) this.#released(shard, lost);
+      if (this.#shards.get(shard.index) === running) this.#released(shard, writes.lost);
     }
-  }
-
-  /**
-   * `spec` with a shutdown grace no longer than the shards' renew deadline. A shard given up stops
-   * renewing its Lease while its reconciles drain, and another replica may take it a Lease
-   * duration after the last renewal (at most a retry period before the shard is given up); the
-   * renew deadline ends the drain before that whenever it is below the Lease duration minus a retry
-   * period (the defaults: 10 < 15 − 2 s), after which the reconciles' signals abort and the shard's
-   * writes are refused.
-   */
-  #drainWithinLease<T extends KubeObject>(spec: ControllerSpec<T>): ControllerSpec<T> {
-    const graceMs = Math.min(spec.options.gracefulShutdownMs ?? this.#graceMs(), this.#renewDeadlineMs());
-    return { ...spec, options: { ...spec.options, gracefulShutdownMs: graceMs } };
-  }
-
-  /** The shards' renew deadline: the longest a shard given up may drain. */
-  #renewDeadlineMs(): number {
-    return (this.#options.sharding || undefined)?.renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs;
   }
 
   /** Every informer this manager runs: the shared cache's and the held shards'. */
@@ -723,6 +733,7 @@ export class Manager implements ControllerHost {
    */
   #fenceOff(err: LeadershipLostError): void {
     this.#fence.abort(err);
+    this.#leading.abort(err);
     for (const controller of this.#controllers) controller.abort(err);
     this.logger.error({ err }, "leadership lost: writes fenced, reconciles aborted; stopping");
   }
@@ -736,50 +747,67 @@ export class Manager implements ControllerHost {
         "turn leader election off (leaderElection: false; kubeloop run --shards turns it off): each shard is elected on a Lease of its own",
       );
     }
-    const { name, namespace, identity, key: _key, ...rest } = sharding;
+    const { name, namespace = client.defaultNamespace, identity, key: _key, ...rest } = sharding;
     // Each retry period: a renewal per shard held or a read per shard campaigned for, the
     // membership, a list; twice that rate leaves room for retries.
     const calls = (sharding.shards ?? 32) + 2;
     const periodS = (sharding.retryPeriodMs ?? defaultElectionTimings.retryPeriodMs) / 1000;
+    const pod = podIn(namespace);
     return new ShardCoordinator({
       ...rest,
       client: client.limited(Math.max(10, (2 * calls) / periodS), calls),
       name: name ?? this.name,
-      namespace: namespace ?? client.defaultNamespace,
+      namespace,
       identity: identity ?? podIdentity(),
+      ...(pod ? { pod } : {}),
       clock: this.#clock,
-      onShard: (shard, signal) => this.#runShard(shard, signal),
-      onError: (err, phase) =>
-        this.logger.warn({ err, phase }, "sharding: a Lease call or shard's work failed; retrying"),
+      onShard: (shard, signal, lost) => this.#runShard(shard, signal, lost),
+      onError: (err, phase) => {
+        if (phase !== "callback") return this.#leaseError(err, phase, "sharding");
+        this.logger.error(
+          { err },
+          "sharding: a shard's work failed; the shard is given up, to be taken again",
+        );
+      },
     });
   }
 
   #makeElector(client: Client): LeaderElector | undefined {
     const election = this.#options.leaderElection;
     if (!election) return undefined;
-    let leading: AbortSignal | undefined;
     return new LeaderElector({
       ...election,
       client,
-      name: election.name ?? this.name,
+      name: election.name ?? leaseName(this.name),
       identity: election.identity ?? podIdentity(),
       clock: this.#clock,
       metrics: {
         masterStatus: (name, value) => this.metrics.leader.set({ name }, value),
         leaderTransition: () => {},
       },
-      onStartedLeading: (signal) => {
-        leading = signal;
-        return this.#lead(signal);
-      },
-      onStoppedLeading: () => {
-        this.logger.warn("stopped leading");
-        // Lost (a failed renew, another holder) rather than given up on shutdown.
-        if (leading?.reason instanceof LeadershipLostError) this.#onLeadershipLost(leading.reason);
-      },
+      onStartedLeading: (signal, lost) => this.#lead(signal, lost),
+      onStoppedLeading: () => this.logger.warn("stopped leading"),
       onNewLeader: (identity) => this.logger.info({ leader: identity }, "new leader observed"),
-      onError: (err, phase) => this.logger.warn({ err, phase }, "leader election"),
+      onError: (err, phase) => {
+        if (phase !== "callback") return this.#leaseError(err, phase, "leader election");
+        this.logger.error({ err }, "leader election: a callback threw");
+      },
     });
+  }
+
+  /** Logs and counts a failed Lease call (see `lease-errors.ts`). */
+  #leaseError(err: unknown, phase: LeasePhase, what: string): void {
+    reportLeaseError(this.logger, this.metrics, err, phase, what);
+  }
+
+  /** How the manager's recorders (its own, and each held shard's) report events. */
+  #recorderOptions(): EventRecorderOptions {
+    return {
+      reportingController: this.#options.name,
+      reportingInstance: process.env.POD_NAME ?? undefined,
+      logger: this.logger,
+      clock: this.#clock,
+    };
   }
 
   async #serve() {
@@ -836,12 +864,6 @@ export class Manager implements ControllerHost {
       },
     };
   }
-}
-
-/** `$POD_NAME_$POD_UID` when both are set (the generated Deployment sets them), else undefined. */
-function podIdentity(): string | undefined {
-  const { POD_NAME, POD_UID } = process.env;
-  return POD_NAME && POD_UID ? `${POD_NAME}_${POD_UID}` : undefined;
 }
 
 /**

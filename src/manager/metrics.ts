@@ -181,6 +181,12 @@ export class ManagerMetrics {
     ["kind", "manager"],
   );
 
+  /** Lease calls of leader election or sharding that failed, each retried next retry period. */
+  readonly leaseErrors = this.#counter(
+    "kubeloop_lease_errors_total",
+    "Lease calls of leader election or sharding that failed (each retried every retry period), per phase (acquire, renew, release, list) and code (the HTTP status, timeout, unreachable or other)",
+    ["phase", "code"],
+  );
   /** `kubeloop_shards_held`: the virtual shards this replica holds. */
   readonly shardsHeld = this.#gauge(
     "kubeloop_shards_held",

@@ -54,7 +54,7 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
   key?: ShardKey;
   /** How many virtual shards the hash space is split into; every replica must agree. Default 32. */
   shards?: number;
-  /** Prefix of the Leases (`<name>-shard-<i>`, `<name>-member-<identity>`). Default: the manager's name. */
+  /** Prefix of the Leases (`<name>-shard-<i>`, `<name>-member-<hash of the identity>`). Default: the manager's name. */
   name?: string;
   /** Namespace of the Leases. Default: the client's default namespace (the pod's). */
   namespace?: string;

@@ -2,26 +2,35 @@
  * Virtual shards held across replicas, one Lease each: every replica renews a membership Lease,
  * reads the shard Leases every retry period, and campaigns — with a {@link LeaderElector}, so
  * client-go's election semantics guard each shard — for the free shards of its fair share
- * ({@link planShards}), resigning from the ones beyond it. A shard's work runs while its election
- * is led and must drain before the Lease is released, so no two replicas work on one shard at once.
+ * ({@link planShards}), resigning from the ones beyond it. A shard given up keeps its Lease
+ * renewed until its work drained, then releases it; one whose renewals fail past the renew
+ * deadline is lost (its work told to stop writing) before another replica may take it. So no two
+ * replicas work on one shard at once.
  */
 import { Lease, type LeaseObject } from "../api/index.ts";
 import type { ListOptions, ObjectList } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
 import {
+  defaultElectionTimings,
   defaultIdentity,
   type ElectionPhase,
   type ElectionTimings,
   LeaderElector,
+  type LeaderElectorOptions,
   type LeaseClient,
   ObservedRecord,
   readLeaseRecord,
 } from "../election/index.ts";
+import { holdMembership, type LeaseDeleteClient, ownedByPod, type ReplicaPod } from "./membership.ts";
+import { ShardLeaseNames } from "./names.ts";
 import { planShards, type ShardLeaseState } from "./plan.ts";
 import { type ShardRange, splitHashSpace } from "./ranges.ts";
 
-/** The Lease calls a coordinator makes: the elector's, and a list of its namespace's Leases. */
-export interface ShardLeaseClient extends LeaseClient {
+/**
+ * The Lease calls a coordinator makes: the elector's, a list of its namespace's Leases, and the
+ * deletion of its membership Lease on a clean stop.
+ */
+export interface ShardLeaseClient extends LeaseClient, LeaseDeleteClient {
   list(type: typeof Lease, opts: ListOptions): Promise<ObjectList<LeaseObject>>;
 }
 
@@ -40,12 +49,21 @@ export interface HeldShard {
 /** Options of a {@link ShardCoordinator}. */
 export interface ShardCoordinatorOptions extends Partial<ElectionTimings> {
   client: ShardLeaseClient;
-  /** Prefix of the Leases: `<name>-shard-<index>` and `<name>-member-<identity>`. */
+  /**
+   * Prefix of the Leases: `<name>-shard-<index>` and `<name>-member-<hash of the identity>`
+   * ({@link ShardLeaseNames}: a name that is no valid Lease name is made one).
+   */
   name: string;
   /** Namespace of the Leases: the operator's. */
   namespace: string;
-  /** This replica's identity, unique among the replicas. Default {@link defaultIdentity}(). */
+  /** This replica's identity, unique among the replicas, kept in `holderIdentity`. Default {@link defaultIdentity}(). */
   identity?: string;
+  /**
+   * The pod this replica runs in, in the Leases' namespace: its membership Lease is owned by it,
+   * so that garbage collection deletes the Lease with the pod when the replica dies without
+   * stopping cleanly. Default none (the Lease only expires).
+   */
+  pod?: ReplicaPod;
   /** How many virtual shards the hash space is split into. Default 32. */
   shards?: number;
   clock?: Clock;
@@ -53,11 +71,15 @@ export interface ShardCoordinatorOptions extends Partial<ElectionTimings> {
   random?: () => number;
   /**
    * Runs while this replica holds `shard`: start its work, and resolve only after `signal` aborted
-   * and the work stopped (watches closed, reconciles finished); the Lease is released after that.
-   * If it throws, the failure goes to `onError` (phase `callback`) and the shard is released, to be
-   * claimed again by whichever replica's plan has room for it.
+   * and the work stopped (watches closed, reconciles finished). `signal` aborts when the shard is
+   * given up (rebalance, shutdown) or lost: given up, the work drains while the Lease stays
+   * renewed, and the Lease is released once this resolved. `lost` aborts when the shard is lost
+   * (no renewal within the renew deadline of the last successful one, while draining too, or
+   * another holder): stop writing at once, another replica may take it a lease duration after the
+   * last renewal. If it throws, the failure goes to `onError` (phase `callback`) and the shard is
+   * released, to be claimed again by whichever replica's plan has room for it.
    */
-  onShard: (shard: HeldShard, signal: AbortSignal) => Promise<void>;
+  onShard: (shard: HeldShard, signal: AbortSignal, lost: AbortSignal) => Promise<void>;
   /**
    * Called with each failed API call (retried next period) and each exception a callback throws.
    * Required: a coordinator that cannot reach the apiserver, or whose shard work fails, must say so.
@@ -79,6 +101,7 @@ export class ShardCoordinator {
   /** How many virtual shards the hash space is split into. */
   readonly shards: number;
   readonly #options: ShardCoordinatorOptions;
+  readonly #names: ShardLeaseNames;
   readonly #ranges: readonly ShardRange[];
   readonly #clock: Clock;
   readonly #campaigns = new Map<number, Campaign>();
@@ -91,12 +114,13 @@ export class ShardCoordinator {
   constructor(options: ShardCoordinatorOptions) {
     this.#options = options;
     this.identity = options.identity ?? defaultIdentity();
+    this.#names = new ShardLeaseNames(options.name);
     this.#ranges = splitHashSpace(options.shards ?? 32);
     this.shards = this.#ranges.length;
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** The shards this replica works on now, in index order. */
+  /** The shards whose Lease this replica holds now (those it drains included), in index order. */
   held(): number[] {
     return [...this.#campaigns]
       .filter(([, c]) => c.elector.isLeader())
@@ -106,14 +130,12 @@ export class ShardCoordinator {
 
   /**
    * Takes part until `signal` aborts: renews the membership, and every retry period re-plans and
-   * starts or stops campaigns. On abort it resigns from every shard (each released once its work
-   * drained) and from the membership, then resolves.
+   * starts or stops campaigns. On abort it deletes its membership Lease, resigns from every shard
+   * (each released once its work drained), then resolves.
    */
   async run(signal: AbortSignal): Promise<void> {
-    // Nobody else campaigns for this replica's membership Lease: it leads until shutdown, then releases it.
-    const membership = this.#elector(`${this.#options.name}-member-${this.identity}`, () => {});
-    const member = membership.run(signal).catch((err: unknown) => this.#report(err, "acquire"));
-    const period = this.#options.retryPeriodMs ?? 2_000;
+    const member = this.#holdMembership(signal);
+    const period = this.#options.retryPeriodMs ?? defaultElectionTimings.retryPeriodMs;
     while (!signal.aborted) {
       await this.#replan(signal).catch((err: unknown) => this.#report(err, "list"));
       const jitter = (this.#options.random ?? Math.random)() * period;
@@ -121,6 +143,22 @@ export class ShardCoordinator {
     }
     for (const index of this.#campaigns.keys()) this.#resign(index);
     await Promise.all([member, ...[...this.#campaigns.values()].map((c) => c.done)]);
+  }
+
+  /** Holds this replica's membership Lease (nobody else campaigns for it) until `signal` aborts, then deletes it. */
+  #holdMembership(signal: AbortSignal): Promise<void> {
+    const { pod, client, namespace, clock = systemClock, renewDeadlineMs } = this.#options;
+    const elector = this.#elector(this.#names.member(this.identity), () => {}, {
+      releaseOnCancel: false,
+      ...(pod ? { ownerReferences: [ownedByPod(pod)] } : {}),
+    });
+    const deps = {
+      client,
+      namespace,
+      clock,
+      timeoutMs: renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs,
+    };
+    return holdMembership(elector, signal, deps).catch((err: unknown) => this.#report(err, "release"));
   }
 
   async #replan(signal: AbortSignal): Promise<void> {
@@ -136,25 +174,24 @@ export class ShardCoordinator {
 
   /** The live replicas: holders of unexpired membership Leases (this one always counts). */
   #members(leases: readonly LeaseObject[]): string[] {
-    const prefix = `${this.#options.name}-member-`;
     return leases
-      .filter((lease) => lease.metadata.name?.startsWith(prefix) && !this.#expired(lease))
+      .filter((lease) => this.#names.isMember(lease.metadata.name ?? "") && !this.#expired(lease))
       .map((lease) => readLeaseRecord(lease).holderIdentity)
       .filter(Boolean);
   }
 
   /**
    * Every shard's state: who the Lease names, and whether it expired (a hint only, by the wall
-   * clock: the elector decides with client-go's rules). What this replica leads counts as held
-   * whatever the list says; a Lease naming this replica that it does not lead (a restart under
-   * the same identity) counts as free, for it to take back.
+   * clock: the elector decides with client-go's rules). What this replica leads and has not given
+   * up counts as held whatever the list says; a Lease naming this replica that it does not work on
+   * (given up and draining, or a restart under the same identity) counts as free, for it to take
+   * back once released.
    */
   #states(leases: readonly LeaseObject[]): ShardLeaseState[] {
     const byName = new Map(leases.map((lease) => [lease.metadata.name, lease]));
     return this.#ranges.map((_, index) => {
-      if (this.#campaigns.get(index)?.elector.isLeader())
-        return { index, holder: this.identity, expired: false };
-      const lease = byName.get(`${this.#options.name}-shard-${index}`);
+      if (this.#working(index)) return { index, holder: this.identity, expired: false };
+      const lease = byName.get(this.#names.shard(index));
       const holder = lease ? readLeaseRecord(lease).holderIdentity || undefined : undefined;
       const expired = lease !== undefined && (holder === this.identity || this.#expired(lease));
       const renewed = lease ? Date.parse(readLeaseRecord(lease).renewTime) : Number.NaN;
@@ -176,6 +213,12 @@ export class ShardCoordinator {
     return !observed.isValid(this.#clock.monotonicMs());
   }
 
+  /** Whether this replica works on shard `index`: it leads its election and has not resigned from it. */
+  #working(index: number): boolean {
+    const campaign = this.#campaigns.get(index);
+    return (campaign?.elector.isLeader() ?? false) && !campaign?.stop.signal.aborted;
+  }
+
   #observation(leaseName: string): ObservedRecord {
     const observed = this.#observed.get(leaseName) ?? new ObservedRecord();
     this.#observed.set(leaseName, observed);
@@ -184,11 +227,11 @@ export class ShardCoordinator {
 
   #campaign(index: number): void {
     const range = this.#ranges[index] as ShardRange;
-    const elector = this.#elector(`${this.#options.name}-shard-${index}`, async (leading) => {
+    const elector = this.#elector(this.#names.shard(index), async (signal, lost) => {
       try {
         const renewed = this.#renewed.get(index);
         const unownedMs = renewed === undefined ? undefined : Math.max(0, this.#clock.now() - renewed);
-        await this.#options.onShard({ index, range, unownedMs }, leading);
+        await this.#options.onShard({ index, range, unownedMs }, signal, lost);
       } catch (err) {
         // Holding a shard nobody works on would stall it silently: report, and give it up to be taken again.
         this.#report(err, "callback");
@@ -206,16 +249,21 @@ export class ShardCoordinator {
     this.#campaigns.set(index, { elector, stop, done });
   }
 
-  /** Stops the campaign for `index`: a held shard's work is told to stop, and its Lease released after it drained. */
+  /** Stops the campaign for `index`: a held shard's work is told to stop, its Lease renewed until it drained, then released. */
   #resign(index: number): void {
     this.#campaigns.get(index)?.stop.abort(new Error(`shard ${index} resigned`));
   }
 
-  #elector(name: string, lead: (signal: AbortSignal) => void | Promise<void>): LeaderElector {
+  #elector(
+    name: string,
+    lead: NonNullable<LeaderElectorOptions["onStartedLeading"]>,
+    options: Partial<LeaderElectorOptions> = {},
+  ): LeaderElector {
     const observed = this.#observation(name);
     const { client, namespace, clock, random, leaseDurationMs, renewDeadlineMs, retryPeriodMs, onError } =
       this.#options;
     return new LeaderElector({
+      ...options,
       client,
       name,
       namespace,

@@ -23,6 +23,8 @@ export {
   type ShardLeaseClient,
 } from "./coordinator.ts";
 export { shardHash } from "./hash.ts";
+export type { LeaseDeleteClient, ReplicaPod } from "./membership.ts";
+export { ShardLeaseNames } from "./names.ts";
 export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";
 export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
 export {

@@ -6,7 +6,10 @@
  * ...), validation against the apiserver's rules, condition sets declared per kind
  * ({@link defineConditionSet}) that roll dependents up into a summary (`Ready`, `Succeeded` or
  * `Completed`) and keep kstatus's `Reconciling` / `Stalled` and `observedGeneration` consistent, and
- * {@link kstatus} to read any object the way Flux, Helm 4 and kpt do.
+ * {@link kstatus} to read any object the way Flux, Helm 4 and kpt do. A parent tells what is wrong
+ * with a child on its own conditions: {@link childFailure} reads the child's failure (a Deployment's
+ * `ReplicaFailure`, a Job's `Failed`, anything kstatus reads as `Failed`), {@link childRefusal} a
+ * write of it the apiserver refused (a quota, an admission check).
  *
  * The engine is pure: it computes the next status and reports whether it changed and which
  * conditions transitioned. {@link writeStatus} is the call a reconciler makes: it computes the
@@ -31,6 +34,15 @@
  * kstatus({ ...obj, status }).status; // "Current": Ready=True, no Reconciling
  * ```
  */
+export {
+  ADMISSION_DENIED_REASON,
+  CHILD_FAILED_REASON,
+  CHILD_REFUSED_REASON,
+  type ChildTrouble,
+  childFailure,
+  childRefusal,
+  QUOTA_EXCEEDED_REASON,
+} from "./child.ts";
 export {
   type ConditionSet,
   type ConditionSetOptions,

@@ -33,9 +33,12 @@ export function validateConditionType(type: unknown): asserts type is string {
 
 /** Throws {@link InvalidConditionError} unless `reason` is a valid metav1.Condition reason. */
 export function validateReason(reason: unknown): asserts reason is string {
-  const valid =
-    typeof reason === "string" && reason.length <= MAX_REASON_LENGTH && REASON_PATTERN.test(reason);
-  if (!valid) throw new InvalidConditionError("reason", reason, REASON_RULE, REASON_EXAMPLE);
+  if (!isValidReason(reason)) throw new InvalidConditionError("reason", reason, REASON_RULE, REASON_EXAMPLE);
+}
+
+/** Whether `reason` is a valid metav1.Condition reason. */
+export function isValidReason(reason: unknown): reason is string {
+  return typeof reason === "string" && reason.length <= MAX_REASON_LENGTH && REASON_PATTERN.test(reason);
 }
 
 /** Throws {@link InvalidConditionError} unless `status` is exactly `True`, `False` or `Unknown`. */

@@ -14,9 +14,12 @@ export class Backoff {
     this.#next = initialMs;
   }
 
-  /** The delay to wait now; the following one will be longer. */
-  next(): number {
-    const delay = this.#next * (0.5 + this.#random() / 2);
+  /**
+   * The delay to wait now; the following one will be longer. With `capMs`, this one's `d` is at
+   * most `capMs` (jitter as ever), while the sequence goes on growing for the next call without it.
+   */
+  next(capMs = Number.POSITIVE_INFINITY): number {
+    const delay = Math.min(this.#next, capMs) * (0.5 + this.#random() / 2);
     this.#next = Math.min(this.#maxMs, this.#next * 2);
     return delay;
   }

@@ -20,6 +20,7 @@ export type RestartReason =
   | "closed"
   | "error"
   | "inactive"
+  | "gap"
   | "error-event";
 
 /** Hooks for watch health; the manager binds them to metrics. All optional. */

@@ -7,8 +7,10 @@
  * the streaming attempt fails in any way, as client-go does) or lists it in pages, watches from
  * that resourceVersion with bookmarks and a randomised 5–10 min timeout, resumes from the last
  * resourceVersion after a clean close or a network error (exponential backoff with jitter, no
- * hot loop), lists again after `410 Expired` or a too-large resourceVersion, and reconnects a
- * watch that goes silent (no event or bookmark within `inactivityMs`). A watcher may receive one
+ * hot loop), lists again after `410 Expired` or a too-large resourceVersion, reconnects a watch
+ * that goes silent (no event or bookmark within `inactivityMs`), and does not trust what arrives
+ * after a gap longer than a bookmark interval (`gapMs`): it resumes from the resourceVersion seen
+ * before the gap, so that the apiserver replays what the gap may have lost. A watcher may receive one
  * shard of the kind (`shard`: hash ranges of `metadata.uid` or `metadata.namespace`), asked of the
  * server and checked on the client.
  *

@@ -2,12 +2,14 @@
  * The watcher state machine: list (or stream the initial state), then watch from that
  * resourceVersion with bookmarks and a randomised timeout; resume from the last resourceVersion
  * seen after a clean close or network error (backing off, never hot-looping); list again on
- * 410 Expired or a too-large resourceVersion; reconnect when a watch goes silent.
+ * 410 Expired or a too-large resourceVersion; reconnect when a watch goes silent, and resume from
+ * before a gap longer than a bookmark interval rather than past it.
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
 import {
   type ApiResponse,
   apiErrorFrom,
+  apiserverAway,
   ExpiredError,
   InvalidError,
   KindNotFoundError,
@@ -62,11 +64,24 @@ export interface WatcherOptions {
    * from then on), or `list`. Default `streaming`.
    */
   initialState?: "streaming" | "list";
-  /** Reconnect when nothing (not even a bookmark) arrives for this long. Default 180 s. */
+  /** Reconnect when nothing (not even a bookmark) arrives for this long. Default 180 s (three bookmark intervals). */
   inactivityMs?: number;
+  /**
+   * A stream that received nothing, not even a bookmark, for longer than this may have lost events:
+   * the apiserver's watch cache sends every watch a bookmark about every 60 s while its kind changes.
+   * What arrives after such a gap is not trusted: the watch resumes at once from the last
+   * resourceVersion seen before it, so that the apiserver replays what came after (or answers 410
+   * and the kind is listed again), and nothing is delivered twice. A kind that did not change sends
+   * no bookmark, so its first event after a quiet minute costs one reconnect. Applies once the
+   * server has sent a bookmark (a watch served from etcd sends none). Default 65 s.
+   */
+  gapMs?: number;
   /** Server-side watch timeout, drawn per connection. Default uniform in 300–600 s, as client-go. */
   timeoutSeconds?: () => number;
-  /** First and maximum retry delay. Default 800 ms and 30 s. */
+  /**
+   * First and maximum retry delay. Default 800 ms and 30 s; while the apiserver is away (refused,
+   * 502/503, timeouts) no delay exceeds 2 s, so that a watch is back within 2 s of the apiserver.
+   */
   backoff?: { initialMs: number; maxMs: number };
   metrics?: WatchMetrics;
   /**
@@ -82,8 +97,28 @@ export interface WatcherOptions {
 
 const initialEventsEnd = "k8s.io/initial-events-end";
 
+/**
+ * How often the apiserver's watch cache sends a watch a bookmark, when the kind's resourceVersion
+ * moved meanwhile (`defaultBookmarkFrequency` of k8s.io/apiserver's cacher, a constant since 1.17).
+ */
+const bookmarkIntervalMs = 60_000;
+const defaultInactivityMs = 3 * bookmarkIntervalMs;
+/** A bookmark interval and slack for a loaded apiserver or process (59.6–61.1 s measured on a loaded 2-core machine). */
+const defaultGapMs = bookmarkIntervalMs + 5_000;
+
+/**
+ * The longest retry delay while the apiserver is away. client-go's reflector backs off to 30 s
+ * whatever the failure: measured (test/e2e/cluster/restart.test.ts), after a 5 s outage the watches
+ * of the reference operators then came back 3 to 6 s after the apiserver, and every reconcile of an
+ * object created meanwhile waited for them. Retries of an apiserver that is away cost it nothing.
+ */
+const awayMaxDelayMs = 2_000;
+
 /** The initial-state stream ended before the server said the state was complete. */
 class IncompleteInitialState extends Error {}
+
+/** Something arrived after a gap longer than `gapMs`; the stream is dropped unread from there. */
+class StreamGap extends Error {}
 
 /**
  * Watches a kind for as long as the signal allows, surviving expiry, disconnects and silence.
@@ -148,6 +183,9 @@ export async function* watch<T extends KubeObject>(
         continue;
       }
       reason = classify(err);
+      // Nothing failed: resume at once from before the gap. No hot loop: a new stream can only
+      // gap once gapMs has passed.
+      if (reason === "gap") continue;
       if (reason === "expired" || reason === "too-large-resource-version") {
         resourceVersion = undefined;
         if (expiries++ === 0) continue; // Relist at once; back off only if it keeps expiring.
@@ -155,7 +193,7 @@ export async function* watch<T extends KubeObject>(
       // A watch that went silent had connected: no failure in a row, so no ever longer wait (an idle
       // kind without bookmarks would otherwise stay disconnected for up to the maximum backoff).
       if (reason === "inactive") backoff.reset();
-      const delay = backoff.next();
+      const delay = backoff.next(apiserverAway(err) ? awayMaxDelayMs : undefined);
       metrics.retry?.(err, delay);
       await clock.sleep(delay, options.signal).catch(() => {});
     }
@@ -166,6 +204,7 @@ function classify(err: unknown): RestartReason {
   if (err instanceof ExpiredError) return "expired";
   if (err instanceof ServerTimeoutError && err.resourceVersionTooLarge) return "too-large-resource-version";
   if (err instanceof WatchInactiveError) return "inactive";
+  if (err instanceof StreamGap) return "gap";
   if (err instanceof IncompleteInitialState || err instanceof WatchClosedEarlyError) return "closed";
   return "error";
 }
@@ -180,6 +219,8 @@ class Session<T extends KubeObject> {
   /** Tells the metrics each chunk's size; bound once, not per response. */
   readonly #bytes: ((count: number) => void) | undefined;
   readonly #shard: ShardFilter;
+  /** The server has sent a bookmark: it sends them periodically, so a long silence is a gap. */
+  #sendsBookmarks = false;
 
   constructor(
     client: WatchClient,
@@ -290,15 +331,24 @@ class Session<T extends KubeObject> {
     return { ...object, apiVersion: this.#type.apiVersion, kind: this.#type.kind };
   }
 
-  /** The stream's events, aborting it when nothing arrives for `inactivityMs` (time spent by the consumer excluded). */
+  /**
+   * The stream's events (time spent by the consumer excluded from every wait): aborts the stream
+   * when nothing arrives for `inactivityMs`, and throws {@link StreamGap} when something arrives
+   * after more than `gapMs` of nothing from a server that sends bookmarks.
+   */
   async *#lines(res: ApiResponse): AsyncGenerator<RawWatchEvent> {
-    const inactivityMs = this.#options.inactivityMs ?? 180_000;
-    const arm = () =>
-      this.#clock.setTimer(inactivityMs, () => res.body.destroy(new WatchInactiveError(inactivityMs)));
+    const { inactivityMs = defaultInactivityMs, gapMs = defaultGapMs } = this.#options;
+    let waitingSince = 0;
+    const arm = () => {
+      waitingSince = this.#clock.monotonicMs();
+      return this.#clock.setTimer(inactivityMs, () => res.body.destroy(new WatchInactiveError(inactivityMs)));
+    };
     let timer = arm();
     try {
       for await (const raw of decodeLines(res.body, this.#bytes)) {
         timer.cancel();
+        if (this.#sendsBookmarks && this.#clock.monotonicMs() - waitingSince > gapMs) throw new StreamGap();
+        if (raw.type === "BOOKMARK") this.#sendsBookmarks = true;
         yield raw;
         timer = arm();
       }

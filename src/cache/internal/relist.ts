@@ -17,8 +17,8 @@ export interface Divergence<T extends KubeObject> {
   object: T;
 }
 
-/** The default relist period: 30 minutes. */
-export const defaultRelistPeriodMs = 30 * 60_000;
+/** The default relist period: 4 minutes (see {@link RelistOptions.periodMs} for why). */
+export const defaultRelistPeriodMs = 4 * 60_000;
 const defaultJitter = 0.1;
 
 /**

@@ -1,15 +1,23 @@
 /**
  * What a failed reconcile tells the people looking at its object, not only the log: a Warning
  * event with the error's message (the recorder makes repeats one Event's series); on a kind with a
- * condition set, the stall of a child the apiserver refused as invalid, and a key whose reconciles
- * keep failing, in its conditions, the way kstatus (and so Flux, Argo CD, `kubectl wait`) reads them.
+ * condition set, the stall of a child the apiserver refused as invalid, a child a quota or an
+ * admission check refused, and a key whose reconciles keep failing, in its conditions, the way
+ * kstatus (and so Flux, Argo CD, `kubectl wait`) reads them.
  */
 import type { KubeObject, ResourceType } from "../../api/index.ts";
 import { type Client, ConflictError } from "../../client/index.ts";
 import type { Clock } from "../../clock/index.ts";
 import type { EventRecorder } from "../../events/index.ts";
 import { InvalidChildError } from "../../ownership/index.ts";
-import { type ConditionSet, type StallOptions, type StatusDraft, writeStatus } from "../../status/index.ts";
+import {
+  type ChildTrouble,
+  type ConditionSet,
+  childRefusal,
+  type StallOptions,
+  type StatusDraft,
+  writeStatus,
+} from "../../status/index.ts";
 import { isTerminal } from "../action.ts";
 import { ReconcileTimeoutError } from "../errors.ts";
 import type { ShowFailingAfter } from "../options.ts";
@@ -88,14 +96,16 @@ export class FailureReports<T extends KubeObject> {
 
   /**
    * Reports that the reconcile of `key` failed with `err`: a Warning event on `object` (reason
-   * `ReconcileError`, `ReconcileTimeout` or `InvalidChild`) whose note is the error's message.
-   * When the kind has a condition set: for an invalid child, the summary False (Unknown for a
-   * `Succeeded` summary) with reason `InvalidChild` and `Stalled=True`; for a key failing past
-   * `showFailingAfter`, the summary False (Unknown) with reason `ReconcileFailed` and
+   * `ReconcileError`, `ReconcileTimeout`, `InvalidChild`, or a refused child's) whose note is the
+   * error's message. When the kind has a condition set: for an invalid child, the summary False
+   * (Unknown for a `Succeeded` summary) with reason `InvalidChild` and `Stalled=True`; for a key
+   * failing past `showFailingAfter`, the summary False (Unknown) with reason `ReconcileFailed` and
    * `Reconciling=True` (`ProgressingWithRetry`), saying `failing since <first failure>; last
-   * error: <its message>`, written when it changes what the object shows, at most once every
-   * {@link REWRITE_FAILING_MS}. Nothing is reported, nor counted, for a routine failure
-   * ({@link routine}); nothing is reported for an object that is gone, or once `stop` (the
+   * error: <its message>`; for a child the apiserver refused (`childRefusal`: a quota, an
+   * admission check), the same from its first failure, with the refusal's reason (`QuotaExceeded`,
+   * ...) and message, which its event carries too. Written when it changes what the object shows,
+   * at most once every {@link REWRITE_FAILING_MS}. Nothing is reported, nor counted, for a routine
+   * failure ({@link routine}); nothing is reported for an object that is gone, or once `stop` (the
    * controller's hard stop) aborted. Rejects only when the status write fails (the key then backs
    * off by default).
    */
@@ -104,17 +114,20 @@ export class FailureReports<T extends KubeObject> {
     const streak = this.#count(key);
     if (!object || stop.aborted) return;
     const invalid = invalidChildIn(err);
-    this.#deps.recorder.warning(object, eventReason(err, invalid), ACTION, messageOf(invalid ?? err));
+    const refused = refusalIn(err);
+    const note = refused?.message ?? messageOf(invalid ?? err);
+    this.#deps.recorder.warning(object, eventReason(err, invalid, refused), ACTION, note);
     const set = conditionSetOf(this.#type);
     if (!set) return;
     const options = summaryWhenFailing(set);
     if (invalid) {
       await this.#write(object, set, stop, (d) => d.stalled(INVALID_CHILD_REASON, invalid.message, options));
-    } else if (this.#keepsFailing(streak) && this.#mayShow(streak)) {
-      const message = failingMessage(streak.since, err);
-      const sent = await this.#write(object, set, stop, (d) =>
-        d.failing(RECONCILE_FAILED_REASON, message, options),
-      );
+    } else if (this.#due(streak, refused !== undefined)) {
+      const { reason, message } = refused ?? {
+        reason: RECONCILE_FAILED_REASON,
+        message: failingMessage(streak.since, err),
+      };
+      const sent = await this.#write(object, set, stop, (d) => d.failing(reason, message, options));
       if (sent) streak.shownAt = this.#deps.clock.now();
     }
   }
@@ -131,10 +144,15 @@ export class FailureReports<T extends KubeObject> {
     return streak;
   }
 
-  #keepsFailing({ since, failures }: Streak): boolean {
-    if (this.#after === false) return false;
-    const { failures: after = 10, ms = 30_000 } = this.#after;
-    return failures >= after || this.#deps.clock.now() - since >= ms;
+  /**
+   * Whether to show the failures of `streak` now: a refused child at once, others once they keep
+   * failing; never with `showFailingAfter: false`, and not again within {@link REWRITE_FAILING_MS}.
+   */
+  #due(streak: Streak, refused: boolean): boolean {
+    const after = this.#after;
+    if (after === false || !this.#mayShow(streak)) return false;
+    const { failures = 10, ms = 30_000 } = after;
+    return refused || streak.failures >= failures || this.#deps.clock.now() - streak.since >= ms;
   }
 
   #mayShow({ shownAt }: Streak): boolean {
@@ -190,8 +208,16 @@ function invalidChildIn(err: unknown): InvalidChildError | undefined {
   return causes(err).find((e): e is InvalidChildError => e instanceof InvalidChildError);
 }
 
-function eventReason(err: unknown, invalid: InvalidChildError | undefined): string {
+/** What a child refused by the apiserver (a quota, an admission check) in `err`'s cause chain says. */
+function refusalIn(err: unknown): ChildTrouble | undefined {
+  return causes(err)
+    .map(childRefusal)
+    .find((refused) => refused !== undefined);
+}
+
+function eventReason(err: unknown, invalid: unknown, refused: ChildTrouble | undefined): string {
   if (invalid) return INVALID_CHILD_REASON;
+  if (refused) return refused.reason;
   return err instanceof ReconcileTimeoutError ? TIMEOUT_REASON : RECONCILE_ERROR_REASON;
 }
 

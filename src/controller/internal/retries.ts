@@ -2,7 +2,7 @@
  * How a failed key comes back: the rate limiter's delay, made safe to use, and a short, capped
  * backoff for failures that only say the apiserver was away.
  */
-import { ServerError, ServerTimeoutError, UnreachableError } from "../../client/index.ts";
+import { apiserverAway } from "../../client/index.ts";
 import { exponentialRateLimiter, type RateLimiter } from "../../queue/index.ts";
 import { causes } from "./causes.ts";
 
@@ -52,26 +52,12 @@ export function outageBackoff(random: () => number = Math.random): RateLimiter {
   return { ...capped, when: (key) => capped.when(key) * (1 + random()) };
 }
 
-/** Error codes of sockets and undici that mean no answer arrived in time. */
-const timeoutCodes = new Set([
-  "ETIMEDOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-
 /**
- * True when `err` (or an error in its cause chain) says only that the apiserver was away: not
- * reachable, answering 502/503 or a server-side timeout, or not answering in time. A plain 500
- * (e.g. a failing admission webhook) is not among them: it keeps the full backoff.
+ * True when `err` (or an error in its cause chain) says only that the apiserver was away
+ * ({@link apiserverAway}: not reachable, answering 502/503 or a server-side timeout, or not
+ * answering in time). A plain 500 (e.g. a failing admission webhook) is not among them: it keeps
+ * the full backoff.
  */
 export function serverUnavailable(err: unknown): boolean {
-  return causes(err).some(
-    (e) =>
-      e instanceof UnreachableError ||
-      e instanceof ServerTimeoutError ||
-      (e instanceof ServerError && (e.statusCode === 502 || e.statusCode === 503)) ||
-      (e instanceof DOMException && e.name === "TimeoutError") ||
-      timeoutCodes.has((e as { code?: unknown } | null)?.code as string),
-  );
+  return causes(err).some(apiserverAway);
 }

@@ -30,7 +30,7 @@ export interface ConformanceTimings {
   /** How long generation-honesty holds the operator's output writes after a spec change. Default 5 s. */
   holdMs?: number;
   /**
-   * The period of the operator's informer relists during the run (30 min in production), so that
+   * The period of the operator's informer relists during the run (4 min in production), so that
    * cache-heals sees a cache repaired in seconds. Default 15 s.
    */
   relistMs?: number;

@@ -2,9 +2,11 @@
  * Issue 20's proof for dashboards: every query of the dashboard and the alert rules that
  * `kubeloop generate` writes for the myproxy reference operator names a metric the running operator
  * exposes, and every label it names on one is on that metric's series in a live `/metrics`
- * scrape. The operator runs with leader election and its webhook; the test makes it reconcile, fail
- * a reconcile (a ResourceQuota refuses a child), repair drift and admit a route, so that each
- * metric the queries read has series to check, apart from those only a fault increments.
+ * scrape. The operator runs with leader election and its webhook, through a fault proxy; the test
+ * makes it reconcile, fail a reconcile (the proxy answers a child's create with a 500: a quota's
+ * refusal is no reconcile error, MyProxy shows it as QuotaExceeded), repair drift and admit a
+ * route, so that each metric the queries read has series to check, apart from those only a fault
+ * increments.
  */
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -21,12 +23,17 @@ import {
   startOperator,
   waitForCondition,
 } from "../../../operators/myproxy/test/e2e/support.ts";
-import { ResourceQuota } from "../../../src/api/index.ts";
 import { manifestsOf } from "../../../src/generate/index.ts";
 import { TARGET_LABELS } from "../../../src/generate/queries.ts";
-import { exposition, metricReferences, queryProblems } from "../../../src/testing/index.ts";
+import {
+  exposition,
+  metricReferences,
+  queryProblems,
+  startProxy,
+  upstreamFromKubeconfig,
+} from "../../../src/testing/index.ts";
 import { monitoringQueries } from "../../fixtures/monitoring.ts";
-import { eventually, kubectl, testClient, testNamespace } from "../support.ts";
+import { eventually, kubeconfigPath, kubectl, onCleanup, testNamespace } from "../support.ts";
 
 before(installCrds);
 
@@ -58,7 +65,9 @@ test("every query of the generated dashboard and alert rules reads what the runn
   const files = await manifestsOf(myproxy);
   const queries = monitoringQueries(files);
   const namespace = await testNamespace(t);
-  const manager = await startOperator(t, namespace, { leaderElection: true });
+  const proxy = await startProxy({ upstream: upstreamFromKubeconfig(kubeconfigPath()) });
+  onCleanup(t, () => proxy.stop());
+  const manager = await startOperator(t, namespace, { leaderElection: true, kubeconfig: proxy.kubeconfig() });
   const scrape = async () =>
     exposition(await (await fetch(`http://127.0.0.1:${manager.ports.metrics}/metrics`)).text());
 
@@ -76,19 +85,16 @@ test("every query of the generated dashboard and alert rules reads what the runn
   ]);
   await createService(namespace, "web", [{ port: 80 }]);
   await createRoute(namespace, "home", { proxy: "edge", host: "example.com", service: "web", port: 80 });
-  // No more ConfigMaps in the namespace: the next MyProxy's reconciles fail, and are retried.
-  await (await testClient()).create(ResourceQuota, {
-    apiVersion: "v1",
-    kind: "ResourceQuota",
-    metadata: { name: "no-more-configmaps", namespace },
-    spec: { hard: { "count/configmaps": "0" } },
-  });
+  // No more ConfigMaps created in the namespace: the next MyProxy's reconciles fail, and are retried.
+  proxy.inject({ verb: "create", resource: "configmaps", namespace }, { status: 500 });
   await createProxy(namespace, "blocked");
 
   const exposed = await eventually(
     async () => {
       const now = await scrape();
-      return provoked.every((metric) => (now.get(metric)?.series ?? 0) > 0) && now;
+      const missing = provoked.filter((metric) => !now.get(metric)?.series);
+      if (missing.length > 0) throw new Error(`no series yet of ${missing.join(", ")}`);
+      return now;
     },
     { what: `series of ${provoked.join(", ")}` },
   );

@@ -115,7 +115,7 @@ function startReplica(
 }
 
 /** The shards `replica` holds, as its events tell. */
-function held(replica: OperatorProcess): Set<number> {
+export function held(replica: OperatorProcess): Set<number> {
   const shardsHeld = new Set<number>();
   for (const e of replica.events) {
     if (e.event === "shard-acquired") shardsHeld.add(e.shard as number);
@@ -125,7 +125,7 @@ function held(replica: OperatorProcess): Set<number> {
 }
 
 /** True when `replicas` hold every shard between them, each its fair share (⌊S/R⌋ or ⌈S/R⌉). */
-function balanced(replicas: readonly OperatorProcess[]): boolean {
+export function balanced(replicas: readonly OperatorProcess[]): boolean {
   const counts = replicas.map((r) => held(r).size);
   const all = new Set(replicas.flatMap((r) => [...held(r)]));
   const fair = shards / replicas.length;

@@ -3,7 +3,8 @@
  * a reconciler that throws turns Ready False (`ReconcileFailed`) with `Reconciling=True`, which
  * `kubeloop describe` tells as "failing since …; last error …"; a child the apiserver refuses
  * with 500 `field not declared in schema` is an invalid child (`Stalled=True`, not retried). Both
- * are Ready again once the cause is fixed.
+ * are Ready again once the cause is fixed. A child a quota refuses shows at its first failure, with
+ * reason `QuotaExceeded` and the apiserver's message.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -147,4 +148,33 @@ test("a child with a field its kind does not declare is an invalid child: stalle
   await relays.setFault("spill", "none");
   const fixed = await relays.conditionsOnce("spill", "spill Ready once fixed", ready);
   assert.equal(findCondition(fixed, "Stalled"), undefined);
+});
+
+test("a child a quota refuses shows on its object at its first failure, naming the quota; Ready once the quota is gone", async (t) => {
+  const relays = await startRelays(t);
+  const { namespace } = relays;
+  // The namespace's kube-root-ca.crt already takes the one ConfigMap the quota allows.
+  await kubectl(["create", "quota", "one-configmap", "-n", namespace, "--hard=configmaps=1"]);
+  await eventually(
+    async () =>
+      (await kubectl(["get", "quota", "one-configmap", "-n", namespace, "-o", "jsonpath={.status.used}"]))
+        .stdout,
+    { what: "the quota's usage computed (until then the apiserver refuses with 'status unknown')" },
+  );
+  await relays.create("full", "none");
+  const refused = await relays.conditionsOnce(
+    "full",
+    "full Ready=False (QuotaExceeded)",
+    (c) => findCondition(c, "Ready")?.reason === "QuotaExceeded",
+  );
+  assert.match(
+    findCondition(refused, "Ready")?.message ?? "",
+    /^configmaps "full-relay" is forbidden: exceeded quota: one-configmap, requested: configmaps=1, used: configmaps=1, limited: configmaps=1; .*raise the quota/,
+  );
+  const reconciling = findCondition(refused, "Reconciling");
+  assert.deepEqual([reconciling?.status, reconciling?.reason], ["True", "ProgressingWithRetry"]);
+  assert.equal(findCondition(refused, "Stalled"), undefined, "raising the quota is enough: not stalled");
+
+  await kubectl(["delete", "quota", "one-configmap", "-n", namespace]);
+  await relays.conditionsOnce("full", "full Ready once the quota is gone", ready);
 });

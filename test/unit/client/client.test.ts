@@ -455,6 +455,14 @@ describe("Client: warnings, metrics, retries and credentials", () => {
     );
   });
 
+  it("limits nothing by default, as controller-runtime since 0.21: the apiserver's priority and fairness paces clients", async (t) => {
+    const { client, sent } = clientWith(t, () => ({ status: 200, body: {} }));
+    const all = Promise.all(Array.from({ length: 100 }, (_, i) => client.get(ConfigMap, `c${i}`)));
+    await flush();
+    assert.equal(sent.length, 100, "every request sent at once, none waiting for a token");
+    await all;
+  });
+
   it("spaces requests beyond the burst at qps", async (t) => {
     const { client, clock, sent } = clientWith(t, () => ({ status: 200, body: {} }), { qps: 5, burst: 2 });
     const all = Promise.all([1, 2, 3].map((i) => client.get(ConfigMap, `c${i}`)));

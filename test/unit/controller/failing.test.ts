@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject, type ResourceType } from "../../../src/api/index.ts";
+import { ForbiddenError } from "../../../src/client/index.ts";
 import { Action, type ControllerOptions } from "../../../src/controller/index.ts";
 import { type Condition, defineConditionSet, findCondition } from "../../../src/status/index.ts";
 import { conflict, FakeStatusClient } from "../status/writer-support.ts";
@@ -224,6 +225,51 @@ describe("Controller: a key whose reconciles keep failing", () => {
     assert.equal(h.status.of("patch").length, 2, "one attempt per failure, nothing re-read");
     assert.equal(h.status.of("read").length + h.status.of("get").length, 0);
     assert.ok(!h.calls.some((c) => c.startsWith("handling")));
+  });
+
+  const quota = new ForbiddenError(
+    {
+      code: 403,
+      reason: "Forbidden",
+      message:
+        'deployments.apps "a" is forbidden: exceeded quota: no-deployments, requested: count/deployments.apps=1, used: count/deployments.apps=0, limited: count/deployments.apps=0',
+      details: { name: "a", group: "apps", kind: "deployments" },
+    },
+    { method: "POST", path: "/apis/apps/v1/namespaces/ns/deployments" },
+  );
+  for (const [what, error] of [
+    ["a child a quota refused", quota],
+    ["a child a quota refused, wrapped", new Error("creating the Deployment", { cause: quota })],
+  ] as const) {
+    it(`shows ${what} at the first failure, naming the quota, with the Warning event's reason`, async (t) => {
+      const h = failing(t, () => error);
+      await reconciledTimes(h, 1);
+      assert.equal(h.status.of("patch").length, 1, "not after ten failures: at once");
+      const conditions = conditionsSent(h.status);
+      const ready = findCondition(conditions, "Ready");
+      assert.deepEqual([ready?.status, ready?.reason], ["False", "QuotaExceeded"]);
+      assert.match(
+        ready?.message ?? "",
+        /^deployments\.apps "a" is forbidden: exceeded quota: no-deployments, .*; .*raise the quota/,
+      );
+      const reconciling = findCondition(conditions, "Reconciling");
+      assert.deepEqual(
+        [reconciling?.status, reconciling?.reason],
+        ["True", "ProgressingWithRetry"],
+        "retried",
+      );
+      assert.equal(findCondition(conditions, "Stalled"), undefined);
+      assert.deepEqual(
+        h.events.callsOf("create").map((c) => c.body.reason),
+        ["QuotaExceeded"],
+      );
+    });
+  }
+
+  it("shows no refusal either with showFailingAfter false", async (t) => {
+    const h = failing(t, () => quota, { showFailingAfter: false });
+    await reconciledTimes(h, 3);
+    assert.equal(h.status.calls.length, 0);
   });
 
   it("shows nothing on a kind without a condition set", async (t) => {

@@ -22,6 +22,20 @@ describe("LeaderElector acquiring", () => {
     await a.stop();
   });
 
+  it("writes the owner references it is given on every write, so that garbage collection follows them", async () => {
+    const h = new Harness();
+    const pod = { apiVersion: "v1", kind: "Pod", name: "widgets-0", uid: "uid-0" };
+    const a = h.start("a", { ownerReferences: [pod] });
+    await h.advance(0);
+    assert.deepEqual(h.store.lease()?.metadata.ownerReferences, [pod], "on create");
+    h.store.put({ ...h.store.lease()?.spec }); // someone drops the owners
+    await h.advanceTo(4_000);
+    assert.deepEqual(h.store.lease()?.metadata.ownerReferences, [pod], "back on the next renewal");
+    await a.stop();
+    assert.equal(h.store.lease()?.spec?.holderIdentity, undefined, "released");
+    assert.deepEqual(h.store.lease()?.metadata.ownerReferences, [pod], "and on the release");
+  });
+
   it("takes a released Lease at once and counts the transition", async () => {
     const h = new Harness();
     h.store.put({ leaseDurationSeconds: 1, renewTime: microTime(T0), leaseTransitions: 3 });

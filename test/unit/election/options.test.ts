@@ -43,6 +43,8 @@ describe("LeaderElector options", () => {
     ["a non-finite leaseDuration", { leaseDurationMs: Number.POSITIVE_INFINITY }, "leaseDurationMs"],
     ["a leaseDuration of fractional seconds", { leaseDurationMs: 15_500 }, "leaseDurationMs"],
     ["an empty name", { name: "" }, "name"],
+    ["a name the apiserver refuses for a Lease", { name: "widgets-member-host_1f2e" }, "name"],
+    ["a name of 254 characters", { name: "a".repeat(254) }, "name"],
     ["an empty identity", { identity: "" }, "identity"],
   ];
   for (const [what, options, option] of invalid) {

@@ -6,6 +6,8 @@ import type { Lease, LeaseObject } from "../../../src/api/index.ts";
 import {
   AlreadyExistsError,
   ConflictError,
+  type DeleteOptions,
+  InvalidError,
   type ListOptions,
   NotFoundError,
   type ObjectList,
@@ -41,7 +43,7 @@ export class FakeLeaseStore implements LeaseClient {
   readonly #leases = new Map<string, LeaseObject>();
   #version = 0;
   /** Each call made, by verb. */
-  readonly calls: ("get" | "create" | "update" | "list")[] = [];
+  readonly calls: ("get" | "create" | "update" | "list" | "delete")[] = [];
   /** How many writes were refused with a 409 (stale resourceVersion or name taken). */
   conflicts = 0;
   /** While true, every call fails with a 500. */
@@ -87,6 +89,8 @@ export class FakeLeaseStore implements LeaseClient {
 
   async create(_type: typeof Lease, obj: LeaseObject, opts: WriteOptions): Promise<LeaseObject> {
     await this.#call("create", opts.signal);
+    // The apiserver's rule for Lease names (a DNS-1123 subdomain), answered with its 422.
+    if (!isDnsSubdomain(obj.metadata.name ?? "")) throw apiError(InvalidError, 422, "Invalid", "POST");
     if (this.#leases.has(obj.metadata.name ?? ""))
       this.#conflict(AlreadyExistsError, "AlreadyExists", "POST");
     return this.#save(obj);
@@ -102,9 +106,29 @@ export class FakeLeaseStore implements LeaseClient {
     return this.#save(obj);
   }
 
+  /** Deletes the Lease `name`; a 409 when a precondition does not hold, as the apiserver answers. */
+  async delete(_type: typeof Lease, name: string, opts: DeleteOptions): Promise<undefined> {
+    await this.#call("delete", opts.signal);
+    const current = this.#leases.get(name);
+    if (!current) throw apiError(NotFoundError, 404, "NotFound", "DELETE");
+    const { uid, resourceVersion } = opts.preconditions ?? {};
+    const { metadata } = current;
+    if ((uid && uid !== metadata.uid) || (resourceVersion && resourceVersion !== metadata.resourceVersion)) {
+      this.#conflict(ConflictError, "Conflict", "DELETE");
+    }
+    this.#leases.delete(name);
+    return undefined;
+  }
+
   #save(obj: LeaseObject): LeaseObject {
     const saved = structuredClone(obj);
-    saved.metadata = { ...saved.metadata, namespace: "default", resourceVersion: String(++this.#version) };
+    const uid = saved.metadata.uid ?? `uid-${saved.metadata.name}-${this.#version + 1}`;
+    saved.metadata = {
+      ...saved.metadata,
+      namespace: "default",
+      uid,
+      resourceVersion: String(++this.#version),
+    };
     this.#leases.set(saved.metadata.name ?? "", saved);
     return structuredClone(saved);
   }
@@ -114,7 +138,7 @@ export class FakeLeaseStore implements LeaseClient {
     throw apiError(Class, 409, reason, method);
   }
 
-  async #call(verb: "get" | "create" | "update" | "list", signal: AbortSignal | undefined): Promise<void> {
+  async #call(verb: FakeLeaseStore["calls"][number], signal: AbortSignal | undefined): Promise<void> {
     this.calls.push(verb);
     if (this.hanging) await this.#hang(signal);
     await Promise.resolve();
@@ -132,6 +156,17 @@ export class FakeLeaseStore implements LeaseClient {
   }
 }
 
+/**
+ * The apiserver's rule for Lease names, written out from `IsDNS1123Subdomain`
+ * (k8s.io/apimachinery/pkg/util/validation), which `ValidateLease` applies through
+ * `NameIsDNSSubdomain`: at most 253 characters; dot-separated labels of lower-case alphanumerics
+ * and `-`, each starting and ending alphanumeric.
+ */
+export function isDnsSubdomain(name: string): boolean {
+  const label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+  return name.length > 0 && name.length <= 253 && name.split(".").every((part) => label.test(part));
+}
+
 /** Lets every pending promise callback run (one macrotask turn; no time passes on any clock). */
 export function flush(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -142,8 +177,10 @@ export interface Candidate {
   elector: LeaderElector;
   /** `new:<id>`, `started`, `stopped` and `error:<phase>`, in order. */
   events: string[];
-  /** The signal of each term, in order. */
+  /** The stop signal of each term, in order. */
   terms: AbortSignal[];
+  /** The lost signal of each term, in order. */
+  losses: (AbortSignal | undefined)[];
   /** Metric hook calls: `status=0|1` and `transition`. */
   metrics: string[];
   /** Errors passed to onError. */
@@ -161,7 +198,7 @@ export class Harness {
 
   /** Starts a candidate with `identity`; other options override the harness's. */
   start(identity: string, options: Partial<LeaderElectorOptions> = {}): Candidate {
-    const candidate = { events: [], terms: [], metrics: [], errors: [] } as unknown as Candidate;
+    const candidate = { events: [], terms: [], losses: [], metrics: [], errors: [] } as unknown as Candidate;
     const controller = new AbortController();
     candidate.elector = new LeaderElector({
       client: this.store,
@@ -171,9 +208,10 @@ export class Harness {
       identity,
       metrics: recordMetrics(candidate.metrics),
       onNewLeader: (id) => candidate.events.push(`new:${id}`),
-      onStartedLeading: (signal) => {
+      onStartedLeading: (signal, lost) => {
         candidate.events.push("started");
         candidate.terms.push(signal);
+        candidate.losses.push(lost);
       },
       onStoppedLeading: () => candidate.events.push("stopped"),
       onError: (error: unknown, phase: ElectionPhase) => {

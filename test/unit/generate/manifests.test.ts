@@ -167,7 +167,7 @@ describe("operatorManifests", () => {
     assert.ok(!single.get("rbac.yaml")?.includes("leases"));
   });
 
-  it("shards across replicas when asked: the container's --shards and --shard-key, and the Leases listed too", () => {
+  it("shards across replicas when asked: the container's --shards and --shard-key, the Leases listed and a stopped replica's membership deleted", () => {
     const sharded = operatorManifests({ ...options, replicas: 3, sharding: { shards: 16, key: "uid" } });
     const deployment = parseAllDocuments(sharded.get("deployment.yaml") ?? "")[0]?.toJS();
     assert.equal(deployment.spec.replicas, 3);
@@ -181,7 +181,7 @@ describe("operatorManifests", () => {
     assert.deepEqual(role.rules[0], {
       apiGroups: ["coordination.k8s.io"],
       resources: ["leases"],
-      verbs: ["create", "get", "list", "update"],
+      verbs: ["create", "delete", "get", "list", "update"],
     });
   });
 

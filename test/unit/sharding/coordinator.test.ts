@@ -6,18 +6,27 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { FakeClock } from "../../../src/clock/index.ts";
-import { ShardCoordinator, type ShardLeaseClient } from "../../../src/sharding/index.ts";
+import { FakeClock, untilAborted } from "../../../src/clock/index.ts";
+import {
+  ShardCoordinator,
+  type ShardCoordinatorOptions,
+  type ShardLeaseClient,
+} from "../../../src/sharding/index.ts";
+import { ShardLeaseNames } from "../../../src/sharding/names.ts";
 import { FakeLeaseStore, flush, T0 } from "../election/support.ts";
 
 const SHARDS = 6;
 
-/** One shard's work by one replica, from its start to the moment it stopped (open while running). */
+/**
+ * One shard's work by one replica, from its start to the moment it stopped writing (open while
+ * running): its drain ended, or the shard was lost (then `lost` is set).
+ */
 interface Term {
   replica: string;
   shard: number;
   start: number;
   end?: number;
+  lost?: boolean;
 }
 
 /** A replica's view of the store, which a test can cut off (every call fails, as for a partition). */
@@ -32,6 +41,7 @@ function replicaClient(store: FakeLeaseStore): { client: ShardLeaseClient; link:
     create: through(store.create.bind(store)),
     update: through(store.update.bind(store)),
     list: through(store.list.bind(store)),
+    delete: through(store.delete.bind(store)),
   };
   return { client, link };
 }
@@ -53,9 +63,14 @@ class Replicas {
     t.after(() => Promise.all([...this.#running.keys()].map((id) => this.stop(id))));
   }
 
-  start(identity: string): void {
+  /**
+   * Starts replica `identity`; told to give a shard up, its work drains for `drainMs` (unless the
+   * shard is lost first: then it stops writing at once).
+   */
+  start(identity: string, drainMs = 0, options: Partial<ShardCoordinatorOptions> = {}): void {
     const { client, link } = replicaClient(this.store);
     const coordinator = new ShardCoordinator({
+      ...options,
       client,
       name: "widgets",
       namespace: "default",
@@ -64,12 +79,15 @@ class Replicas {
       clock: this.clock,
       random: () => 0,
       onError: (err, phase) => this.errors.push(`${identity} ${phase}: ${(err as Error).message}`),
-      onShard: async ({ index }, signal) => {
+      onShard: async ({ index }, signal, lost?: AbortSignal) => {
         if (this.failNext.delete(index)) throw new Error(`shard ${index} could not start`);
         const term: Term = { replica: identity, shard: index, start: this.clock.monotonicMs() };
         this.terms.push(term);
-        await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+        await untilAborted(signal);
+        const drained = this.clock.sleep(drainMs);
+        await Promise.race([drained, ...(lost ? [untilAborted(lost)] : [])]);
         term.end = this.clock.monotonicMs();
+        term.lost = lost?.aborted;
       },
     });
     const stop = new AbortController();
@@ -85,10 +103,11 @@ class Replicas {
     if (replica) replica.link.cut = true;
   }
 
-  async stop(identity: string): Promise<void> {
+  /** Stops replica `identity` and waits until it did; its link to the store is restored first unless `cut`. */
+  async stop(identity: string, cut = false): Promise<void> {
     const replica = this.#running.get(identity);
     if (!replica) return;
-    replica.link.cut = false;
+    replica.link.cut = cut;
     replica.stop.abort();
     this.#running.delete(identity);
     await this.advanceUntilDone(replica.done);
@@ -180,6 +199,80 @@ describe("ShardCoordinator", () => {
     const stopped = replicas.terms.filter((t) => t.replica === "c" && cutShards.includes(t.shard));
     assert.ok(stopped.every((t) => t.end !== undefined));
     replicas.assertNoOverlap();
+  });
+
+  it("keeps shards given up on rebalance until their work drained, longer than a lease duration", async (t) => {
+    const replicas = new Replicas(t);
+    replicas.start("a", 20_000);
+    await replicas.untilShares({ a: 6 });
+    replicas.start("b", 20_000);
+    await replicas.untilShares({ a: 3, b: 3 });
+    replicas.assertNoOverlap();
+    const drained = replicas.terms.filter((term) => term.replica === "a" && term.end !== undefined);
+    assert.equal(drained.length, 3, "a gave up three shards");
+    assert.ok(
+      drained.every((term) => !term.lost),
+      "each drained, none lost",
+    );
+  });
+
+  it("keeps a stopping replica's shards until their work drained, then hands them over", async (t) => {
+    const replicas = new Replicas(t);
+    for (const id of ["a", "b", "c"]) replicas.start(id, 20_000);
+    await replicas.untilShares({ a: 2, b: 2, c: 2 });
+    const stoppedAt = replicas.clock.monotonicMs();
+    await replicas.stop("c");
+    const drains = replicas.terms.filter((term) => term.replica === "c");
+    assert.ok(
+      drains.every((term) => !term.lost && (term.end ?? 0) - stoppedAt >= 20_000),
+      "drained, not lost",
+    );
+    await replicas.untilShares({ a: 3, b: 3 });
+    replicas.assertNoOverlap();
+  });
+
+  it("loses a draining shard renewDeadline after its last successful renewal, before anyone else takes it", async (t) => {
+    const replicas = new Replicas(t);
+    for (const id of ["a", "b", "c"]) replicas.start(id, 60_000);
+    await replicas.untilShares({ a: 2, b: 2, c: 2 });
+    const cutAt = replicas.clock.monotonicMs();
+    replicas.cut("c"); // renewals fail from now on
+    await replicas.advance(4_000);
+    await replicas.stop("c", true); // told to give its shards up, 4 s into failed renewals
+    const lost = replicas.terms.filter((term) => term.replica === "c" && term.lost);
+    assert.equal(lost.length, 2, "both of c's shards were lost rather than drained for 60 s");
+    assert.ok(
+      lost.every((term) => (term.end ?? 0) <= cutAt + 10_000),
+      `lost within the renew deadline of the last renewal (cut at ${cutAt}): ${lost.map((l) => l.end)}`,
+    );
+    await replicas.untilShares({ a: 3, b: 3 });
+    replicas.assertNoOverlap();
+  });
+
+  it("spreads the shards across replicas named as pods name them ($POD_NAME_$POD_UID)", async (t) => {
+    const replicas = new Replicas(t);
+    const pods = ["widgets-7d9c6b5f4-x2x7q_0b8e5d6e-1f2a", "widgets-7d9c6b5f4-k9m4z_7f6a5b4c-3d2e"];
+    for (const pod of pods) replicas.start(pod);
+    await replicas.untilShares({ [pods[0] as string]: 3, [pods[1] as string]: 3 });
+    assert.deepEqual(replicas.errors, [], "no Lease was refused");
+  });
+
+  it("deletes its membership Lease on a clean stop, and has its pod own it meanwhile", async (t) => {
+    const replicas = new Replicas(t);
+    const names = new ShardLeaseNames("widgets");
+    replicas.start("a", 0, { pod: { name: "widgets-0", uid: "uid-0" } });
+    replicas.start("b");
+    await replicas.untilShares({ a: 3, b: 3 });
+    const owners = (id: string) => replicas.store.lease(names.member(id))?.metadata.ownerReferences;
+    assert.deepEqual(owners("a"), [{ apiVersion: "v1", kind: "Pod", name: "widgets-0", uid: "uid-0" }]);
+    assert.equal(owners("b"), undefined, "no pod, no owner");
+    assert.equal(replicas.store.lease(names.member("a"))?.spec?.holderIdentity, "a");
+
+    await replicas.stop("a");
+    assert.equal(replicas.store.lease(names.member("a")), undefined, "deleted");
+    assert.ok(replicas.store.lease(names.member("b")), "the other replica's stays");
+    await replicas.untilShares({ b: 6 });
+    assert.deepEqual(replicas.errors, []);
   });
 
   it("reports shard work that throws and gives the shard up, to be held and worked again", async (t) => {

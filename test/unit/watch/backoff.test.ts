@@ -21,6 +21,13 @@ describe("Backoff", () => {
     assert.equal(low.next(), 800, "the step doubles whatever the jitter");
   });
 
+  it("caps one delay without stopping the sequence", () => {
+    const backoff = new Backoff(100, 1_000, () => 1);
+    const delays = [backoff.next(), backoff.next(150), backoff.next(150), backoff.next()];
+    assert.deepEqual(delays, [100, 150, 150, 800]);
+    assert.equal(new Backoff(800, 30_000, () => 0).next(200), 100, "jittered below the cap as ever");
+  });
+
   it("starts over after reset", () => {
     const backoff = new Backoff(100, 1_000, () => 1);
     backoff.next();

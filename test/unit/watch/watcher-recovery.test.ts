@@ -90,6 +90,38 @@ describe("watch: resuming", () => {
     assert.ok(calls.includes("reconnect error"));
     assert.ok(!calls.includes("relist error"));
   });
+
+  it("retries every 1–2 s while the apiserver is away, however long it stays away", async (t) => {
+    const { client, clock, events, first, delays } = await syncedWatch(t);
+    const next = events.next();
+    first.body.destroy(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
+    await flush();
+    const refused = () => new UnreachableError("https://s", new Error("ECONNREFUSED"));
+    const installing = failure(503, "ServiceUnavailable");
+    for (const err of [refused(), refused(), installing, refused(), refused()]) {
+      client.failWatch(err);
+      clock.advance(delays.at(-1) ?? Number.NaN);
+      await flush();
+    }
+    assert.deepEqual(delays, [500, 1_000, 1_000, 1_000, 1_000, 1_000], "never past the outage cap");
+    client.stream().send("MODIFIED", object("a", "7"));
+    clock.advance(1_000);
+    assert.equal((await next).value?.type, "apply");
+  });
+
+  it("backs off further for failures that are not the apiserver being away", async (t) => {
+    const { client, clock, events, first, delays } = await syncedWatch(t);
+    void events.next();
+    await flush();
+    first.body.destroy(new Error("boom"));
+    await flush();
+    for (let i = 0; i < 4; i++) {
+      client.failWatch(failure(500, "InternalError"));
+      clock.advance(delays.at(-1) ?? Number.NaN);
+      await flush();
+    }
+    assert.deepEqual(delays, [500, 1_000, 2_000, 4_000, 4_000], "up to the maximum backoff");
+  });
 });
 
 describe("watch: relisting", () => {

@@ -70,12 +70,12 @@ test("bug 1.7.9: a conflicting status write is recomputed from a fresh read; eve
     { what: "the Succeeded event" },
   );
   const occurrences = (reason: string) => occurrencesIn(events, reason);
-  // The held write carried the transition to WorkersRunning; after its 409 the status is recomputed
+  // The held write carried the transition to WorkersStarting; after its 409 the status is recomputed
   // from a fresh read, which on a loaded machine may already find the workers done and write
   // Succeeded directly: that transition was never stored, so its event may be absent. What the bug
   // made was the event recorded twice, for the write and its retry.
   assert.ok(
-    occurrences("WorkersRunning") <= 1,
+    occurrences("WorkersStarting") <= 1,
     "the first transition's event at most once, though written twice",
   );
   assert.equal(occurrences("Succeeded"), 1);

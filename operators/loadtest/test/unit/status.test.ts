@@ -7,7 +7,7 @@ import { NOT_STARTED_ANNOTATION } from "../../progress.ts";
 import { describeStatus, type Observation, recheckAfterMs, startTimeoutAt } from "../../status.ts";
 import { CREATED, condition, END, job, loadTest, ms, START } from "./fixtures.ts";
 
-const runningJob = job({ startTime: START, active: 2, succeeded: 2 });
+const runningJob = job({ startTime: START, active: 2, ready: 2, succeeded: 2 });
 const succeededJob = job({
   startTime: START,
   completionTime: END,
@@ -94,6 +94,30 @@ describe("describeStatus", () => {
     assert.equal(recheckAfterMs, 25_500, "the next step is 25 s away");
   });
 
+  it("issue 37: Pending workers (active, not ready) count as not started, not as running", () => {
+    const at = ms(START) + 10_000;
+    const pending = pass(
+      loadTest({ count: 2 }),
+      { kind: "job", job: job({ startTime: START, active: 2, ready: 0 }, 2) },
+      at,
+    );
+    assert.deepEqual(summary(pending.obj, "Progressing"), ["True", "WorkersStarting"]);
+    assert.equal(get(pending.obj, "Progressing")?.message, "0/2 workers succeeded, 0 running, 2 not started");
+    assert.deepEqual(summary(pending.obj, "Succeeded"), ["Unknown", "WorkersStarting"]);
+    assert.equal(pending.obj.status?.active, 2, "the Job's active, as the Artillery operator reported it");
+    assert.equal(kstatus(pending.obj).status, "InProgress");
+
+    const half = job({ startTime: START, active: 2, ready: 1, succeeded: 1, failed: 1, failedIndexes: "3" });
+    const { obj } = pass(loadTest(), { kind: "job", job: half }, at);
+    assert.deepEqual(summary(obj, "Progressing"), ["True", "WorkersRunning"]);
+    assert.equal(
+      get(obj, "Progressing")?.message,
+      "1/4 workers succeeded, 1 running, 1 not started, 1 failed (indexes 3)",
+    );
+    const created = pass(loadTest(), { kind: "created" }, at).obj;
+    assert.deepEqual(summary(created, "Progressing"), ["True", "WorkersStarting"]);
+  });
+
   it("bug 1.7.5: every condition and the status carry observedGeneration", () => {
     const { obj } = pass(loadTest(), { kind: "job", job: runningJob });
     assert.equal(obj.status?.observedGeneration, 1);
@@ -156,7 +180,7 @@ describe("describeStatus", () => {
   it("seed 000: workers that never started end the test at the start timeout, WorkersNotStarted", () => {
     const stuck = job({ startTime: START, active: 4, ready: 0 });
     const waiting = pass(loadTest(), { kind: "job", job: stuck });
-    assert.deepEqual(summary(waiting.obj, "Progressing"), ["True", "WorkersRunning"]);
+    assert.deepEqual(summary(waiting.obj, "Progressing"), ["True", "WorkersStarting"]);
     const givenUp = {
       ...stuck,
       metadata: { ...stuck.metadata, annotations: { [NOT_STARTED_ANNOTATION]: END } },

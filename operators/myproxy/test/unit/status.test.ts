@@ -7,6 +7,7 @@ import type { MyProxyObject } from "../../api.ts";
 import { MyProxyConditions } from "../../conditions.ts";
 import {
   availableReport,
+  type ProxyObservation,
   podNames,
   progressingReport,
   proxyStatus,
@@ -39,6 +40,23 @@ describe("podNames", () => {
   });
 });
 
+/** The ReplicaFailure a Deployment copies from its ReplicaSet when a quota refuses its pods. */
+const podsQuota =
+  'pods "edge-5d9f7c8b9-x2x7q" is forbidden: exceeded quota: no-pods, requested: pods=1, used: pods=0, limited: pods=0';
+const noPods = deployment(2, {
+  observedGeneration: 1,
+  conditions: [
+    condition(
+      "Available",
+      "False",
+      "MinimumReplicasUnavailable",
+      "Deployment does not have minimum availability.",
+    ),
+    condition("Progressing", "True", "NewReplicaSetCreated", 'Created new replica set "edge-5d9f7c8b9"'),
+    condition("ReplicaFailure", "True", "FailedCreate", podsQuota),
+  ],
+});
+
 describe("availableReport", () => {
   it("is Unknown without a Deployment, or before the Deployment reports availability", () => {
     assert.equal(availableReport(undefined).reason, "DeploymentNotFound");
@@ -60,6 +78,14 @@ describe("availableReport", () => {
       status: "False",
       reason: "MinimumReplicasUnavailable",
       message: "1/3 pods ready",
+    });
+  });
+
+  it("says why pods are unavailable when the Deployment reports a ReplicaFailure: its reason and message", () => {
+    assert.deepEqual(availableReport(noPods), {
+      status: "False",
+      reason: "FailedCreate",
+      message: `0/2 pods ready; Deployment edge: ${podsQuota}`,
     });
   });
 });
@@ -101,10 +127,32 @@ describe("progressingReport", () => {
     assert.deepEqual(progressingReport(stuck, true), {
       status: "False",
       reason: "ProgressDeadlineExceeded",
-      message: "took too long",
+      message: "Deployment edge: took too long",
+    });
+  });
+
+  it("is False with the Deployment's ReplicaFailure (its ReplicaSet cannot create pods), reason and message", () => {
+    assert.deepEqual(progressingReport(noPods, true), {
+      status: "False",
+      reason: "FailedCreate",
+      message: `Deployment edge: ${podsQuota}`,
     });
   });
 });
+
+/** An observation of a MyProxy without a Deployment yet (nothing converged), with `overrides`. */
+function unconverged(overrides: Partial<ProxyObservation> = {}): ProxyObservation {
+  return {
+    deployment: undefined,
+    deploymentUpToDate: false,
+    pods: [],
+    acceptedRoutes: 0,
+    routesLeftOut: 0,
+    configHash: "abc",
+    configBytes: 1000,
+    ...overrides,
+  };
+}
 
 describe("proxyStatus", () => {
   it("reports the fields from the Deployment, the pods and the routes", () => {
@@ -127,17 +175,19 @@ describe("proxyStatus", () => {
   });
 
   it("reports a child name taken by an object it does not control as Progressing=False ChildConflict", () => {
-    const report = proxyStatus({
-      deployment: undefined,
-      deploymentUpToDate: false,
-      pods: [],
-      acceptedRoutes: 0,
-      routesLeftOut: 0,
-      configHash: "abc",
-      configBytes: 1000,
-      blocked: "ConfigMap shop/edge-nginx is already controlled by ...",
-    });
+    const blocked = "ConfigMap shop/edge-nginx is already controlled by ...";
+    const report = proxyStatus(unconverged({ blocked }));
     assert.deepEqual([report.progressing.status, report.progressing.reason], ["False", "ChildConflict"]);
+  });
+
+  it("reports a child the apiserver refused as Progressing=False with the refusal's reason and message", () => {
+    const refused = {
+      reason: "QuotaExceeded",
+      message: 'deployments.apps "edge" is forbidden: exceeded quota: q',
+    };
+    const report = proxyStatus(unconverged({ refused }));
+    assert.deepEqual(report.progressing, { status: "False", ...refused });
+    assert.equal(report.available.reason, "DeploymentNotFound");
   });
 });
 
@@ -211,6 +261,25 @@ describe("MyProxy's Ready roll-up", () => {
       [ready(up, stuck)[0]?.status, ready(up, stuck)[0]?.reason],
       ["False", "ProgressDeadlineExceeded"],
     );
+  });
+
+  it("is False with the child's reason when a quota refused the Deployment, or its pods", () => {
+    const missing: ConditionReport = { status: "Unknown", reason: "DeploymentNotFound", message: "" };
+    const quota: ConditionReport = { status: "False", reason: "QuotaExceeded", message: "exceeded quota: q" };
+    const [summary, reconciling] = ready(missing, quota);
+    assert.deepEqual(
+      [summary?.status, summary?.reason, summary?.message],
+      ["False", "QuotaExceeded", "exceeded quota: q"],
+    );
+    assert.deepEqual(
+      [reconciling?.status, reconciling?.reason],
+      ["True", "QuotaExceeded"],
+      "retried, not stalled",
+    );
+    const report = proxyStatus(unconverged({ deployment: noPods, deploymentUpToDate: true }));
+    const [noPodsSummary] = ready(report.available, report.progressing);
+    assert.deepEqual([noPodsSummary?.status, noPodsSummary?.reason], ["False", "FailedCreate"]);
+    assert.match(noPodsSummary?.message ?? "", /exceeded quota: no-pods/);
   });
 
   it("is Unknown while the Deployment is missing", () => {
