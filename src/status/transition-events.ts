@@ -86,13 +86,15 @@ export function transitionEvents(
   set: TransitionPolicy,
   transitions: readonly Transition[],
 ): TransitionEvent[] {
-  const events = reported(transitions).map((t): TransitionEvent => ({
-    condition: t.type,
-    ...(t.from === undefined ? {} : { from: t.from }),
-    type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
-    reason: t.reason ?? CONDITION_REMOVED_REASON,
-    note: noteOf(t),
-  }));
+  const events = reported(transitions).map(
+    (t): TransitionEvent => ({
+      condition: t.type,
+      ...(t.from === undefined ? {} : { from: t.from }),
+      type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
+      reason: t.reason ?? CONDITION_REMOVED_REASON,
+      note: noteOf(t),
+    }),
+  );
   const summary = events.find((e) => e.condition === set.summary);
   if (!summary) return events;
   // A stall beside an Unknown summary is still a warning.
