@@ -32,6 +32,7 @@ import type { ReconcileTimeoutError } from "./errors.ts";
 import { type ReconcileRun, Stopping } from "./internal/deadline.ts";
 import { FailureReports, isTerminalFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
+import { specCheckOf } from "./internal/spec-check.ts";
 import { endReconcileSpan, startReconcileSpan } from "./internal/tracing.ts";
 import { Turns } from "./internal/turns.ts";
 import {
@@ -93,6 +94,8 @@ export class Controller<T extends KubeObject> {
   /** Backoff of keys whose reconciles failed only because the apiserver was away. */
   readonly #outage = outageBackoff();
   readonly #failures: FailureReports<T>;
+  /** The check of a spec's refinements before its reconcile, for a kind that has some. */
+  readonly #specCheck: ReturnType<typeof specCheckOf>;
   readonly #recent = new Ring<ReconcileRecord>(RECENT_RECONCILES);
   #active = 0;
   #hardStop: AbortController | undefined;
@@ -123,6 +126,7 @@ export class Controller<T extends KubeObject> {
     const { client, recorder } = deps;
     const failureDeps = { client, recorder, clock: this.#clock, report: this.#report };
     this.#failures = new FailureReports(primary.type, failureDeps, options.showFailingAfter);
+    this.#specCheck = specCheckOf(primary.type);
     const limiter = options.rateLimiter ?? defaultControllerRateLimiter(this.#clock);
     this.queue = new WorkQueue({
       clock: this.#clock,
@@ -297,9 +301,14 @@ export class Controller<T extends KubeObject> {
     }
   }
 
-  /** Runs the reconciler; with a timeout, stops waiting for it once `run.timedOut` rejects. */
+  /**
+   * Runs the reconciler, unless the object fails its kind's refinements (a terminal failure); with
+   * a timeout, stops waiting for it once `run.timedOut` rejects.
+   */
   async #reconcile(ctx: ReconcileContext<T>, run: ReconcileRun): Promise<Outcome> {
     try {
+      const invalid = this.#specCheck?.(ctx.request.key, ctx.object);
+      if (invalid) return { error: invalid };
       const reconciled = this.#reconciler(ctx);
       const { timedOut } = run;
       return {

@@ -56,3 +56,23 @@ export class ReconcileTimeoutError extends KubeloopError {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * A primary object's spec fails its kind's refinements (`.refine()`, `.superRefine()`), checks its
+ * CRD cannot carry (the kind lists them in `refinements`): the controller did not call the
+ * reconciler, and does not retry until the object changes. On a kind with a condition set, the
+ * summary turns False with reason `SpecInvalid` and `Stalled=True`. Code `KL_SPEC_INVALID`.
+ */
+export class SpecInvalidError extends KubeloopError {
+  /** The object's key, `namespace/name`. */
+  readonly key: string;
+
+  constructor(key: string, cause: unknown) {
+    super(
+      "KL_SPEC_INVALID",
+      `${key} was not reconciled: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.key = key;
+  }
+}

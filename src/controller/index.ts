@@ -38,7 +38,12 @@ export { Action, TerminalError } from "./action.ts";
 export { type ControllerBuilder, controller } from "./builder.ts";
 export { Controller, type ControllerDeps, type ControllerHealth } from "./controller.ts";
 export type { ControllerDeclaration, WatchedKind, WatchOptions } from "./declaration.ts";
-export { ControllerBuilderError, InvalidRequeueError, ReconcileTimeoutError } from "./errors.ts";
+export {
+  ControllerBuilderError,
+  InvalidRequeueError,
+  ReconcileTimeoutError,
+  SpecInvalidError,
+} from "./errors.ts";
 export {
   buildController,
   type ControllerHost,

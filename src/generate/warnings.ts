@@ -6,7 +6,9 @@
  * primary kind while the operator lists no extra `permissions` (its reconciler then may write only
  * the primary kind and its status), and a kind the operator ships a CRD for that nothing declares
  * (the RBAC does not even let the operator read it). It also says what the declarations grant
- * more than may be meant: a `.watches()` reading a kind in every namespace.
+ * more than may be meant (a `.watches()` reading a kind in every namespace), and names the
+ * refinements of the kinds' specs (`.refine()`), which the CRDs cannot carry: only the controller
+ * checks them.
  */
 import { resourceOf } from "../api/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
@@ -34,6 +36,7 @@ export async function declarationWarnings(operator: Operator): Promise<string[]>
     ...bare.map(bareControllerWarning),
     ...operator.kinds.filter((kind) => !declared.has(resourceOf(kind))).map(unusedKindWarning),
     ...(clusterWide ? clusterWideWatchWarning(declarations, operator.kinds) : []),
+    ...operator.kinds.filter((kind) => kind.refinements.length > 0).map(refinementsWarning),
   ];
 }
 
@@ -87,5 +90,15 @@ function unusedKindWarning(kind: AnyKind): string {
     `kind ${kind.kind} (${kind.group}) ships a CRD, but no controller reconciles, owns or watches it and the ` +
     `operator's permissions do not list it, so the generated RBAC does not let the operator read it. Add a ` +
     `controller for it, .owns(${kind.kind}) or .watches(${kind.kind}, map), or list it in permissions.`
+  );
+}
+
+function refinementsWarning({ kind, refinements }: AnyKind): string {
+  return (
+    `kind ${kind}: the refinements (.refine(), .superRefine()) at ${refinements.join(", ")} cannot become part ` +
+    "of its CRD, so the apiserver admits objects that fail them; the controller checks them before each " +
+    "reconcile (condition reason SpecInvalid, the reconciler not called). To reject such objects at the " +
+    "apiserver, write the check as a CEL rule (withRules(field, { rule, message }) from kubeloop/schema) or " +
+    "in a validating webhook."
   );
 }

@@ -16,6 +16,8 @@ export class DeclaredKinds {
   readonly #logger: Pick<Logger, "warn">;
   readonly #declared = new Set<string>();
   readonly #warned = new Set<string>();
+  /** How each warned kind is named: `Kind (apiVersion)`. */
+  readonly #names = new Map<string, string>();
 
   /** `permitted`: kinds declared beside the controllers (the operator's `permissions`). */
   constructor(logger: Pick<Logger, "warn">, permitted: readonly DeclaredKind[] = []) {
@@ -34,6 +36,11 @@ export class DeclaredKinds {
     return this.#declared.has(resourceOf(type));
   }
 
+  /** The undeclared kinds used so far (`Kind (apiVersion)`), each warned about once. */
+  get undeclared(): readonly string[] {
+    return [...this.#warned.values()].map((resource) => this.#names.get(resource) ?? resource);
+  }
+
   /**
    * Warns, the first time only, that `type` was used (`use`, e.g. `client.create` or
    * `cache.reader`) without being declared, naming the fix.
@@ -42,6 +49,7 @@ export class DeclaredKinds {
     const resource = resourceOf(type);
     if (this.#declared.has(resource) || this.#warned.has(resource)) return;
     this.#warned.add(resource);
+    this.#names.set(resource, `${type.kind} (${type.apiVersion})`);
     this.#logger.warn({ kind: type.kind, apiVersion: type.apiVersion, use }, undeclaredMessage(type, use));
   }
 }

@@ -85,6 +85,15 @@ export const endpointFlags: readonly EndpointFlag[] = [
   },
 ];
 
+/** The leader election flag of an operator's container, as kubebuilder's `main.go` has it. */
+export const leaderElectionFlags: readonly EndpointFlag[] = [
+  {
+    name: "leader-elect",
+    description:
+      "elect one leader among the replicas with a Lease in the operator's namespace (default true; --leader-elect=false for a single replica, e.g. run locally)",
+  },
+];
+
 /** The sharding flags, for a command line to declare (`kubeloop run` adds them too). */
 export const shardingFlags: readonly EndpointFlag[] = [
   {
@@ -209,7 +218,12 @@ function parseFlags(
     flags.map((flag) => [flag.name, { type: flag.value ? ("string" as const) : ("boolean" as const) }]),
   );
   try {
-    const { values } = parseArgs({ args: [...args], options: spec, strict: true, allowNegative: true });
+    const { values } = parseArgs({
+      args: args.map((arg) => booleanAsFlag(arg, flags)),
+      options: spec,
+      strict: true,
+      allowNegative: true,
+    });
     const camel = Object.entries(values).map(([name, value]) => [
       name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
       value,
@@ -224,7 +238,18 @@ function parseFlags(
 }
 
 /**
- * Parses an operator container's command line: the endpoint flags and the sharding flags, e.g.
+ * `--name=true` as `--name` and `--name=false` as `--no-name` for a boolean flag, as Go's flag
+ * package (and so kubebuilder's `--leader-elect=false`) reads them; any other argument as it is.
+ */
+function booleanAsFlag(arg: string, flags: readonly EndpointFlag[]): string {
+  const match = /^--([a-z-]+)=(true|false)$/.exec(arg);
+  if (!match || !flags.some((flag) => flag.name === match[1] && !flag.value)) return arg;
+  return match[2] === "true" ? `--${match[1]}` : `--no-${match[1]}`;
+}
+
+/**
+ * Parses an operator container's command line: the endpoint flags, the sharding flags and
+ * `--leader-elect` (`--leader-elect=false` turns leader election off), e.g.
  * `node dist/main.js --metrics-bind-address=:8443 --metrics-secure --shards=32`. Throws
  * {@link EndpointFlagError} on any other argument.
  *
@@ -235,13 +260,19 @@ function parseFlags(
  */
 export function parseOperatorFlags(
   args: readonly string[],
-): EndpointOptions & { sharding?: ShardingOptions } {
-  const values = parseFlags(args, [...endpointFlags, ...shardingFlags]) as EndpointFlagValues & {
+): EndpointOptions & { sharding?: ShardingOptions; leaderElection?: false } {
+  const flags = [...endpointFlags, ...shardingFlags, ...leaderElectionFlags];
+  const values = parseFlags(args, flags) as EndpointFlagValues & {
     shards?: string;
     shardKey?: string;
+    leaderElect?: boolean;
   };
   const sharding = shardingOptions(values);
-  return { ...endpointOptions(values), ...(sharding ? { sharding } : {}) };
+  return {
+    ...endpointOptions(values),
+    ...(sharding ? { sharding } : {}),
+    ...(values.leaderElect === false ? { leaderElection: false as const } : {}),
+  };
 }
 
 /** `host:port` (`:port` for every interface, `[v6]:port`), or `0` for off, as controller-runtime reads it. */

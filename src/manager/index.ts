@@ -55,6 +55,7 @@ export {
   type LiveReconcile,
   type LiveState,
 } from "./live.ts";
+export { createLogger, type LoggerOptions } from "./logger.ts";
 export {
   type LeaderElectionOptions,
   Manager,

@@ -6,7 +6,7 @@
  * does not retry silently forever.
  */
 import type { Logger } from "pino";
-import { ApiError, UnreachableError } from "../client/index.ts";
+import { ApiError, NotFoundError, UnreachableError } from "../client/index.ts";
 import type { ElectionPhase } from "../election/index.ts";
 import type { ManagerMetrics } from "./metrics.ts";
 
@@ -40,7 +40,15 @@ export function reportLeaseError(
   what: string,
 ): void {
   metrics.leaseErrors.inc({ phase, code: leaseErrorCode(err) });
-  if (refusedForGood(err)) {
+  const namespace = missingNamespaceOf(err);
+  if (namespace !== undefined) {
+    logger.error(
+      { err, phase },
+      `${what}: the namespace ${namespace} of its Lease does not exist, so this replica is never elected and reconciles nothing; ` +
+        `create it (kubectl create namespace ${namespace}), set POD_NAMESPACE to a namespace that exists, ` +
+        "or, for one replica (e.g. run locally), turn leader election off: node dist/main.js --leader-elect=false, or kubeloop run",
+    );
+  } else if (refusedForGood(err)) {
     logger.error(
       { err, phase },
       `${what}: the apiserver refused a Lease call (${phase}); retrying cannot help until its cause is fixed: ` +
@@ -50,4 +58,13 @@ export function reportLeaseError(
     const next = phase === "release" ? "given up (one try, as client-go)" : "retrying";
     logger.warn({ err, phase }, `${what}: a Lease call failed (${phase}); ${next}`);
   }
+}
+
+/**
+ * The namespace a Lease call was refused for because it does not exist (404 `namespaces "x" not
+ * found`, as the apiserver answers a create in a missing namespace), else undefined.
+ */
+function missingNamespaceOf(err: unknown): string | undefined {
+  if (!(err instanceof NotFoundError) || err.status.details?.kind !== "namespaces") return undefined;
+  return err.status.details.name;
 }

@@ -314,6 +314,14 @@ export class Manager implements ControllerHost {
   }
 
   /**
+   * The kinds its controllers used (client calls, cached reads) without declaring them, as
+   * `Kind (apiVersion)`: each was warned about once; `startOperator`'s `stop()` fails on them.
+   */
+  get undeclaredKinds(): readonly string[] {
+    return this.#declared.undeclared;
+  }
+
+  /**
    * True once the caches have synced (a follower's too: it stands by with warm caches); with
    * sharding, those of every shard held too.
    */

@@ -18,7 +18,7 @@ import {
   type LabelSelector,
   type ResourceType,
 } from "../api/index.ts";
-import type { Client } from "../client/index.ts";
+import { type Client, ForbiddenError, NotFoundError } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { Backoff } from "../watch/index.ts";
 import {
@@ -313,7 +313,7 @@ export class ManagerWebhooks {
     try {
       await this.#deps.client.apply(type, object, { force: true, fieldManager: this.#fieldManager() });
     } catch (err) {
-      throw new WebhookConfigurationError(object.kind, String(object.metadata.name), err);
+      throw webhookApplyError(object, err);
     }
   }
 
@@ -351,4 +351,15 @@ export class ManagerWebhooks {
       }
     }
   }
+}
+
+/**
+ * The error of a failed apply of a webhook configuration or conversion stanza: a refusal the
+ * operator's RBAC or a missing CRD explains becomes a {@link WebhookConfigurationError} naming
+ * that fix; anything else (an apiserver that cannot be reached, a server error) is `err` itself,
+ * whose message names its own cause and fix, rather than pointing at permissions that are fine.
+ */
+export function webhookApplyError(object: KubeObject, err: unknown): unknown {
+  if (!(err instanceof ForbiddenError || err instanceof NotFoundError)) return err;
+  return new WebhookConfigurationError(object.kind, String(object.metadata.name), err);
 }

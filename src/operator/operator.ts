@@ -9,6 +9,7 @@ import type { LoadConfigOptions } from "../client/index.ts";
 import type { ControllerHost } from "../controller/index.ts";
 import type { PermissionRequest } from "../generate/index.ts";
 import {
+  createLogger,
   type LeaderElectionOptions,
   Manager,
   type ManagerOptions,
@@ -104,13 +105,22 @@ export interface RunOptions extends Partial<Omit<ManagerOptions, "name">> {
 /**
  * Runs an operator until SIGTERM/SIGINT: creates a manager (with leader election unless turned
  * off, or sharding instead, and its webhooks, served in the operator's namespace), builds the
- * controllers, adds the runnables, starts it. Exits the process with code 1 when
- * leadership is lost.
+ * controllers, adds the runnables, starts it. A failure to start is logged as one error and sets
+ * the exit code to 1; the process exits with code 1 when leadership is lost.
  */
 export async function runOperator(operator: Operator, options: RunOptions = {}): Promise<void> {
-  const manager = await Manager.create(managerOptionsOf(operator, options));
-  await manager.setup(operator.setup);
-  for (const runnable of operator.definition.runnables ?? []) manager.add(runnable);
+  const logger = options.logger ?? createLogger(operator.name);
+  let manager: Manager;
+  try {
+    manager = await Manager.create(managerOptionsOf(operator, { ...options, logger }));
+    await manager.setup(operator.setup);
+    for (const runnable of operator.definition.runnables ?? []) manager.add(runnable);
+  } catch (err) {
+    // One log line (on a terminal, a KubeloopError's message alone), not an unhandled rejection's stack.
+    logger.error({ err }, "operator failed to start");
+    process.exitCode = 1;
+    return;
+  }
   await runManager(manager);
 }
 

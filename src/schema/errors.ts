@@ -46,8 +46,10 @@ export class SpecValidationError extends KubeloopError {
     super(
       "KL_SCHEMA_INVALID",
       `${kindName} spec is invalid:\n  ${issues.join("\n  ")}\n` +
-        "Fix the object, or relax the schema if the value should be allowed; a CRD generated from the same " +
-        "schema makes the apiserver reject such objects before they reach the reconciler.",
+        "Fix the object, or relax the schema if the value should be allowed. The kind's CRD makes the apiserver " +
+        "reject an object of the wrong types or out of bounds, but not one that fails a refinement (.refine(), " +
+        ".superRefine()): the controller checks those before each reconcile (reason SpecInvalid); a CEL rule " +
+        "(withRules) or a validating webhook rejects them at the apiserver.",
       { cause },
     );
     this.kindName = kindName;

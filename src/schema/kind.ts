@@ -8,6 +8,7 @@ import type { KubeObject, ResourceType } from "../api/index.ts";
 import { printerColumnsFor } from "./condition-schema.ts";
 import { KindDefinitionError, SpecValidationError } from "./errors.ts";
 import { checkGroup, checkKindName, checkLabel, pluralize } from "./names.ts";
+import { refinementsOf } from "./outside-crd.ts";
 import type { CelRule, ConditionSetLike, KindCondition, PrinterColumn } from "./types.ts";
 import { type KindVersion, resolveVersions, type VersionOptions } from "./versions.ts";
 
@@ -89,6 +90,14 @@ export interface Kind<
   readonly versions: readonly KindVersion[];
   /** The longest `metadata.name` admitted, when the kind limits it. */
   readonly maxNameLength?: number;
+  /**
+   * Where the primary version's spec has refinements (`.refine()`, `.superRefine()`), e.g.
+   * `.spec.url`: checks the CRD cannot carry, so the apiserver admits objects that fail them. The
+   * kind's controller checks them before each reconcile (`parseSpec`): an object that fails them is
+   * not reconciled, and its summary condition says why (reason `SpecInvalid`). A CEL rule
+   * (`withRules`) makes the apiserver reject such objects instead.
+   */
+  readonly refinements: readonly string[];
   /** Validates and returns a spec (defaults applied); throws `SpecValidationError` when invalid. */
   parseSpec(input: unknown): z.output<S>;
   /** Validates a spec without throwing. */
@@ -102,7 +111,10 @@ export type AnyKind = Kind<z.ZodType, z.ZodType | undefined>;
  * Defines a custom kind from zod schemas. The result is a frozen {@link ResourceType} whose
  * object type is inferred from the schemas, usable with the client and controllers as is, and the
  * input of `crdFor`. Names, versions and printer columns are checked here; schemas are converted
- * (and checked) by `crdFor`.
+ * (and checked) by `crdFor`. A spec's refinements (`.refine()`, `.superRefine()`), which no CRD
+ * can carry, are listed in `refinements` and checked by the kind's controller before each
+ * reconcile; a transform (`.transform()`, `z.preprocess()`, `.trim()`, ...) or a `z.custom()` type
+ * is refused with a `KindDefinitionError`, since the apiserver never runs it.
  *
  * @example
  * ```ts
@@ -133,6 +145,8 @@ export function defineKind<S extends z.ZodType, St extends z.ZodType | undefined
   );
   for (const version of versions)
     checkPrinterColumns(options.kind, printerColumnsFor(options.conditions, version.printerColumns));
+  // Every version's spec is refused a transform; the controller reads (and checks) the primary one.
+  const [refinements = []] = versions.map((v) => refinementsOf(v.spec, options.kind, ".spec"));
   return Object.freeze({
     apiVersion: `${options.group}/${options.version}`,
     kind: options.kind,
@@ -152,6 +166,7 @@ export function defineKind<S extends z.ZodType, St extends z.ZodType | undefined
     printerColumns: Object.freeze(printerColumns),
     versions: Object.freeze(versions),
     ...(options.maxNameLength === undefined ? {} : { maxNameLength: options.maxNameLength }),
+    refinements: Object.freeze(refinements),
     parseSpec: (input: unknown) => parseSpec(options.kind, options.spec, input),
     safeParseSpec: (input: unknown) => options.spec.safeParse(input),
   });

@@ -46,9 +46,9 @@ export interface TransitionEventOptions {
   /** The events' `action`: what the controller did. Default `Reconcile`. */
   action?: string;
   /**
-   * Decides the event of each transition: return it as is, changed (another `type`, `reason` or
-   * `note`), or `undefined` to record none. Every transition is counted in the metrics either way.
-   * Default: one event per transition, as {@link transitionEvents} describes it.
+   * Decides each event {@link transitionEvents} describes (the summary's alone when it moved, else
+   * one per transition): return it as is, changed (another `type`, `reason` or `note`), or
+   * `undefined` to record none. Every transition is counted in the metrics either way.
    *
    * @example
    * ```ts
@@ -65,10 +65,15 @@ export const CONDITION_REMOVED_REASON = "ConditionRemoved";
 const ABSENT = "Absent";
 
 /**
- * The events for `transitions`, one per transition, in order. `Reconciling` is left out: it only
- * mirrors the summary (and `Stalled`), whose own transitions say the same. A transition is a
- * `Warning` when it lands on the abnormal status: the summary `False`, a dependent at the status its
- * polarity calls abnormal, `Stalled=True`; anything else (`Unknown` included) is `Normal`.
+ * The events for the `transitions` of one status write, in order: one event per change the write
+ * made. When the summary moved, its event alone tells the write: the summary takes its reason and
+ * message from the dependent that moved it (`Ready: True → False (SecretMissing): ...`), so an
+ * event for that dependent, or for `Stalled` beside it, would say the same thing twice; it is a
+ * `Warning` when any of the transitions it stands for is. Otherwise, one event per transition.
+ * `Reconciling` is always left out: it only mirrors the summary and `Stalled`. A transition is a
+ * `Warning` when it lands on the abnormal status: the summary `False`, a dependent at the status
+ * its polarity calls abnormal, `Stalled=True`; anything else (`Unknown` included) is `Normal`.
+ * Every transition is still counted ({@link recordTransitions}).
  *
  * @example
  * ```ts
@@ -81,18 +86,25 @@ export function transitionEvents(
   set: TransitionPolicy,
   transitions: readonly Transition[],
 ): TransitionEvent[] {
-  return reported(transitions).map((t) => ({
-    condition: t.type,
-    ...(t.from === undefined ? {} : { from: t.from }),
-    type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
-    reason: t.reason ?? CONDITION_REMOVED_REASON,
-    note: noteOf(t),
-  }));
+  const events = reported(transitions).map(
+    (t): TransitionEvent => ({
+      condition: t.type,
+      ...(t.from === undefined ? {} : { from: t.from }),
+      type: isAbnormal(set, t.type, t.to) ? "Warning" : "Normal",
+      reason: t.reason ?? CONDITION_REMOVED_REASON,
+      note: noteOf(t),
+    }),
+  );
+  const summary = events.find((e) => e.condition === set.summary);
+  if (!summary) return events;
+  // A stall beside an Unknown summary is still a warning.
+  return [events.some((e) => e.type === "Warning") ? { ...summary, type: "Warning" } : summary];
 }
 
 /**
  * Records {@link transitionEvents} about `regarding` through `reporting.recorder` (fire and forget,
- * as the recorder is; `options.events` may change or drop each) and counts every transition but
+ * as the recorder is; `options.events` may change or drop each: one per write that moved the
+ * summary, else one per transition) and counts every transition but
  * `Reconciling` in `kubeloop_condition_transitions_total{kind,condition,status}` through
  * `reporting.report` (a removed condition counts with status `Absent`). Call it after the status carrying the transitions was written, so
  * the events describe what the object says; status keeps no history of its own. `writeStatus`

@@ -15,3 +15,24 @@ export class PromqlSyntaxError extends KubeloopError {
     this.at = at;
   }
 }
+
+/**
+ * The operator under test used kinds it does not declare (a forgotten `.owns()` or `.watches()`):
+ * its tests pass on an admin kubeconfig while, deployed with the RBAC `kubeloop generate` derives
+ * from its declarations, it is refused (403). Thrown by `startOperator`'s `stop()`. Code
+ * `KL_UNDECLARED_KINDS`.
+ */
+export class UndeclaredKindsError extends KubeloopError {
+  /** The kinds used without being declared, as `Kind (apiVersion)`. */
+  readonly kinds: readonly string[];
+
+  constructor(operator: string, kinds: readonly string[]) {
+    super(
+      "KL_UNDECLARED_KINDS",
+      `the operator ${operator} used ${kinds.join(", ")} without declaring it, so the RBAC kubeloop generate writes ` +
+        "will refuse it in a cluster (403) and no controller hears of its changes; declare each: .owns(Kind) on the " +
+        "controller that creates it, .watches(Kind, map) on one that reads it, or permissions in defineOperator",
+    );
+    this.kinds = kinds;
+  }
+}

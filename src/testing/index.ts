@@ -71,7 +71,7 @@ export {
   webhooksServedInTest,
   whileServingConversions,
 } from "./conversions.ts";
-export { PromqlSyntaxError } from "./errors.ts";
+export { PromqlSyntaxError, UndeclaredKindsError } from "./errors.ts";
 export { type EventuallyOptions, eventually, eventuallyWhile } from "./eventually.ts";
 export { type ExposedSeries, exposition, queryProblems, scrapeMetric } from "./metrics.ts";
 export { TEST_SESSION_LABEL, type TestScope, testNamespace, testSession } from "./namespace.ts";

@@ -12,6 +12,7 @@ import { type Cluster, startCluster } from "../cluster/index.ts";
 import { Manager, type ManagerOptions } from "../manager/index.ts";
 import { installCrds, type Operator } from "../operator/index.ts";
 import { webhooksServedInTest } from "./conversions.ts";
+import { UndeclaredKindsError } from "./errors.ts";
 import { eventuallyWhile } from "./eventually.ts";
 import { deleteWebhookConfigurations, testWebhookServing } from "./webhooks.ts";
 
@@ -44,7 +45,8 @@ export interface RunningOperator extends AsyncDisposable {
   readonly kubeconfig: string;
   /**
    * Stops the operator and deletes its webhook configurations, then the local cluster if this call
-   * started one. Calling it again waits for the first call.
+   * started one; then rejects with an `UndeclaredKindsError` when the operator used kinds it does
+   * not declare (a forgotten `.owns()`), so that the test fails. Calling it again waits for the first call.
    */
   stop(): Promise<void>;
 }
@@ -79,6 +81,7 @@ export async function startOperator(
   const webhooks = webhooksServedInTest(declared, cluster !== undefined);
   const webhookServer = { ...testWebhookServing(operator.name), ...options.manager?.webhookServer };
   let operatorClient: Client | undefined;
+  let manager: Manager | undefined;
   const stopOnce = async () => {
     stopping.abort();
     await running.catch(() => undefined);
@@ -90,6 +93,8 @@ export async function startOperator(
       await client?.close();
       await cluster?.stop();
     }
+    const undeclared = manager?.undeclaredKinds ?? [];
+    if (undeclared.length > 0) throw new UndeclaredKindsError(operator.name, undeclared);
   };
   let stopped: Promise<void> | undefined;
   const stop = () => {
@@ -100,7 +105,7 @@ export async function startOperator(
     client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
     await installCrds(client, operator.kinds);
     // The manager makes its own client, as `kubeloop run` does: it writes as the operator's name.
-    const manager = await Manager.create({
+    const started = await Manager.create({
       name: operator.name,
       config: { kubeconfig },
       clientOptions: { qps: Number.POSITIVE_INFINITY },
@@ -114,22 +119,23 @@ export async function startOperator(
       webhooks,
       webhookServer,
     });
-    operatorClient = manager.client;
-    await operator.setup(manager);
-    running = manager.start(stopping.signal);
+    manager = started;
+    operatorClient = started.client;
+    await operator.setup(started);
+    running = started.start(stopping.signal);
     await eventuallyWhile(
       running,
       `the operator ${operator.name} stopped while starting`,
-      () => manager.ready,
+      () => started.ready,
       {
         what: `the caches of ${operator.name} to sync`,
         timeoutMs: options.syncTimeoutMs ?? 60_000,
       },
     );
-    return { client, manager, kubeconfig, stop, [Symbol.asyncDispose]: stop };
+    return { client, manager: started, kubeconfig, stop, [Symbol.asyncDispose]: stop };
   } catch (err) {
     // Nothing started for a failed start outlives it: the manager, the client, a cluster of its own.
-    await stop();
+    await stop().catch(() => undefined);
     throw err;
   }
 }

@@ -33,7 +33,8 @@ function route(namespace: string, name: string, spec: ProxyRouteObject["spec"]):
   return { apiVersion: ProxyRoute.apiVersion, kind: ProxyRoute.kind, metadata: { name, namespace }, spec };
 }
 
-export default defineConformance({
+// Typed after the MyProxy, the first primary among the fixtures: the one `mutate` receives.
+export default defineConformance<MyProxyObject>({
   operator: new URL("../operator.ts", import.meta.url),
   fixtures: (namespace): KubeObject[] => [
     service(namespace, "api", 8080, "http"),
@@ -52,9 +53,6 @@ export default defineConformance({
       backend: { service: "web", port: 80 },
     }),
   ],
-  mutate: (obj, round) => {
-    const edge = obj as MyProxyObject;
-    return { ...edge, spec: { ...edge.spec, replicas: 2 + round } };
-  },
+  mutate: (edge, round) => ({ ...edge, spec: { ...edge.spec, replicas: 2 + round } }),
   logLevel: "warn",
 });

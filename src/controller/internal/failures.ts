@@ -19,7 +19,7 @@ import {
   writeStatus,
 } from "../../status/index.ts";
 import { isTerminal } from "../action.ts";
-import { ReconcileTimeoutError } from "../errors.ts";
+import { ReconcileTimeoutError, SpecInvalidError } from "../errors.ts";
 import type { ShowFailingAfter } from "../options.ts";
 import type { ReconcileReporting } from "../reconciler.ts";
 import { causes } from "./causes.ts";
@@ -30,6 +30,9 @@ const RECONCILE_ERROR_REASON = "ReconcileError";
 
 /** Reason of the Warning event, and of the summary condition, when the apiserver refused a child as invalid. */
 const INVALID_CHILD_REASON = "InvalidChild";
+
+/** Reason of the Warning event, and of the summary condition, when a spec fails its kind's refinements. */
+const SPEC_INVALID_REASON = "SpecInvalid";
 
 /** Reason of the Warning event of a reconcile that ran past its timeout. */
 const TIMEOUT_REASON = "ReconcileTimeout";
@@ -71,11 +74,12 @@ interface Streak {
 }
 
 /**
- * True when retrying cannot fix `err`: a `TerminalError`, or a child the apiserver refused as
- * invalid ({@link InvalidChildError}), either of them wrapped anywhere in the cause chain.
+ * True when retrying cannot fix `err`: a `TerminalError`, a child the apiserver refused as invalid
+ * ({@link InvalidChildError}), or a spec failing its kind's refinements ({@link SpecInvalidError}),
+ * any of them wrapped anywhere in the cause chain.
  */
 export function isTerminalFailure(err: unknown): boolean {
-  return isTerminal(err) || invalidChildIn(err) !== undefined;
+  return isTerminal(err) || stallIn(err) !== undefined;
 }
 
 /**
@@ -96,9 +100,10 @@ export class FailureReports<T extends KubeObject> {
 
   /**
    * Reports that the reconcile of `key` failed with `err`: a Warning event on `object` (reason
-   * `ReconcileError`, `ReconcileTimeout`, `InvalidChild`, or a refused child's) whose note is the
-   * error's message. When the kind has a condition set: for an invalid child, the summary False
-   * (Unknown for a `Succeeded` summary) with reason `InvalidChild` and `Stalled=True`; for a key
+   * `ReconcileError`, `ReconcileTimeout`, `InvalidChild`, `SpecInvalid`, or a refused child's) whose
+   * note is the error's message. When the kind has a condition set: for an invalid child or a spec
+   * failing its refinements, the summary False (Unknown for a `Succeeded` summary) with reason
+   * `InvalidChild` or `SpecInvalid` and `Stalled=True`; for a key
    * failing past `showFailingAfter`, the summary False (Unknown) with reason `ReconcileFailed` and
    * `Reconciling=True` (`ProgressingWithRetry`), saying `failing since <first failure>; last
    * error: <its message>`; for a child the apiserver refused (`childRefusal`: a quota, an
@@ -113,15 +118,15 @@ export class FailureReports<T extends KubeObject> {
     if (routine(err)) return;
     const streak = this.#count(key);
     if (!object || stop.aborted) return;
-    const invalid = invalidChildIn(err);
+    const stall = stallIn(err);
     const refused = refusalIn(err);
-    const note = refused?.message ?? messageOf(invalid ?? err);
-    this.#deps.recorder.warning(object, eventReason(err, invalid, refused), ACTION, note);
+    const note = refused?.message ?? stall?.message ?? messageOf(err);
+    this.#deps.recorder.warning(object, eventReason(err, stall, refused), ACTION, note);
     const set = conditionSetOf(this.#type);
     if (!set) return;
     const options = summaryWhenFailing(set);
-    if (invalid) {
-      await this.#write(object, set, stop, (d) => d.stalled(INVALID_CHILD_REASON, invalid.message, options));
+    if (stall) {
+      await this.#write(object, set, stop, (d) => d.stalled(stall.reason, stall.message, options));
     } else if (this.#due(streak, refused !== undefined)) {
       const { reason, message } = refused ?? {
         reason: RECONCILE_FAILED_REASON,
@@ -204,8 +209,17 @@ function routine(err: unknown): boolean {
   return serverUnavailable(err) || causes(err).some((e) => e instanceof ConflictError);
 }
 
-function invalidChildIn(err: unknown): InvalidChildError | undefined {
-  return causes(err).find((e): e is InvalidChildError => e instanceof InvalidChildError);
+/**
+ * What stalls the object until it changes, in `err`'s cause chain: a child the apiserver refused as
+ * invalid, or a spec failing its kind's refinements.
+ */
+function stallIn(err: unknown): { reason: string; message: string } | undefined {
+  const found = causes(err).find((e) => e instanceof InvalidChildError || e instanceof SpecInvalidError);
+  if (!found) return undefined;
+  return {
+    reason: found instanceof SpecInvalidError ? SPEC_INVALID_REASON : INVALID_CHILD_REASON,
+    message: found.message,
+  };
 }
 
 /** What a child refused by the apiserver (a quota, an admission check) in `err`'s cause chain says. */
@@ -215,8 +229,12 @@ function refusalIn(err: unknown): ChildTrouble | undefined {
     .find((refused) => refused !== undefined);
 }
 
-function eventReason(err: unknown, invalid: unknown, refused: ChildTrouble | undefined): string {
-  if (invalid) return INVALID_CHILD_REASON;
+function eventReason(
+  err: unknown,
+  stall: { reason: string } | undefined,
+  refused: ChildTrouble | undefined,
+): string {
+  if (stall) return stall.reason;
   if (refused) return refused.reason;
   return err instanceof ReconcileTimeoutError ? TIMEOUT_REASON : RECONCILE_ERROR_REASON;
 }

@@ -3,7 +3,8 @@
  * stream pino writes to (no transport, no worker thread).
  *
  * `12:04:05.123 INFO  greetings: reconciled controller=greeting namespace=default object=hello`,
- * then an error's stack, indented, on the lines below.
+ * then an error's stack, indented, on the lines below; for an error a user can cause (a
+ * `KubeloopError`, code `KL_...`), whose message names the cause and the fix, only that message.
  */
 import type { DestinationStream } from "pino";
 
@@ -22,13 +23,13 @@ interface LogRecord {
   time?: number;
   name?: string;
   msg?: string;
-  err?: { message?: string; stack?: string };
+  err?: { message?: string; stack?: string; code?: unknown };
   [key: string]: unknown;
 }
 
 /**
  * Formats one pino JSON line for a person: local time, level, logger name, message, the other
- * fields as `key=value`, and an `err`'s stack below. A line that is not JSON is kept as it is.
+ * fields as `key=value`, and an `err`'s stack below (a `KubeloopError`'s message and code alone). A line that is not JSON is kept as it is.
  */
 export function formatLogLine(line: string, colors: boolean): string {
   let record: LogRecord;
@@ -69,6 +70,7 @@ function fieldValue(value: unknown): string {
 }
 
 function errorLines(err: LogRecord["err"]): string {
-  const text = err?.stack ?? err?.message;
+  const userCaused = typeof err?.code === "string" && err.code.startsWith("KL_");
+  const text = userCaused ? `${err?.message} (${err?.code})` : (err?.stack ?? err?.message);
   return text ? `\n${text.replace(/^/gm, "    ")}` : "";
 }

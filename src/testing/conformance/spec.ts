@@ -36,8 +36,12 @@ export interface ConformanceTimings {
   relistMs?: number;
 }
 
-/** A conformance spec: the operator under test and how to exercise it. Pass it to `defineConformance`. */
-export interface ConformanceSpec {
+/**
+ * A conformance spec: the operator under test and how to exercise it. Pass it to `defineConformance`.
+ * `T` is the object type of the operator's primary kind (`ObjectOf<typeof Widget>`), which
+ * `settled` and `mutate` receive; the default, `KubeObject`, suits an operator of several kinds.
+ */
+export interface ConformanceSpec<T extends KubeObject = KubeObject> {
   /** The operator module (default export of `defineOperator`), relative to `root` unless absolute. */
   operator: string | URL;
   /** Directory that relative paths are resolved against. Default: the current directory. */
@@ -51,7 +55,7 @@ export interface ConformanceSpec {
    * Whether a primary object has settled. Default {@link defaultSettled}: kstatus `Current` and
    * `status.observedGeneration` equal to `metadata.generation`.
    */
-  settled?: (obj: KubeObject) => boolean;
+  settled?(obj: T): boolean;
   /** The kinds of the operator's outputs. Default: the kinds its controllers declare with `owns()`. */
   outputs?: readonly ResourceType[];
   /**
@@ -60,11 +64,11 @@ export interface ConformanceSpec {
    */
   fieldManagers?: readonly string[];
   /**
-   * A spec change of a primary object: returns the object with a different spec, a different one for
-   * each `round` (1, 2, ...). It should change at least one output. Used by generation-honesty (which
+   * A spec change of a primary object (the first primary among the fixtures): returns the object with
+   * a different spec, a different one for each `round` (1, 2, ...). It should change at least one output. Used by generation-honesty (which
    * is skipped without it), missed-events, crash-safety and transient-failures.
    */
-  mutate?: (obj: KubeObject, round: number) => KubeObject;
+  mutate?(obj: T, round: number): T;
   /**
    * Tampers with an output: a JSON Patch the kit sends to it, or `undefined` for one it should leave
    * alone. Default: change one field the operator wrote (data first, then spec, then labels).
@@ -131,20 +135,23 @@ export function defaultSettled(obj: KubeObject): boolean {
 
 /**
  * Declares a conformance spec; checks its shape and returns it. A project's `test/conformance.ts`
- * default-exports one, for `kubeloop verify`.
+ * default-exports one, for `kubeloop verify`. Its type argument (or the parameter type of
+ * `mutate`) types the primary objects `mutate` and `settled` receive.
  *
  * @example
  * ```ts
- * export default defineConformance({
+ * export default defineConformance<GreetingObject>({
  *   operator: "src/operator.ts",
  *   fixtures: (namespace) => [
  *     { apiVersion: Greeting.apiVersion, kind: Greeting.kind, metadata: { name: "hello", namespace }, spec: { message: "hi" } },
  *   ],
- *   mutate: (obj, round) => ({ ...obj, spec: { message: `changed ${round}` } }),
+ *   mutate: (obj, round) => ({ ...obj, spec: { ...obj.spec, message: `changed ${round}` } }),
  * });
  * ```
  */
-export function defineConformance(spec: ConformanceSpec): ConformanceSpec {
+export function defineConformance<T extends KubeObject = KubeObject>(
+  spec: ConformanceSpec<T>,
+): ConformanceSpec {
   if (typeof spec?.operator !== "string" && !(spec?.operator instanceof URL)) {
     throw new ConformanceError("the conformance spec needs `operator`: the path of the operator module");
   }

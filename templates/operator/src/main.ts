@@ -2,7 +2,9 @@
  * The operator's entry point in a container (`node dist/main.js`, see config/Dockerfile): runs it
  * until SIGTERM with in-cluster credentials, its endpoints as the Deployment's args say
  * (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`, as kubebuilder's;
- * `--shards` and `--shard-key` to shard the controllers across replicas).
+ * `--shards` and `--shard-key` to shard the controllers across replicas). Run outside a cluster,
+ * its Lease goes in `$POD_NAMESPACE` (else the operator's name), which must exist; or pass
+ * `--leader-elect=false` (one replica), or use `kubeloop run`.
  */
 import { parseOperatorFlags, runOperator } from "kubeloop";
 import operator from "./operator.ts";

@@ -18,10 +18,10 @@ function greeting(namespace: string, name: string, message: string): __KIND__Obj
   };
 }
 
-export default defineConformance({
+// The type argument types the __KIND__ objects `mutate` (and `settled`) receive.
+export default defineConformance<__KIND__Object>({
   operator: "src/operator.ts",
   fixtures: (namespace): KubeObject[] => [greeting(namespace, "hello", "Hello, world")],
   // A spec change that changes the output: the ConfigMap must follow it.
-  mutate: (obj, round) =>
-    greeting(obj.metadata.namespace ?? "", obj.metadata.name ?? "", `Hello again (${round})`),
+  mutate: (obj, round) => ({ ...obj, spec: { ...obj.spec, message: `Hello again (${round})` } }),
 });

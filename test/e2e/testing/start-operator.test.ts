@@ -14,13 +14,20 @@ import { pathToFileURL } from "node:url";
 import { CustomResourceDefinition, ValidatingWebhookConfiguration } from "../../../src/api/index.ts";
 import {
   ConfigMap,
+  controller,
   defineOperator,
   InvalidError,
   type KubeObject,
   Namespace,
   type Operator,
+  Secret,
 } from "../../../src/index.ts";
-import { eventually, startOperator, testNamespace } from "../../../src/testing/index.ts";
+import {
+  eventually,
+  startOperator,
+  testNamespace,
+  UndeclaredKindsError,
+} from "../../../src/testing/index.ts";
 import { Verdict, validating } from "../../../src/webhook/index.ts";
 import { checkout, operatorModule } from "../cli/project.ts";
 import { kubeconfigPath, testClient } from "../support.ts";
@@ -130,4 +137,33 @@ test("startOperator serves the operator's webhooks for this process's test names
   assert.equal((await testConfigurations("short-bolts")).length, 1);
   await running.stop(); // the after hook's stop waits for this one
   assert.deepEqual(await testConfigurations("short-bolts"), []);
+});
+
+test("startOperator's stop() fails the test of an operator that used a kind it does not declare", async (t) => {
+  const admin = await testClient();
+  const namespace = await testNamespace(admin, t);
+  let read = false;
+  // A forgotten `.watches(Secret)`: the reconciler reads a Secret the operator never declares.
+  const operator = defineOperator({
+    name: "forgetful",
+    kinds: [],
+    watchNamespace: namespace,
+    setup: (host) =>
+      void controller(host)
+        .for(ConfigMap)
+        .reconcile(async (ctx) => {
+          await ctx.client.get(Secret, "settings", { namespace }).catch(() => undefined);
+          read = true;
+        }),
+  });
+  const running = await startOperator(operator, { kubeconfig: kubeconfigPath() });
+  // The namespace's kube-root-ca.crt ConfigMap is reconciled without anything created.
+  await eventually(() => read, { what: "a reconcile reading the Secret" });
+  await assert.rejects(
+    running.stop(),
+    (err: unknown) =>
+      err instanceof UndeclaredKindsError &&
+      err.kinds.includes("Secret (v1)") &&
+      /forgetful/.test(err.message),
+  );
 });

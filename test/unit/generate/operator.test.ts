@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { z } from "zod";
 import { ConfigMap, keyOf, Secret } from "../../../src/api/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import {
@@ -10,6 +11,7 @@ import {
   permissionsOf,
 } from "../../../src/generate/index.ts";
 import { defineOperator } from "../../../src/operator/index.ts";
+import { defineKind } from "../../../src/schema/index.ts";
 import { Widget } from "../schema/fixtures.ts";
 
 /** An operator whose setup uses the host's cache as real ones do: an index, a scope, a map reading the store. */
@@ -163,5 +165,35 @@ describe("declarationWarnings", () => {
       warning ?? "",
       /kind Widget \(example\.kubeloop\.dev\) ships a CRD, but no controller reconciles, owns or watches it/,
     );
+  });
+
+  it("names the refinements a kind's CRD cannot carry, and the CEL rule or webhook that can", async () => {
+    const Site = defineKind({
+      group: "example.com",
+      version: "v1",
+      kind: "Site",
+      scope: "Namespaced",
+      spec: z.object({ url: z.string().refine((url) => url.startsWith("https://")) }),
+    });
+    const sites = defineOperator({
+      name: "sites",
+      kinds: [Site],
+      setup: (host) =>
+        void controller(host)
+          .for(Site)
+          .owns(ConfigMap)
+          .reconcile(async () => undefined),
+    });
+    const [warning, ...more] = await declarationWarnings(sites);
+    assert.equal(more.length, 0);
+    assert.match(
+      warning ?? "",
+      /^kind Site: the refinements \(\.refine\(\), \.superRefine\(\)\) at \.spec\.url cannot/,
+    );
+    assert.match(
+      warning ?? "",
+      /controller checks them before each reconcile \(condition reason SpecInvalid/,
+    );
+    assert.match(warning ?? "", /withRules\(field, \{ rule, message \}\).*validating webhook/);
   });
 });

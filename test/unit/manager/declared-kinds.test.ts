@@ -36,6 +36,7 @@ describe("DeclaredKinds", () => {
     declared.check(Secret, "client.get");
     declared.check(ConfigMap, "client.create");
     declared.check(ConfigMap, "cache.reader");
+    assert.deepEqual(declared.undeclared, ["ConfigMap (v1)"], "what startOperator's stop() fails on");
     assert.equal(lines.length, 1);
     assert.equal(lines[0]?.kind, "ConfigMap");
     assert.equal(lines[0]?.use, "client.create");

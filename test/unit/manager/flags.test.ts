@@ -92,6 +92,17 @@ describe("parseOperatorFlags", () => {
     assert.deepEqual(parseOperatorFlags(["--shards=4"]).sharding, { shards: 4, key: "namespace" });
   });
 
+  it("turns leader election off with --leader-elect=false, as kubebuilder's main.go reads it", () => {
+    assert.equal(parseOperatorFlags(["--leader-elect=false"]).leaderElection, false);
+    assert.equal(parseOperatorFlags(["--no-leader-elect"]).leaderElection, false);
+    assert.equal(parseOperatorFlags(["--leader-elect=true"]).leaderElection, undefined, "on: the default");
+    assert.equal(parseOperatorFlags(["--leader-elect"]).leaderElection, undefined);
+    assert.equal(parseOperatorFlags([]).leaderElection, undefined);
+    const { metrics } = parseOperatorFlags(["--metrics-secure=false"]);
+    assert.ok(metrics, "metrics served");
+    assert.equal(metrics.secure, false, "any boolean flag reads =false");
+  });
+
   it("rejects a count that is no whole number from 1 and an unknown key, naming the fix", () => {
     assert.throws(
       () => parseOperatorFlags(["--shards=0"]),

@@ -11,6 +11,7 @@ import {
   ConflictError,
   ForbiddenError,
   InvalidError,
+  NotFoundError,
   ServerError,
   type StatusDetails,
   UnreachableError,
@@ -67,5 +68,31 @@ describe("reportLeaseError", () => {
       values.map((v) => `${v.labels.phase} ${v.labels.code}=${v.value}`),
       ["acquire 422=2", "list 403=1", "renew 503=1", "renew 409=1", "renew unreachable=1"],
     );
+  });
+  it("names the fixes of a Lease namespace that does not exist: create it, POD_NAMESPACE, --leader-elect=false", () => {
+    const { logger, lines } = captured();
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    const missing = new NotFoundError(
+      {
+        code: 404,
+        reason: "NotFound",
+        message: 'namespaces "backup" not found',
+        details: { name: "backup", kind: "namespaces" },
+      },
+      { method: "POST", path: "/apis/coordination.k8s.io/v1/namespaces/backup/leases" },
+    );
+    reportLeaseError(logger, metrics, missing, "acquire", "leader election");
+    const [line, ...more] = lines;
+    assert.equal(more.length, 0);
+    assert.equal(line?.level, 50);
+    assert.match(line?.msg ?? "", /^leader election: the namespace backup of its Lease does not exist/);
+    for (const fix of [
+      "kubectl create namespace backup",
+      "POD_NAMESPACE",
+      "--leader-elect=false",
+      "kubeloop run",
+    ]) {
+      assert.ok(line?.msg.includes(fix), fix);
+    }
   });
 });

@@ -45,6 +45,18 @@ describe("formatLogLine", () => {
     assert.equal(text.split("\n")[2], "        at reconcile (x.ts:1:1)");
   });
 
+  it("puts only the message and code of an error a user can cause (KL_...) below, no stack", () => {
+    const err = {
+      type: "UnreachableError",
+      code: "KL_UNREACHABLE",
+      message:
+        "cannot reach the API server at https://127.0.0.1:6443 (ECONNREFUSED). Is the cluster running?",
+      stack: "UnreachableError: cannot reach\n    at request (client.ts:1:1)",
+    };
+    const text = formatLogLine(record({ level: 50, msg: "manager failed", err }), false);
+    assert.deepEqual(text.split("\n").slice(1), [`    ${err.message} (KL_UNREACHABLE)`, ""]);
+  });
+
   it("colours only the level when asked, and keeps a line that is not JSON as it is", () => {
     assert.ok(
       formatLogLine(record({ msg: "m" }), true).endsWith(" \u001b[32mINFO \u001b[39m greetings: m\n"),

@@ -55,7 +55,7 @@ describe("transitionEvents", () => {
   });
 
   it("warns when a condition lands on its abnormal status, by polarity", () => {
-    const types = transitionEvents(App, [
+    const types = [
       transition("Ready", "True", "False", "Down"),
       transition("Ready", "True", "Unknown", "Checking"),
       transition("Available", "True", "False", "Down"),
@@ -64,7 +64,7 @@ describe("transitionEvents", () => {
       transition("Degraded", "True", "False", "Fast"),
       transition("Stalled", undefined, "True", "InvalidSpec"),
       transition("example.com/Foreign", "True", "False", "Other"),
-    ]).map((e) => e.type);
+    ].map((t) => transitionEvents(App, [t])[0]?.type);
     assert.deepEqual(types, [
       "Warning",
       "Normal",
@@ -93,17 +93,56 @@ describe("transitionEvents", () => {
     ]);
   });
 
-  it("turns a first finish() into events for the summary and the dependents", () => {
+  it("tells a write that moved the summary with the summary's event alone", () => {
     const draft = App.begin(subject(2, { conditions: [stored("Ready", "False")] }), new FakeClock(NOW_MS));
     draft
       .set("Available", { status: "True", reason: "Up" })
       .set("Degraded", { status: "False", reason: "Fine" });
     const notes = transitionEvents(App, draft.finish().transitions).map((e) => e.note);
-    assert.deepEqual(notes, [
-      "Ready: False → True (AllConditionsNormal)",
-      "Available: Absent → True (Up)",
-      "Degraded: Absent → False (Fine)",
+    assert.deepEqual(notes, ["Ready: False → True (AllConditionsNormal)"]);
+  });
+
+  it("records a dependent's transition once, as the summary's, when the summary follows it", () => {
+    const ready = App.begin(
+      subject(1, { conditions: [stored("Ready", "True"), stored("Available", "True")] }),
+      new FakeClock(NOW_MS),
+    );
+    ready
+      .set("Available", { status: "False", reason: "SecretMissing", message: "no Secret s" })
+      .set("Degraded", { status: "False", reason: "Fine" });
+    assert.deepEqual(transitionEvents(App, ready.finish().transitions), [
+      {
+        condition: "Ready",
+        from: "True",
+        type: "Warning",
+        reason: "SecretMissing",
+        note: "Ready: True → False (SecretMissing): no Secret s",
+      },
     ]);
+  });
+
+  it("records each dependent's transition when the summary stays where it was", () => {
+    const events = transitionEvents(App, [
+      transition("Available", "True", "False", "SecretMissing"),
+      transition("Degraded", "False", "True", "Slow"),
+    ]);
+    assert.deepEqual(
+      events.map((e) => e.note),
+      ["Available: True → False (SecretMissing)", "Degraded: False → True (Slow)"],
+    );
+  });
+
+  it("folds a stall into the summary's event, a Warning even when the summary is Unknown", () => {
+    const events = transitionEvents(App, [
+      transition("Ready", undefined, "Unknown", "MissingScript", "no script"),
+      transition("Available", undefined, "False", "MissingScript", "no script"),
+      transition("Stalled", undefined, "True", "MissingScript", "no script"),
+      transition("Reconciling", "True", undefined),
+    ]);
+    assert.deepEqual(
+      events.map((e) => [e.type, e.note]),
+      [["Warning", "Ready: Absent → Unknown (MissingScript): no script"]],
+    );
   });
 });
 
@@ -143,7 +182,11 @@ describe("recordTransitions", () => {
       ["App", "Ready", "False"],
       ["App", "Degraded", "Absent"],
     ]);
-    assert.equal(recorder.events.length, 2, "one event per counted transition");
+    assert.deepEqual(
+      recorder.events.map((e) => e[2]),
+      ["Down"],
+      "one event for the write: the summary's",
+    );
   });
 
   it("records the events options.events returns, changed or not, and counts every transition", () => {
@@ -171,7 +214,7 @@ describe("parseTransitionNote", () => {
       transition("example.com/Synced", undefined, "Unknown", "Creating", ""),
       transition("Degraded", "False", undefined),
     ];
-    const parsed = transitionEvents(App, transitions).map((e) => parseTransitionNote(e.note));
+    const parsed = transitions.map((t) => parseTransitionNote(transitionEvents(App, [t])[0]?.note ?? ""));
     assert.deepEqual(parsed, [
       {
         condition: "Ready",
