@@ -52,6 +52,7 @@ export {
   type DeploymentObject,
   Event,
   type EventObject,
+  type InputOf,
   Job,
   type JobObject,
   type KubeObject,

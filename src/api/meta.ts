@@ -75,8 +75,31 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
   readonly __object?: T;
 }
 
-/** The object type a {@link ResourceType} describes. */
+/** The object type a {@link ResourceType} describes: as stored and read back, defaults filled in. */
 export type ObjectOf<R> = R extends ResourceType<infer T> ? T : never;
+
+/**
+ * What a user writes to create an object of a {@link ResourceType}: for a kind made with
+ * `defineKind`, its schemas' input type, where fields with a `.default()` may be left out (the
+ * apiserver fills them in from the CRD); for any other kind, the object type. `Client.create`
+ * takes it.
+ *
+ * @example
+ * ```ts
+ * const widget: InputOf<typeof Widget> = { apiVersion, kind, metadata: { name: "w" }, spec: {} };
+ * const created = await client.create(Widget, widget); // ObjectOf<typeof Widget>: spec.replicas set
+ * ```
+ */
+export type InputOf<R> = R extends CreatedFrom<infer I> ? I : ObjectOf<R>;
+
+/**
+ * A {@link ResourceType} whose objects are created from `I` rather than from the object type (a
+ * kind whose schemas have defaults): {@link InputOf} reads `I` from it.
+ */
+export interface CreatedFrom<I extends KubeObject> {
+  /** Phantom field carrying the input type; never set at run time. */
+  readonly __input?: I;
+}
 
 /** Creates a {@link ResourceType} descriptor; `subresources` as API discovery lists them. */
 export function resourceType<T extends KubeObject>(

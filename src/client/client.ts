@@ -3,7 +3,7 @@
  * credential, with client-side rate limiting, safe retries, 401 refresh and per-attempt metrics.
  */
 import { type Context, ROOT_CONTEXT, type Span, trace } from "@opentelemetry/api";
-import type { ApplyObject, KubeObject, ResourceType } from "../api/index.ts";
+import type { ApplyObject, CreatedFrom, InputOf, KubeObject, ResourceType } from "../api/index.ts";
 import { systemClock } from "../clock/index.ts";
 import { type ClusterConnection, type LoadConfigOptions, loadConfig } from "./config/index.ts";
 import { Discovery } from "./discovery.ts";
@@ -254,8 +254,15 @@ export class Client {
     };
   }
 
-  /** Creates an object. */
-  create<T extends KubeObject>(type: ResourceType<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
+  /**
+   * Creates an object. `obj` is the kind's input type ({@link InputOf}): for a kind made with
+   * `defineKind`, fields with defaults may be left out; the object returned has them.
+   */
+  create<T extends KubeObject, I extends KubeObject = T>(
+    type: ResourceType<T> & CreatedFrom<I>,
+    obj: NoInfer<I>,
+    opts: WriteOptions = {},
+  ): Promise<T> {
     const at = { namespace: this.#ns(type, opts.namespace ?? obj.metadata.namespace) };
     return this.#object(type, "POST", "create", at, opts.signal, obj, this.#writeQuery(opts));
   }

@@ -46,6 +46,7 @@ export {
   type AnyKind,
   defineKind,
   type Kind,
+  type KindInput,
   type KindObject,
   type KindOptions,
   type KindStatus,

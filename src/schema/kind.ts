@@ -4,7 +4,7 @@
  * source of its CRD.
  */
 import type { z } from "zod";
-import type { KubeObject, ResourceType } from "../api/index.ts";
+import type { CreatedFrom, KubeObject, ResourceType } from "../api/index.ts";
 import { printerColumnsFor } from "./condition-schema.ts";
 import { KindDefinitionError, SpecValidationError } from "./errors.ts";
 import { checkGroup, checkKindName, checkLabel, pluralize } from "./names.ts";
@@ -25,6 +25,15 @@ export type KindStatus<St extends z.ZodType | undefined> = (St extends z.ZodType
 /** The object type of a kind: typed `spec` and `status` on top of the common object fields. */
 export type KindObject<S extends z.ZodType, St extends z.ZodType | undefined = undefined> = KubeObject & {
   spec: z.output<S>;
+  status?: KindStatus<St>;
+};
+
+/**
+ * What a user writes to create an object of a kind: the spec's input type, where fields with a
+ * `.default()` may be left out. `InputOf<typeof Kind>` names it.
+ */
+export type KindInput<S extends z.ZodType, St extends z.ZodType | undefined = undefined> = KubeObject & {
+  spec: z.input<S>;
   status?: KindStatus<St>;
 };
 
@@ -71,7 +80,8 @@ export interface KindOptions<S extends z.ZodType, St extends z.ZodType | undefin
 export interface Kind<
   S extends z.ZodType = z.ZodType,
   St extends z.ZodType | undefined = z.ZodType | undefined,
-> extends ResourceType<KindObject<S, St>> {
+> extends ResourceType<KindObject<S, St>>,
+    CreatedFrom<KindInput<S, St>> {
   readonly group: string;
   /** The primary version. */
   readonly version: string;
@@ -124,7 +134,8 @@ export type AnyKind = Kind<z.ZodType, z.ZodType | undefined>;
  *   status: z.object({ readyReplicas: z.int().optional() }),
  *   conditions: WidgetConditions,
  * });
- * type WidgetObject = ObjectOf<typeof Widget>; // spec.replicas: number
+ * type Widget = ObjectOf<typeof Widget>; // the object type, named as the kind: spec.replicas: number
+ * type WidgetInput = InputOf<typeof Widget>; // what creates one: spec.replicas?: number
  * ```
  */
 export function defineKind<S extends z.ZodType, St extends z.ZodType | undefined = undefined>(

@@ -10,6 +10,7 @@ import {
   type ConfigMapObject,
   Event,
   type EventObject,
+  type InputOf,
   InvalidError,
   type KubeObject,
   type Manager,
@@ -149,15 +150,19 @@ function checkEveryConfig(t: TestContext, manager: Manager): void {
   });
 }
 
-/** Creates a MyProxy. */
+/** Creates a MyProxy; the fields of `spec` left out take their defaults. */
 export async function createProxy(
   namespace: string,
   name: string,
-  spec: { replicas?: number; nginx?: Partial<MyProxyObject["spec"]["nginx"]> } = {},
+  spec: InputOf<typeof MyProxy>["spec"] = {},
 ): Promise<MyProxyObject> {
   const client = await testClient();
-  const proxy = { apiVersion: MyProxy.apiVersion, kind: MyProxy.kind, metadata: { name, namespace }, spec };
-  return client.create(MyProxy, proxy as MyProxyObject);
+  return client.create(MyProxy, {
+    apiVersion: MyProxy.apiVersion,
+    kind: MyProxy.kind,
+    metadata: { name, namespace },
+    spec,
+  });
 }
 
 /** Creates a ProxyRoute of MyProxy `proxy`. */
