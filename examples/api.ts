@@ -1,7 +1,7 @@
 // #region api
-import { CronJob, type CronJobObject } from "kubeloop/api";
+import { CronJob } from "kubeloop/api";
 
-const nightly: CronJobObject = {
+const nightly: CronJob = {
   apiVersion: "batch/v1",
   kind: "CronJob",
   metadata: { name: "nightly", namespace: "default" },

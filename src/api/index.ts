@@ -8,7 +8,8 @@
  * Every group/version the apiserver serves has a generated module, `kubeloop/api/<group>/<version>`
  * (`kubeloop/api/apps/v1`, `kubeloop/api/core/v1`, `kubeloop/api/meta/v1`), with full types from
  * its OpenAPI schema (`DeploymentObject`, `PodSpec`, ...) and a descriptor per kind
- * (`Deployment`); this module re-exports each kind's preferred version, and the nested types
+ * (`Deployment`), whose name is also the object type (`Deployment` is `DeploymentObject` as a
+ * type); this module re-exports each kind's preferred version, and the nested types
  * written daily: `Container`, `PodSpec`, `PodTemplateSpec`, `ObjectReference`, `LabelSelector`
  * and `PolicyRule`. Custom kinds get their descriptors from `defineKind` in `kubeloop/schema`, or
  * from `kubeloop import` for a CRD.
@@ -19,9 +20,9 @@
  *
  * @example
  * ```ts
- * import { CronJob, type CronJobObject } from "kubeloop/api";
+ * import { CronJob } from "kubeloop/api";
  *
- * const nightly: CronJobObject = {
+ * const nightly: CronJob = {
  *   apiVersion: "batch/v1",
  *   kind: "CronJob",
  *   metadata: { name: "nightly", namespace: "default" },

@@ -10,6 +10,7 @@ import {
   interfaceDeclaration,
   isObjectWithProperties,
   kindProperties,
+  kindTypeDeclaration,
   objectTypeName,
   type ResourceInfo,
 } from "./emit.ts";
@@ -94,6 +95,7 @@ class ApiModel {
     const resources = this.resources(module);
     for (const resource of resources) {
       builder.reexport(`${descriptorName(resource)} as ${resource.kind}`, "../descriptors.ts", false);
+      builder.declare(() => kindTypeDeclaration(resource.kind));
     }
     const apiVersion = module.replace(/^core\//, "");
     return builder.render(
@@ -203,12 +205,17 @@ function preferredModule(snapshot: ApiSnapshot, model: ApiModel): string {
   }
   const builder = new ModuleBuilder();
   for (const resource of chosen.values()) {
+    const module = modulePath(resource.apiVersion);
     builder.reexport(`${descriptorName(resource)} as ${resource.kind}`, "./descriptors.ts", false);
-    builder.reexport(objectTypeName(resource.kind), `./${modulePath(resource.apiVersion)}.ts`, true);
+    builder.reexport(objectTypeName(resource.kind), `./${module}.ts`, true);
+    builder.importNamespace(moduleAlias(module), `./${module}.ts`);
+    builder.declare(() =>
+      kindTypeDeclaration(resource.kind, `${moduleAlias(module)}.${objectTypeName(resource.kind)}`),
+    );
   }
   return builder.render(
     `The preferred version of every built-in kind of kube-apiserver ${snapshot.version}: its descriptor and\n` +
-      "its object type. Do not edit: run `npm run api:generate`.",
+      "its object type, under the kind's name and as `<Kind>Object`. Do not edit: run `npm run api:generate`.",
   );
 }
 

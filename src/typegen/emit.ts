@@ -140,6 +140,17 @@ export function objectTypeName(kind: string): string {
   return `${kind}Object`;
 }
 
+/**
+ * The object type under the kind's own name (`CronJob`), merged with its descriptor of that name,
+ * so that `import type { CronJob }` names the object as peers' users write it.
+ */
+export function kindTypeDeclaration(kind: string, objectType = objectTypeName(kind)): string {
+  return (
+    `/** The object type of kind ${kind}, the same as \`${objectTypeName(kind)}\`; the value \`${kind}\` is its descriptor. */\n` +
+    `export type ${kind} = ${objectType};\n`
+  );
+}
+
 /** A resource as API discovery describes it: what a descriptor is made of. */
 export interface ResourceInfo {
   readonly apiVersion: string;

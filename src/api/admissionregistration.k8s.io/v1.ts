@@ -1316,3 +1316,21 @@ export interface WebhookClientConfig {
    */
   url?: string;
 }
+
+/** The object type of kind MutatingAdmissionPolicy, the same as `MutatingAdmissionPolicyObject`; the value `MutatingAdmissionPolicy` is its descriptor. */
+export type MutatingAdmissionPolicy = MutatingAdmissionPolicyObject;
+
+/** The object type of kind MutatingAdmissionPolicyBinding, the same as `MutatingAdmissionPolicyBindingObject`; the value `MutatingAdmissionPolicyBinding` is its descriptor. */
+export type MutatingAdmissionPolicyBinding = MutatingAdmissionPolicyBindingObject;
+
+/** The object type of kind MutatingWebhookConfiguration, the same as `MutatingWebhookConfigurationObject`; the value `MutatingWebhookConfiguration` is its descriptor. */
+export type MutatingWebhookConfiguration = MutatingWebhookConfigurationObject;
+
+/** The object type of kind ValidatingAdmissionPolicy, the same as `ValidatingAdmissionPolicyObject`; the value `ValidatingAdmissionPolicy` is its descriptor. */
+export type ValidatingAdmissionPolicy = ValidatingAdmissionPolicyObject;
+
+/** The object type of kind ValidatingAdmissionPolicyBinding, the same as `ValidatingAdmissionPolicyBindingObject`; the value `ValidatingAdmissionPolicyBinding` is its descriptor. */
+export type ValidatingAdmissionPolicyBinding = ValidatingAdmissionPolicyBindingObject;
+
+/** The object type of kind ValidatingWebhookConfiguration, the same as `ValidatingWebhookConfigurationObject`; the value `ValidatingWebhookConfiguration` is its descriptor. */
+export type ValidatingWebhookConfiguration = ValidatingWebhookConfigurationObject;

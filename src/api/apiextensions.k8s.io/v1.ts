@@ -662,3 +662,6 @@ export interface WebhookConversion {
    */
   conversionReviewVersions: string[];
 }
+
+/** The object type of kind CustomResourceDefinition, the same as `CustomResourceDefinitionObject`; the value `CustomResourceDefinition` is its descriptor. */
+export type CustomResourceDefinition = CustomResourceDefinitionObject;

@@ -153,3 +153,6 @@ export interface ServiceReference {
    */
   port?: number;
 }
+
+/** The object type of kind APIService, the same as `APIServiceObject`; the value `APIService` is its descriptor. */
+export type APIService = APIServiceObject;

@@ -845,3 +845,18 @@ export interface StatefulSetUpdateStrategy {
    */
   type?: "OnDelete" | "RollingUpdate";
 }
+
+/** The object type of kind ControllerRevision, the same as `ControllerRevisionObject`; the value `ControllerRevision` is its descriptor. */
+export type ControllerRevision = ControllerRevisionObject;
+
+/** The object type of kind DaemonSet, the same as `DaemonSetObject`; the value `DaemonSet` is its descriptor. */
+export type DaemonSet = DaemonSetObject;
+
+/** The object type of kind Deployment, the same as `DeploymentObject`; the value `Deployment` is its descriptor. */
+export type Deployment = DeploymentObject;
+
+/** The object type of kind ReplicaSet, the same as `ReplicaSetObject`; the value `ReplicaSet` is its descriptor. */
+export type ReplicaSet = ReplicaSetObject;
+
+/** The object type of kind StatefulSet, the same as `StatefulSetObject`; the value `StatefulSet` is its descriptor. */
+export type StatefulSet = StatefulSetObject;

@@ -214,3 +214,9 @@ export interface UserInfo {
    */
   username?: string;
 }
+
+/** The object type of kind SelfSubjectReview, the same as `SelfSubjectReviewObject`; the value `SelfSubjectReview` is its descriptor. */
+export type SelfSubjectReview = SelfSubjectReviewObject;
+
+/** The object type of kind TokenReview, the same as `TokenReviewObject`; the value `TokenReview` is its descriptor. */
+export type TokenReview = TokenReviewObject;

@@ -359,3 +359,15 @@ export interface SubjectRulesReviewStatus {
    */
   resourceRules: ResourceRule[];
 }
+
+/** The object type of kind LocalSubjectAccessReview, the same as `LocalSubjectAccessReviewObject`; the value `LocalSubjectAccessReview` is its descriptor. */
+export type LocalSubjectAccessReview = LocalSubjectAccessReviewObject;
+
+/** The object type of kind SelfSubjectAccessReview, the same as `SelfSubjectAccessReviewObject`; the value `SelfSubjectAccessReview` is its descriptor. */
+export type SelfSubjectAccessReview = SelfSubjectAccessReviewObject;
+
+/** The object type of kind SelfSubjectRulesReview, the same as `SelfSubjectRulesReviewObject`; the value `SelfSubjectRulesReview` is its descriptor. */
+export type SelfSubjectRulesReview = SelfSubjectRulesReviewObject;
+
+/** The object type of kind SubjectAccessReview, the same as `SubjectAccessReviewObject`; the value `SubjectAccessReview` is its descriptor. */
+export type SubjectAccessReview = SubjectAccessReviewObject;

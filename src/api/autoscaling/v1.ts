@@ -185,3 +185,6 @@ export interface ScaleStatus {
    */
   selector?: string;
 }
+
+/** The object type of kind HorizontalPodAutoscaler, the same as `HorizontalPodAutoscalerObject`; the value `HorizontalPodAutoscaler` is its descriptor. */
+export type HorizontalPodAutoscaler = HorizontalPodAutoscalerObject;

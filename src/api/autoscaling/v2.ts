@@ -534,3 +534,6 @@ export interface ResourceMetricStatus {
    */
   name: string;
 }
+
+/** The object type of kind HorizontalPodAutoscaler, the same as `HorizontalPodAutoscalerObject`; the value `HorizontalPodAutoscaler` is its descriptor. */
+export type HorizontalPodAutoscaler = HorizontalPodAutoscalerObject;

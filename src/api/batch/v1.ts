@@ -519,3 +519,9 @@ export interface UncountedTerminatedPods {
    */
   succeeded?: string[];
 }
+
+/** The object type of kind CronJob, the same as `CronJobObject`; the value `CronJob` is its descriptor. */
+export type CronJob = CronJobObject;
+
+/** The object type of kind Job, the same as `JobObject`; the value `Job` is its descriptor. */
+export type Job = JobObject;

@@ -246,3 +246,6 @@ export interface CertificateSigningRequestStatus {
    */
   conditions?: CertificateSigningRequestCondition[];
 }
+
+/** The object type of kind CertificateSigningRequest, the same as `CertificateSigningRequestObject`; the value `CertificateSigningRequest` is its descriptor. */
+export type CertificateSigningRequest = CertificateSigningRequestObject;

@@ -83,3 +83,6 @@ export interface LeaseSpec {
    */
   strategy?: string;
 }
+
+/** The object type of kind Lease, the same as `LeaseObject`; the value `Lease` is its descriptor. */
+export type Lease = LeaseObject;

@@ -6917,3 +6917,54 @@ export interface WindowsSecurityContextOptions {
    */
   runAsUserName?: string;
 }
+
+/** The object type of kind Binding, the same as `BindingObject`; the value `Binding` is its descriptor. */
+export type Binding = BindingObject;
+
+/** The object type of kind ComponentStatus, the same as `ComponentStatusObject`; the value `ComponentStatus` is its descriptor. */
+export type ComponentStatus = ComponentStatusObject;
+
+/** The object type of kind ConfigMap, the same as `ConfigMapObject`; the value `ConfigMap` is its descriptor. */
+export type ConfigMap = ConfigMapObject;
+
+/** The object type of kind Endpoints, the same as `EndpointsObject`; the value `Endpoints` is its descriptor. */
+export type Endpoints = EndpointsObject;
+
+/** The object type of kind Event, the same as `EventObject`; the value `Event` is its descriptor. */
+export type Event = EventObject;
+
+/** The object type of kind LimitRange, the same as `LimitRangeObject`; the value `LimitRange` is its descriptor. */
+export type LimitRange = LimitRangeObject;
+
+/** The object type of kind Namespace, the same as `NamespaceObject`; the value `Namespace` is its descriptor. */
+export type Namespace = NamespaceObject;
+
+/** The object type of kind Node, the same as `NodeObject`; the value `Node` is its descriptor. */
+export type Node = NodeObject;
+
+/** The object type of kind PersistentVolume, the same as `PersistentVolumeObject`; the value `PersistentVolume` is its descriptor. */
+export type PersistentVolume = PersistentVolumeObject;
+
+/** The object type of kind PersistentVolumeClaim, the same as `PersistentVolumeClaimObject`; the value `PersistentVolumeClaim` is its descriptor. */
+export type PersistentVolumeClaim = PersistentVolumeClaimObject;
+
+/** The object type of kind Pod, the same as `PodObject`; the value `Pod` is its descriptor. */
+export type Pod = PodObject;
+
+/** The object type of kind PodTemplate, the same as `PodTemplateObject`; the value `PodTemplate` is its descriptor. */
+export type PodTemplate = PodTemplateObject;
+
+/** The object type of kind ReplicationController, the same as `ReplicationControllerObject`; the value `ReplicationController` is its descriptor. */
+export type ReplicationController = ReplicationControllerObject;
+
+/** The object type of kind ResourceQuota, the same as `ResourceQuotaObject`; the value `ResourceQuota` is its descriptor. */
+export type ResourceQuota = ResourceQuotaObject;
+
+/** The object type of kind Secret, the same as `SecretObject`; the value `Secret` is its descriptor. */
+export type Secret = SecretObject;
+
+/** The object type of kind Service, the same as `ServiceObject`; the value `Service` is its descriptor. */
+export type Service = ServiceObject;
+
+/** The object type of kind ServiceAccount, the same as `ServiceAccountObject`; the value `ServiceAccount` is its descriptor. */
+export type ServiceAccount = ServiceAccountObject;

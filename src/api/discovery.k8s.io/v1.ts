@@ -207,3 +207,6 @@ export interface ForZone {
    */
   name: string;
 }
+
+/** The object type of kind EndpointSlice, the same as `EndpointSliceObject`; the value `EndpointSlice` is its descriptor. */
+export type EndpointSlice = EndpointSliceObject;

@@ -118,3 +118,6 @@ export interface EventSeries {
    */
   lastObservedTime: metav1.MicroTime;
 }
+
+/** The object type of kind Event, the same as `EventObject`; the value `Event` is its descriptor. */
+export type Event = EventObject;

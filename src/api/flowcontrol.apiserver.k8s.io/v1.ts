@@ -496,3 +496,9 @@ export interface UserSubject {
    */
   name: string;
 }
+
+/** The object type of kind FlowSchema, the same as `FlowSchemaObject`; the value `FlowSchema` is its descriptor. */
+export type FlowSchema = FlowSchemaObject;
+
+/** The object type of kind PriorityLevelConfiguration, the same as `PriorityLevelConfigurationObject`; the value `PriorityLevelConfiguration` is its descriptor. */
+export type PriorityLevelConfiguration = PriorityLevelConfigurationObject;

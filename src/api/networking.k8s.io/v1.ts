@@ -690,3 +690,18 @@ export interface ServiceCIDRStatus {
    */
   conditions?: metav1.Condition[];
 }
+
+/** The object type of kind IPAddress, the same as `IPAddressObject`; the value `IPAddress` is its descriptor. */
+export type IPAddress = IPAddressObject;
+
+/** The object type of kind Ingress, the same as `IngressObject`; the value `Ingress` is its descriptor. */
+export type Ingress = IngressObject;
+
+/** The object type of kind IngressClass, the same as `IngressClassObject`; the value `IngressClass` is its descriptor. */
+export type IngressClass = IngressClassObject;
+
+/** The object type of kind NetworkPolicy, the same as `NetworkPolicyObject`; the value `NetworkPolicy` is its descriptor. */
+export type NetworkPolicy = NetworkPolicyObject;
+
+/** The object type of kind ServiceCIDR, the same as `ServiceCIDRObject`; the value `ServiceCIDR` is its descriptor. */
+export type ServiceCIDR = ServiceCIDRObject;

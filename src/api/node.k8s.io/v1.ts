@@ -89,3 +89,6 @@ export interface Scheduling {
    */
   tolerations?: corev1.Toleration[];
 }
+
+/** The object type of kind RuntimeClass, the same as `RuntimeClassObject`; the value `RuntimeClass` is its descriptor. */
+export type RuntimeClass = RuntimeClassObject;

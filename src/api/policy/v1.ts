@@ -161,3 +161,6 @@ export interface PodDisruptionBudgetStatus {
    */
   observedGeneration?: number;
 }
+
+/** The object type of kind PodDisruptionBudget, the same as `PodDisruptionBudgetObject`; the value `PodDisruptionBudget` is its descriptor. */
+export type PodDisruptionBudget = PodDisruptionBudgetObject;

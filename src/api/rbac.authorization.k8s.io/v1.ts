@@ -308,3 +308,15 @@ export interface Subject {
    */
   namespace?: string;
 }
+
+/** The object type of kind ClusterRole, the same as `ClusterRoleObject`; the value `ClusterRole` is its descriptor. */
+export type ClusterRole = ClusterRoleObject;
+
+/** The object type of kind ClusterRoleBinding, the same as `ClusterRoleBindingObject`; the value `ClusterRoleBinding` is its descriptor. */
+export type ClusterRoleBinding = ClusterRoleBindingObject;
+
+/** The object type of kind Role, the same as `RoleObject`; the value `Role` is its descriptor. */
+export type Role = RoleObject;
+
+/** The object type of kind RoleBinding, the same as `RoleBindingObject`; the value `RoleBinding` is its descriptor. */
+export type RoleBinding = RoleBindingObject;

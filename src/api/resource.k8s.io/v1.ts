@@ -1401,3 +1401,15 @@ export interface ResourceSliceSpec {
    */
   sharedCounters?: CounterSet[];
 }
+
+/** The object type of kind DeviceClass, the same as `DeviceClassObject`; the value `DeviceClass` is its descriptor. */
+export type DeviceClass = DeviceClassObject;
+
+/** The object type of kind ResourceClaim, the same as `ResourceClaimObject`; the value `ResourceClaim` is its descriptor. */
+export type ResourceClaim = ResourceClaimObject;
+
+/** The object type of kind ResourceClaimTemplate, the same as `ResourceClaimTemplateObject`; the value `ResourceClaimTemplate` is its descriptor. */
+export type ResourceClaimTemplate = ResourceClaimTemplateObject;
+
+/** The object type of kind ResourceSlice, the same as `ResourceSliceObject`; the value `ResourceSlice` is its descriptor. */
+export type ResourceSlice = ResourceSliceObject;

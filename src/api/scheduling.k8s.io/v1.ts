@@ -67,3 +67,6 @@ export interface PriorityClassList {
    */
   metadata?: metav1.ListMeta;
 }
+
+/** The object type of kind PriorityClass, the same as `PriorityClassObject`; the value `PriorityClass` is its descriptor. */
+export type PriorityClass = PriorityClassObject;

@@ -623,3 +623,21 @@ export interface VolumeNodeResources {
    */
   count?: number;
 }
+
+/** The object type of kind CSIDriver, the same as `CSIDriverObject`; the value `CSIDriver` is its descriptor. */
+export type CSIDriver = CSIDriverObject;
+
+/** The object type of kind CSINode, the same as `CSINodeObject`; the value `CSINode` is its descriptor. */
+export type CSINode = CSINodeObject;
+
+/** The object type of kind CSIStorageCapacity, the same as `CSIStorageCapacityObject`; the value `CSIStorageCapacity` is its descriptor. */
+export type CSIStorageCapacity = CSIStorageCapacityObject;
+
+/** The object type of kind StorageClass, the same as `StorageClassObject`; the value `StorageClass` is its descriptor. */
+export type StorageClass = StorageClassObject;
+
+/** The object type of kind VolumeAttachment, the same as `VolumeAttachmentObject`; the value `VolumeAttachment` is its descriptor. */
+export type VolumeAttachment = VolumeAttachmentObject;
+
+/** The object type of kind VolumeAttributesClass, the same as `VolumeAttributesClassObject`; the value `VolumeAttributesClass` is its descriptor. */
+export type VolumeAttributesClass = VolumeAttributesClassObject;

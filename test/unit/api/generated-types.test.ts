@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HorizontalPodAutoscaler } from "../../../src/api/autoscaling/v1.ts";
 import type { Container, ServiceSpec } from "../../../src/api/core/v1.ts";
-import type { KubeObject } from "../../../src/api/index.ts";
+import type { Job as JobFromApi, KubeObject } from "../../../src/api/index.ts";
 import {
   CronJob,
   type CronJobObject,
@@ -55,6 +55,20 @@ test("reading a Job's status gives numbers; objects of generated kinds are KubeO
   assertType<Equals<typeof succeeded, number | undefined>>();
   const asKubeObject: KubeObject = cronJob;
   assert.equal(asKubeObject.kind, "CronJob");
+});
+
+test("a built-in kind's name is its object type too, as `import type { CronJob }` reads it", () => {
+  assertType<Equals<CronJob, CronJobObject>>();
+  assertType<Equals<JobFromApi, JobObject>>();
+  assertType<Equals<import("../../../src/api/batch/v1.ts").CronJob, CronJobObject>>();
+  assertType<
+    Equals<import("../../../src/index.ts").ConfigMap, import("../../../src/index.ts").ConfigMapObject>
+  >();
+  const nightly: CronJob = cronJob;
+  // @ts-expect-error the type named CronJob is the object, not the descriptor.
+  const notADescriptor: CronJob = CronJob;
+  assert.equal(CronJob.kind, nightly.kind, "the value named CronJob is still the descriptor");
+  assert.ok(notADescriptor);
 });
 
 test("descriptors carry plural, scope and subresources from discovery", () => {

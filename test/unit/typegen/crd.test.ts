@@ -37,6 +37,11 @@ test("one module per served version, with the descriptor's scope and subresource
     modules[0]?.source ?? "",
     /resourceType<HTTPRouteObject>\("gateway.networking.k8s.io\/v1", "HTTPRoute", "httproutes", true, \["status"\]\)/,
   );
+  assert.match(
+    modules[0]?.source ?? "",
+    /^export type HTTPRoute = HTTPRouteObject;$/m,
+    "the kind's name is its object type too",
+  );
 });
 
 function crd(schema: unknown, kind = "CustomResourceDefinition"): CrdDocument {
