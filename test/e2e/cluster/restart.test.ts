@@ -72,7 +72,8 @@ test("both reference operators, in one manager at its defaults, converge after t
   t.diagnostic(
     `${load.objects} objects, apiserver down ${load.downMs / 1000} s after the ${load.killedAfter}th: every output ` +
       `${(figures.outputsRightMs / 1000).toFixed(1)} s and everything converged ` +
-      `${(figures.convergedMs / 1000).toFixed(1)} s after it was ready again`,
+      `${(figures.convergedMs / 1000).toFixed(1)} s after it was ready again (operator lag ` +
+      `${(figures.operatorLagMs / 1000).toFixed(1)} s)`,
   );
   const reconnects = await both.manager.metrics.registry
     .getSingleMetric("kubeloop_watch_reconnects_total")
