@@ -72,6 +72,23 @@ test("an operator that does not watch its outputs fails outputs-watched: its tam
   );
 });
 
+test("an operator that forgot .owns() for a kind it creates fails outputs-watched, naming the kind and the fix", {
+  timeout: 600_000,
+}, async (t) => {
+  const report = await runConformance(parcelSpec("undeclared-output", quick), {
+    cluster: cluster(),
+    checks: ["outputs-watched"],
+  });
+  const [result] = report.results;
+  assert.ok(result?.failure, "outputs-watched failed");
+  t.diagnostic(formatFailure(result));
+  assert.match(result.failure.expected, /^every kind of object a primary object controls declared as owned/);
+  assert.match(
+    result.failure.seen,
+    /^ServiceAccount \(v1\) is not declared: ServiceAccount\/\w+-courier \(of Parcel\/\w+\), ServiceAccount\/\w+-courier \(of Parcel\/\w+\) — add `\.owns\(ServiceAccount\)` to the controller and list it in the spec's `outputs`$/,
+  );
+});
+
 test("an operator that leaves foreign fields in its outputs fails exclusive-outputs, naming them", {
   timeout: 600_000,
 }, async (t) => {

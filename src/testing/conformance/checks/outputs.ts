@@ -3,10 +3,12 @@
  * back, within the repair deadline — through the operator's watch on its outputs, not a resync.
  * For an operator that leaves a deleted output deleted (`outputDeletion: "leave"`, a
  * run-to-completion output), it must stay gone; whether the owner's status reports it is told.
+ * Objects the primaries control of a kind not declared as owned fail the check first.
  */
 import type { KubeObject } from "../../../api/index.ts";
 import type { ConformanceCheck } from "../check.ts";
 import { sameJson, withoutTransitionTimes } from "../internal/compare.ts";
+import { findUndeclaredOutputs } from "../internal/controlled.ts";
 import { now } from "../internal/poll.ts";
 import { describeTamper, type Prepared, prepare, seconds, tamper } from "../internal/steps.ts";
 import { involved, keyOf, type Output, remove, snapshot, waitRestored } from "../internal/world.ts";
@@ -90,11 +92,32 @@ async function deleteAndLeave(
   return { ms: now() - start, text: `${outputs.length} deleted, left deleted (${how})` };
 }
 
+/**
+ * Fails when a primary object controls objects of a kind that is not an output kind: the operator
+ * forgot `.owns(Kind)`, so changes to them wake no reconcile (and the kit would not tamper with them).
+ */
+async function requireDeclared(session: ConformanceSession, prepared: Prepared): Promise<void> {
+  const undeclared = await findUndeclaredOutputs(session, prepared.namespace, prepared.snap.primaries);
+  if (undeclared.length === 0) return;
+  const inSpec = session.subject.spec.outputs ? " and list it in the spec's `outputs`" : "";
+  throw new CheckFailed({
+    expected:
+      "every kind of object a primary object controls declared as owned, so that a change to one wakes its owner's reconcile",
+    seen: undeclared
+      .map(
+        (u) =>
+          `${u.kind} (${u.apiVersion}) is not declared: ${u.objects.join(", ")} — add \`.owns(${u.kind})\` to the controller${inSpec}`,
+      )
+      .join("; "),
+  });
+}
+
 export const outputsWatched: ConformanceCheck = {
   name: "outputs-watched",
   title: "deleted or tampered outputs are repaired",
   async run(session) {
     const prepared = await prepare(session, "outputs");
+    await requireDeclared(session, prepared);
     const outputs = [...prepared.snap.outputs.values()];
     if (outputs.length === 0) return { skipped: true, summary: "the fixtures produce no outputs" };
     const tampered = await tamperAll(session, prepared, outputs);

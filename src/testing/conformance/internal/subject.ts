@@ -21,6 +21,8 @@ export interface Subject {
   readonly primaries: readonly ResourceType[];
   /** Kinds of the operator's outputs. */
   readonly outputs: readonly ResourceType[];
+  /** Every kind the operator declares (reconciles, owns, watches) or defines. */
+  readonly readKinds: readonly ResourceType[];
   /** Field managers of the operator's writes. */
   readonly fieldManagers: readonly string[];
   readonly settled: (obj: KubeObject) => boolean;
@@ -58,6 +60,10 @@ export async function resolveSubject(spec: ConformanceSpec): Promise<Subject> {
     operator,
     primaries,
     outputs,
+    readKinds: unique([
+      ...declarations.flatMap((d) => [d.primary, ...d.owns, ...d.watches].map((w) => w.type)),
+      ...operator.kinds,
+    ]),
     fieldManagers: [operator.name, ...(spec.fieldManagers ?? [])],
     settled: spec.settled ?? defaultSettled,
     timings: { ...defaultTimings, ...spec.timings },
