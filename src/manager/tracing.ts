@@ -12,6 +12,7 @@
  * and logs SDKs).
  */
 import { trace } from "@opentelemetry/api";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import type { Logger } from "pino";
 import { TracingSetupError } from "./errors.ts";
 
@@ -61,7 +62,11 @@ export async function exportTraces(
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new sdk.BasicTracerProvider({
     resource,
-    spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url: tracesUrl(env) }))],
+    spanProcessors: [
+      new sdk.BatchSpanProcessor(
+        withFailuresLogged(new otlp.OTLPTraceExporter({ url: tracesUrl(env) }), logger),
+      ),
+    ],
   });
   if (!trace.setGlobalTracerProvider(provider)) {
     await provider.shutdown();
@@ -77,4 +82,36 @@ export function tracesUrl(env: NodeJS.ProcessEnv): string {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (traces) return traces;
   return `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? "").replace(/\/+$/, "")}/v1/traces`;
+}
+
+/** How often, at most, a failing export is logged: a collector that is down fails every batch. */
+export const EXPORT_FAILURE_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * `exporter`, logging the batches it fails to send (spans dropped, and why). The SDK tells such
+ * failures only to OpenTelemetry's `diag` logger, which says nothing unless a program sets one: a
+ * collector that is down or refuses the spans would otherwise lose every trace in silence.
+ */
+export function withFailuresLogged(
+  exporter: SpanExporter,
+  logger: Logger,
+  now: () => number = Date.now,
+): SpanExporter {
+  let lastLogged = Number.NEGATIVE_INFINITY;
+  return {
+    export: (spans, done) =>
+      exporter.export(spans, (result) => {
+        // ExportResultCode.SUCCESS is 0 (@opentelemetry/core, not a dependency of kubeloop's own).
+        if (result.code !== 0 && now() - lastLogged >= EXPORT_FAILURE_LOG_INTERVAL_MS) {
+          lastLogged = now();
+          logger.warn(
+            { err: result.error, spans: spans.length },
+            "could not export traces over OTLP; the batch's spans are dropped (logged at most once a minute)",
+          );
+        }
+        done(result);
+      }),
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+  };
 }

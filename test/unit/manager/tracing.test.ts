@@ -2,8 +2,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { trace } from "@opentelemetry/api";
+import type { SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { pino } from "pino";
-import { exportTraces, tracesRequested, tracesUrl } from "../../../src/manager/tracing.ts";
+import {
+  EXPORT_FAILURE_LOG_INTERVAL_MS,
+  exportTraces,
+  tracesRequested,
+  tracesUrl,
+  withFailuresLogged,
+} from "../../../src/manager/tracing.ts";
 
 describe("trace export", () => {
   it("is asked for by an OTLP endpoint, unless the SDK or the traces exporter is disabled", () => {
@@ -48,5 +55,31 @@ describe("trace export", () => {
     const again = await exportTraces("other", logger, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" });
     assert.equal(again, undefined, "a provider is registered already: it stays");
     await started.shutdown();
+  });
+
+  it("logs a batch the exporter fails to send, at most once a minute, and passes every result on", () => {
+    const lines: { msg?: string; spans?: number }[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    let code = 1;
+    const failing: SpanExporter = {
+      export: (_spans, done) => done({ code, error: new Error("connect ECONNREFUSED") }),
+      shutdown: async () => {},
+    };
+    let clock = 0;
+    const exporter = withFailuresLogged(failing, logger, () => clock);
+    const results: number[] = [];
+    const send = () => exporter.export([], (r) => results.push(r.code));
+    send();
+    clock += 1_000;
+    send();
+    assert.equal(lines.length, 1, "one line for failures within the minute");
+    assert.match(lines[0]?.msg ?? "", /could not export traces over OTLP/);
+    clock += EXPORT_FAILURE_LOG_INTERVAL_MS;
+    send();
+    code = 0;
+    clock += EXPORT_FAILURE_LOG_INTERVAL_MS;
+    send();
+    assert.equal(lines.length, 2, "again after a minute; nothing for a success");
+    assert.deepEqual(results, [1, 1, 1, 0]);
   });
 });
