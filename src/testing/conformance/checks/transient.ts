@@ -51,7 +51,11 @@ async function outage(session: ConformanceSession): Promise<string> {
   return "apiserver unreachable for 3 s (at the proxy)";
 }
 
-/** The kit's own requests during the faults may meet the restarting apiserver: retry them. */
+/**
+ * The kit's own requests during the faults may meet the restarting apiserver, or an admission
+ * webhook of the operator's whose own reads failed under the faults (a create it denies was not
+ * made): retry them, as a user would.
+ */
 async function retrying<T>(action: () => Promise<T>): Promise<T> {
   const result = await poll(() => action().then((value) => ({ value })), 60_000, 500);
   if (!result) return action();
@@ -70,7 +74,7 @@ export const transientFailures: ConformanceCheck = {
     const allowed = await cleanCreations(session, ref);
     let outageDone = "";
     try {
-      await createFixtures(session, namespace);
+      await createFixtures(session, namespace, { send: retrying });
       const firstWrite = () =>
         session.requestsSince(marker).some((r) => isReconcileWrite(r) && concerns(r, namespace)) || undefined;
       await poll(firstWrite, 30_000, 100);

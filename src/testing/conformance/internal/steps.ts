@@ -103,7 +103,7 @@ export async function recreatePrimaries(
   session: ConformanceSession,
   old: Snapshot,
 ): Promise<Map<string, string>> {
-  const fresh = await createFixtures(session, old.namespace, (f) => isPrimary(session, f));
+  const fresh = await createFixtures(session, old.namespace, { only: (f) => isPrimary(session, f) });
   const uids = new Map<string, string>();
   for (const p of old.primaries) {
     const next = fresh.find((f) => keyOf(f) === keyOf(p));

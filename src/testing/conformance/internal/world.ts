@@ -316,16 +316,25 @@ export function shapeProblems(reference: Snapshot, snap: Snapshot): string[] {
   return problems;
 }
 
+/** Options of {@link createFixtures}. */
+export interface FixtureOptions {
+  /** Keeps the fixtures to create. Default: all of them. */
+  only?: (obj: KubeObject) => boolean;
+  /** Sends each create (to retry it, say). Default: once. */
+  send?: (create: () => Promise<KubeObject>) => Promise<KubeObject>;
+}
+
 /** Creates the fixtures (or those `only` keeps) in `namespace`, in order; returns what was created. */
 export async function createFixtures(
   session: ConformanceSession,
   namespace: string,
-  only: (obj: KubeObject) => boolean = () => true,
+  { only = () => true, send = (create) => create() }: FixtureOptions = {},
 ): Promise<KubeObject[]> {
   const created: KubeObject[] = [];
   for (const fixture of session.subject.spec.fixtures(namespace).filter(only)) {
     const obj = { ...fixture, metadata: { ...fixture.metadata, namespace } };
-    created.push(await session.client.create(await typeOf(session, obj), obj));
+    const type = await typeOf(session, obj);
+    created.push(await send(() => session.client.create(type, obj)));
   }
   return created;
 }
