@@ -23,7 +23,7 @@ import { parseArgs } from "node:util";
 import { ConfigMap, Namespace } from "../src/api/index.ts";
 import { Client, loadKubeconfig } from "../src/client/index.ts";
 import { type Cluster, startCluster } from "../src/cluster/index.ts";
-import { scrapeMetric } from "../src/testing/index.ts";
+import { scrapeMetric } from "../src/testing/metrics.ts";
 import { OperatorProcess, tsxScript } from "../test/e2e/fixtures/process.ts";
 import { installWidgetCrd, Widget, widget } from "../test/e2e/fixtures/widgets.ts";
 import { fmt, loadLine, machineLine, table, writeResult } from "./support/report.ts";

@@ -1,6 +1,6 @@
 // #region testing-conformance
 // test/conformance.ts of an operator project
-import { defineConformance, formatReport, runConformance } from "kubeloop/testing";
+import { defineConformance, formatReport, runConformance } from "kubeloop/testing/conformance";
 
 const spec = defineConformance({
   operator: "src/operator.ts",

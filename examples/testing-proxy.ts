@@ -1,7 +1,7 @@
 // #region testing-proxy
 import assert from "node:assert/strict";
 import { startCluster } from "kubeloop/cluster";
-import { startProxy } from "kubeloop/testing";
+import { startProxy } from "kubeloop/testing/proxy";
 
 await using cluster = await startCluster();
 await using proxy = await startProxy({ cluster });

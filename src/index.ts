@@ -10,7 +10,8 @@
  * `kubeloop/controller`, `kubeloop/manager`, `kubeloop/election`, `kubeloop/status`,
  * `kubeloop/ownership`, `kubeloop/events`, `kubeloop/schema`, `kubeloop/typegen`, `kubeloop/generate`, `kubeloop/sharding`,
  * `kubeloop/operator`, `kubeloop/webhook`, `kubeloop/clock`, `kubeloop/errors`, `kubeloop/cluster` (the local control
- * plane) and `kubeloop/testing` (fault proxy and conformance kit).
+ * plane), `kubeloop/testing` (the end-to-end kit), `kubeloop/testing/proxy` (the fault proxy) and
+ * `kubeloop/testing/conformance` (the conformance kit).
  *
  * @example
  * ```ts

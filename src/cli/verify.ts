@@ -11,7 +11,7 @@ import {
   loadConformanceSpec,
   runConformance,
   selectChecks,
-} from "../testing/index.ts";
+} from "../testing/conformance/index.ts";
 
 interface VerifyOptions {
   spec: string;

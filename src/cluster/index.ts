@@ -34,5 +34,5 @@ export {
 export type { ComponentName } from "./components.ts";
 export { BuildError, StartError, ToolchainError } from "./errors.ts";
 export { ensureHelm } from "./helm.ts";
-export type { KubeconfigDocument } from "./kubeconfig.ts";
+export { buildKubeconfig, type KubeconfigDocument } from "./kubeconfig.ts";
 export { type ControlPlaneVersions, versions } from "./versions.ts";

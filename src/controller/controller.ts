@@ -19,7 +19,6 @@ import type { Informer, InformerCache } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import { type Clock, systemClock, type Timer, untilAborted } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
-import type { OwnedKind } from "../ownership/index.ts";
 import {
   defaultControllerRateLimiter,
   LOW_PRIORITY,
@@ -28,6 +27,7 @@ import {
   WorkQueue,
 } from "../queue/index.ts";
 import type { Action } from "./action.ts";
+import type { OwnedKind } from "./declaration.ts";
 import type { ReconcileTimeoutError } from "./errors.ts";
 import { type ReconcileRun, Stopping } from "./internal/deadline.ts";
 import { FailureReports, isTerminalFailure } from "./internal/failures.ts";

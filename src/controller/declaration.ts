@@ -2,12 +2,46 @@
  * What the controller builder declares: a controller's name, the kind it reconciles, and the
  * kinds it owns and watches, each with its informer scope and the source that turns its changes
  * into keys. A host runs a declaration ({@link buildController}); `kubeloop/generate` reads the
- * kinds to derive RBAC.
+ * kinds to derive RBAC, with the {@link PermissionRequest}s an operator declares beyond them.
  */
 import type { KubeObject, ResourceType } from "../api/index.ts";
 import type { InformerCache, InformerScope } from "../cache/index.ts";
 import type { Predicate } from "./predicate.ts";
 import { informerSource, type MapFn, type Source } from "./source.ts";
+
+/** What a permission request needs to know about a resource type. */
+export type PermissionTarget = Pick<ResourceType, "apiVersion" | "plural" | "namespaced">;
+
+/** Permission to use some verbs on a resource type (or one of its subresources). */
+export interface PermissionRequest {
+  readonly type: PermissionTarget;
+  readonly verbs: readonly string[];
+  /** A subresource such as `status` or `finalizers`. */
+  readonly subresource?: string;
+  /** Grant only on the objects of these names (verbs that name one object: get, patch, update, delete). */
+  readonly resourceNames?: readonly string[];
+  /**
+   * Grant only in this namespace (a Role there), e.g. leader-election leases in the operator's
+   * namespace. Default: wherever the operator works.
+   */
+  readonly namespace?: string;
+}
+
+/**
+ * A kind its controller declared with `owns()`, and its informer's scope; a controller's
+ * `WatchedKind` fits, and `ctx.owned` lists them.
+ *
+ * @example
+ * ```ts
+ * controller(host).for(Widget).owns(ConfigMap, { scope: { namespace: "apps" } }).reconcile(reconcileWidget);
+ * // in reconcileWidget: ctx.owned is [{ type: ConfigMap, scope: { namespace: "apps" } }]
+ * ```
+ */
+export interface OwnedKind {
+  readonly type: ResourceType;
+  /** Absent: the cache's default scope for the kind. */
+  readonly scope?: InformerScope;
+}
 
 /** Options of a watched kind. */
 export interface WatchOptions<T extends KubeObject> {

@@ -58,18 +58,46 @@ export class ReconcileTimeoutError extends KubeloopError {
 }
 
 /**
+ * A failure that retrying the same reconcile cannot fix, and that stalls its object until the
+ * object or a watched input changes (typically a spec edit): the controller does not retry it
+ * (like a `TerminalError`, recognised when wrapped, too), tells it as a Warning event with the
+ * error's {@link StalledError.reason} and, on a kind with a condition set, turns the summary False
+ * with that reason and `Stalled=True`. The controller's {@link SpecInvalidError} is one;
+ * `ensureChild`'s `InvalidChildError` (`kubeloop/ownership`) is another.
+ *
+ * @example
+ * ```ts
+ * class QuotaPolicyError extends StalledError {
+ *   constructor(limit: string) {
+ *     super("KL_EXAMPLE_QUOTA_POLICY", "QuotaPolicy", `the spec asks for more than ${limit}; lower it`);
+ *   }
+ * }
+ * ```
+ */
+export abstract class StalledError extends KubeloopError {
+  /** The reason (CamelCase) of the Warning event and of the summary condition, e.g. `InvalidChild`. */
+  readonly reason: string;
+
+  constructor(code: string, reason: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.reason = reason;
+  }
+}
+
+/**
  * A primary object's spec fails its kind's refinements (`.refine()`, `.superRefine()`), checks its
  * CRD cannot carry (the kind lists them in `refinements`): the controller did not call the
  * reconciler, and does not retry until the object changes. On a kind with a condition set, the
  * summary turns False with reason `SpecInvalid` and `Stalled=True`. Code `KL_SPEC_INVALID`.
  */
-export class SpecInvalidError extends KubeloopError {
+export class SpecInvalidError extends StalledError {
   /** The object's key, `namespace/name`. */
   readonly key: string;
 
   constructor(key: string, cause: unknown) {
     super(
       "KL_SPEC_INVALID",
+      "SpecInvalid",
       `${key} was not reconciled: ${cause instanceof Error ? cause.message : String(cause)}`,
       { cause },
     );

@@ -37,12 +37,20 @@
 export { Action, TerminalError } from "./action.ts";
 export { type ControllerBuilder, controller } from "./builder.ts";
 export { Controller, type ControllerDeps, type ControllerHealth } from "./controller.ts";
-export type { ControllerDeclaration, WatchedKind, WatchOptions } from "./declaration.ts";
+export type {
+  ControllerDeclaration,
+  OwnedKind,
+  PermissionRequest,
+  PermissionTarget,
+  WatchedKind,
+  WatchOptions,
+} from "./declaration.ts";
 export {
   ControllerBuilderError,
   InvalidRequeueError,
   ReconcileTimeoutError,
   SpecInvalidError,
+  StalledError,
 } from "./errors.ts";
 export {
   buildController,
@@ -71,5 +79,11 @@ export {
   predicate,
 } from "./predicate.ts";
 export type { ReconcileRecord } from "./recent.ts";
-export type { ReconcileContext, ReconcileReporting, Reconciler, Request } from "./reconciler.ts";
+export type {
+  DriftMetrics,
+  ReconcileContext,
+  ReconcileReporting,
+  Reconciler,
+  Request,
+} from "./reconciler.ts";
 export { type Enqueue, informerSource, type MapFn, mapToOwner, type Source, self } from "./source.ts";

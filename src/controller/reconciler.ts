@@ -4,10 +4,10 @@ import type { InformerCache } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
-import type { DriftMetrics, OwnedKind } from "../ownership/index.ts";
 import type { QueueReason } from "../queue/index.ts";
 import type { TransitionMetrics } from "../status/index.ts";
 import type { Action } from "./action.ts";
+import type { OwnedKind } from "./declaration.ts";
 
 /**
  * Which object to reconcile: a key, never an event. The reconciler reads the current state
@@ -18,6 +18,12 @@ export interface Request {
   readonly key: ObjectKey;
   readonly namespace?: string;
   readonly name: string;
+}
+
+/** The metrics hook `reportDrift` (`kubeloop/ownership`) calls when `ensureChild` repaired a drift; a reconcile context's `report` fits. */
+export interface DriftMetrics {
+  /** An owned object changed or deleted by another actor was repaired: `kubeloop_drift_repairs_total{kind,manager}`. */
+  driftRepaired(kind: string, manager: string): void;
 }
 
 /**

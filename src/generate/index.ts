@@ -29,6 +29,9 @@
  * });
  * ```
  */
+
+/** Declared by `kubeloop/controller`, where controllers declare what they use; here too, as what {@link rbacFor} reads. */
+export type { PermissionRequest, PermissionTarget } from "../controller/index.ts";
 export { type AlertRule, alertRules, type RuleGroups } from "./alerts.ts";
 export { helmChart } from "./chart.ts";
 export { grafanaDashboard } from "./dashboard.ts";
@@ -77,8 +80,6 @@ export {
   watchPermissions,
 } from "./permissions.ts";
 export {
-  type PermissionRequest,
-  type PermissionTarget,
   type RbacObjects,
   type RbacOptions,
   rbacFor,

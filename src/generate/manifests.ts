@@ -13,6 +13,7 @@ import {
   ServiceAccount,
   type ServiceAccountObject,
 } from "../api/index.ts";
+import type { PermissionRequest } from "../controller/index.ts";
 import { type AnyKind, crdFor, toYaml } from "../schema/index.ts";
 import type { ShardKey } from "../sharding/index.ts";
 import { operatorLabels } from "../webhook/index.ts";
@@ -26,7 +27,7 @@ import {
 } from "./metrics.ts";
 import { monitoringFiles } from "./monitoring.ts";
 import { eventPermissions, leaderElectionPermissions, shardingPermissions } from "./permissions.ts";
-import { type PermissionRequest, type RbacObjects, rbacFor } from "./rbac.ts";
+import { type RbacObjects, rbacFor } from "./rbac.ts";
 import { userRoles } from "./user-roles.ts";
 import {
   type OperatorWebhooks,

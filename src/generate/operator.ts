@@ -1,10 +1,15 @@
-import { type ControllerDeclaration, recordDeclarations, type WatchedKind } from "../controller/index.ts";
+import {
+  type ControllerDeclaration,
+  type PermissionRequest,
+  recordDeclarations,
+  type WatchedKind,
+} from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
 import { helmChart } from "./chart.ts";
 import type { DockerfileOptions } from "./dockerfile.ts";
 import { type OperatorManifestOptions, operatorManifests } from "./manifests.ts";
 import { type ControllerPermissionOptions, controllerPermissions, watchPermissions } from "./permissions.ts";
-import type { PermissionRequest } from "./rbac.ts";
+
 import type { WebhookCertificates } from "./webhooks.ts";
 
 /** The controllers an operator builds, as declared by its `setup`, without connecting to a cluster. */

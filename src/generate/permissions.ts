@@ -19,7 +19,7 @@
  * RBAC markers grant all seven verbs on children; kubeloop grants what its helpers use.)
  */
 import { Event, Lease } from "../api/index.ts";
-import type { PermissionRequest, PermissionTarget } from "./rbac.ts";
+import type { PermissionRequest, PermissionTarget } from "../controller/index.ts";
 
 const readVerbs = ["get", "list", "watch"];
 

@@ -10,31 +10,13 @@ import {
   type ClusterRoleObject,
   groupOf,
   type PolicyRule,
-  type ResourceType,
   Role,
   RoleBinding,
   type RoleBindingObject,
   type RoleObject,
 } from "../api/index.ts";
+import type { PermissionRequest } from "../controller/index.ts";
 import { RbacError } from "./errors.ts";
-
-/** What a permission request needs to know about a resource type. */
-export type PermissionTarget = Pick<ResourceType, "apiVersion" | "plural" | "namespaced">;
-
-/** Permission to use some verbs on a resource type (or one of its subresources). */
-export interface PermissionRequest {
-  readonly type: PermissionTarget;
-  readonly verbs: readonly string[];
-  /** A subresource such as `status` or `finalizers`. */
-  readonly subresource?: string;
-  /** Grant only on the objects of these names (verbs that name one object: get, patch, update, delete). */
-  readonly resourceNames?: readonly string[];
-  /**
-   * Grant only in this namespace (a Role there), e.g. leader-election leases in the operator's
-   * namespace. Default: wherever the operator works.
-   */
-  readonly namespace?: string;
-}
 
 /** Who gets the permissions, and where. */
 export interface RbacOptions {

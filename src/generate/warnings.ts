@@ -11,11 +11,10 @@
  * checks them.
  */
 import { resourceOf } from "../api/index.ts";
-import type { ControllerDeclaration } from "../controller/index.ts";
+import type { ControllerDeclaration, PermissionTarget } from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
 import type { AnyKind } from "../schema/index.ts";
 import { declarationsOf } from "./operator.ts";
-import type { PermissionTarget } from "./rbac.ts";
 
 /**
  * Warnings about what the operator's declarations may be missing, one sentence (cause and fix)

@@ -15,6 +15,7 @@ import {
   type ServiceObject,
   ValidatingWebhookConfiguration,
 } from "../api/index.ts";
+import type { PermissionRequest } from "../controller/index.ts";
 import type { CrdObject } from "../schema/index.ts";
 import {
   admissionConfigurations,
@@ -27,7 +28,6 @@ import {
   type WebhookEndpoint,
   webhookCaSecretName,
 } from "../webhook/index.ts";
-import type { PermissionRequest } from "./rbac.ts";
 
 /** Who makes the webhook serving certificate: cert-manager, or the manager itself. */
 export type WebhookCertificates = "cert-manager" | "self";

@@ -16,6 +16,7 @@ import {
   type ControllerHost,
   type ControllerSpec,
   type HostedController,
+  type PermissionRequest,
   recordDeclarations,
 } from "../controller/index.ts";
 import {
@@ -26,7 +27,6 @@ import {
   leaseName,
 } from "../election/index.ts";
 import { EventRecorder, type EventRecorderOptions } from "../events/index.ts";
-import type { PermissionRequest } from "../generate/index.ts";
 import { type HeldShard, ShardCoordinator, type ShardKey } from "../sharding/index.ts";
 import type { Webhook } from "../webhook/index.ts";
 import {

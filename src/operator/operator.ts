@@ -6,8 +6,7 @@
  */
 import type { KubeObject } from "../api/index.ts";
 import type { LoadConfigOptions } from "../client/index.ts";
-import type { ControllerHost } from "../controller/index.ts";
-import type { PermissionRequest } from "../generate/index.ts";
+import type { ControllerHost, PermissionRequest } from "../controller/index.ts";
 import {
   createLogger,
   type LeaderElectionOptions,

@@ -7,7 +7,7 @@
  */
 import type { Logger } from "pino";
 import { type ApplyObject, type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
-import type { Informer, InformerCache, InformerScope } from "../cache/index.ts";
+import type { Informer, InformerCache } from "../cache/index.ts";
 import {
   AlreadyExistsError,
   type Client,
@@ -17,6 +17,7 @@ import {
   ServerError,
 } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
+import type { OwnedKind } from "../controller/index.ts";
 import { type DriftReporting, lastForeignWriter, reportDrift } from "./drift.ts";
 import { AlreadyOwnedError, ChildConflictError, ChildReplacedError, InvalidChildError } from "./errors.ts";
 import type { ExclusiveOptions } from "./exclusive.ts";
@@ -63,22 +64,6 @@ export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<
    * co-writers than {@link defaultCoWriters}.
    */
   exclusive?: boolean | ExclusiveOptions;
-}
-
-/**
- * A kind its controller declared with `owns()`, and its informer's scope; a controller's
- * `WatchedKind` fits, and `ctx.owned` lists them.
- *
- * @example
- * ```ts
- * controller(host).for(Widget).owns(ConfigMap, { scope: { namespace: "apps" } }).reconcile(reconcileWidget);
- * // in reconcileWidget: ctx.owned is [{ type: ConfigMap, scope: { namespace: "apps" } }]
- * ```
- */
-export interface OwnedKind {
-  readonly type: ResourceType;
-  /** Absent: the cache's default scope for the kind. */
-  readonly scope?: InformerScope;
 }
 
 /** The parts of a reconcile context {@link ensureChild} uses; a `ReconcileContext` fits. */

@@ -4,6 +4,7 @@
  * summary of it): the most recent entry of a manager other than the controller's own.
  */
 import type { KubeObject, ManagedFieldsEntry } from "../api/index.ts";
+import type { DriftMetrics } from "../controller/index.ts";
 import type { EventRecorder } from "../events/index.ts";
 
 /** Who last wrote an object, and how. */
@@ -41,12 +42,6 @@ function byTime(a: ManagedFieldsEntry, b: ManagedFieldsEntry): number {
 
 /** What happened to the owned object. */
 export type Drift = "modified" | "deleted";
-
-/** The metrics hook {@link reportDrift} calls; a reconcile context's `report` fits. */
-export interface DriftMetrics {
-  /** An owned object changed or deleted by another actor was repaired: `kubeloop_drift_repairs_total{kind,manager}`. */
-  driftRepaired(kind: string, manager: string): void;
-}
 
 /** Where a repair is reported; a `ReconcileContext` fits. */
 export interface DriftReporting {

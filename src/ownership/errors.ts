@@ -1,5 +1,6 @@
 import type { OwnerReference } from "../api/index.ts";
 import type { InvalidError } from "../client/index.ts";
+import { StalledError } from "../controller/index.ts";
 import { KubeloopError } from "../errors/index.ts";
 import type { ForeignField } from "./exclusive.ts";
 
@@ -111,9 +112,9 @@ export class ChildReplacedError extends KubeloopError {
  * that it is created again, or to let the fields stay with `exclusive: false` or a co-writer
  * rule). Retrying the same write cannot succeed, so the controller treats it as terminal, like a
  * `TerminalError` (recognised when wrapped, too): it is not retried until the owner or a watched
- * object changes, typically a spec edit that bumps the owner's generation. The controller records
- * it on the owner as a Warning event and, when the owner's kind has a condition set, as its
- * summary condition False with reason `InvalidChild` (and `Stalled=True`). The message names the
+ * object changes, typically a spec edit that bumps the owner's generation: a `StalledError`, which
+ * the controller records on the owner as a Warning event and, when the owner's kind has a
+ * condition set, as its summary condition False with reason `InvalidChild` (and `Stalled=True`). The message names the
  * child and each field the apiserver rejected. Code `KL_INVALID_CHILD`.
  *
  * @example
@@ -122,7 +123,7 @@ export class ChildReplacedError extends KubeloopError {
  * // throws InvalidChildError: "CronJob ns/nightly was refused as invalid: spec.schedule: Invalid value: ..."
  * ```
  */
-export class InvalidChildError extends KubeloopError {
+export class InvalidChildError extends StalledError {
   /** The child, as `Kind namespace/name`. */
   readonly child: string;
   /** The fields other writers added that could not be removed; empty when the child itself was refused. */
@@ -144,7 +145,7 @@ export class InvalidChildError extends KubeloopError {
       unremovable.length > 0
         ? removalRefused(child, invalid, unremovable)
         : `${child} was refused as invalid: ${fieldCauses(invalid)}. ${invalidFix(invalid, named)}; ${noRetry}`;
-    super("KL_INVALID_CHILD", message, { cause: invalid });
+    super("KL_INVALID_CHILD", "InvalidChild", message, { cause: invalid });
     this.child = child;
     this.unremovable = unremovable;
   }

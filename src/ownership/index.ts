@@ -34,11 +34,9 @@ export {
   type EnsureResult,
   ensureChild,
   metadataMatches,
-  type OwnedKind,
 } from "./children.ts";
 export {
   type Drift,
-  type DriftMetrics,
   type DriftReporting,
   lastForeignWriter,
   reportDrift,

@@ -1,69 +1,41 @@
 /**
  * @module testing
  *
- * Proving an operator against real Kubernetes, not mocks: {@link startProxy}, a fault-injecting
- * proxy in front of a real apiserver (latency, resets, blackholes, 429/500, dropped, duplicated or
- * silenced watch events, request counts by verb), and the conformance kit
- * ({@link runConformance}, `kubeloop verify`) that checks a controller against the principles
- * under those faults; and {@link queryProblems}, whether a dashboard's or an alert's PromQL reads
- * only what an operator's `/metrics` exposes ({@link exposition}, {@link metricReferences}). The
- * local control plane they run against is `kubeloop/cluster`.
+ * The end-to-end kit for an operator's tests, against a real cluster: {@link startOperator} runs
+ * the operator in the test process (its CRDs installed, its webhooks and conversions served, and
+ * its `stop()` failing on a kind it used without declaring it), {@link testNamespace} gives each
+ * test a namespace of its own, {@link eventually} waits by polling with a deadline; and
+ * {@link queryProblems}, whether a dashboard's or an alert's PromQL reads only what an operator's
+ * `/metrics` exposes ({@link exposition}). `kubeloop test` starts the cluster they run against.
  *
- * Not for production code paths.
+ * Not for production code paths, and not the whole toolbox: the fault-injecting proxy is
+ * `kubeloop/testing/proxy`, the conformance kit (`kubeloop verify`) `kubeloop/testing/conformance`,
+ * the local control plane `kubeloop/cluster`.
  *
  * @example
  * ```ts
- * import { startCluster } from "kubeloop/cluster";
- * import { startProxy } from "kubeloop/testing";
+ * import { test } from "node:test";
+ * import { eventually, startOperator, testNamespace } from "kubeloop/testing";
+ * import { Backup } from "../src/api.ts";
+ * import operator from "../src/operator.ts";
  *
- * const cluster = await startCluster();
- * const proxy = await startProxy({ cluster });
- * proxy.inject({ verb: "watch", resource: "configmaps" }, { dropEvents: "all" }); // the watch sees nothing
+ * test("a Backup reports its conditions", async (t) => {
+ *   const running = await startOperator(operator); // its CRDs installed, its caches synced
+ *   t.after(() => running.stop()); // rejects when it used a kind it does not declare
+ *   const namespace = await testNamespace(running.client, t); // deleted when the test ends
+ *   await running.client.create(Backup, {
+ *     apiVersion: Backup.apiVersion,
+ *     kind: Backup.kind,
+ *     metadata: { name: "nightly", namespace },
+ *     spec: { schedule: "0 3 * * *", source: "postgres://db:5432/app", settings: "backup-settings" },
+ *   });
+ *   const conditions = async () =>
+ *     (await running.client.get(Backup, "nightly", { namespace })).status?.conditions;
+ *   await eventually(conditions, { what: "the Backup's conditions" });
+ * });
  * ```
  */
 
-export {
-  CheckFailed,
-  type CheckFailure,
-  type CheckName,
-  type CheckOutcome,
-  type CheckResult,
-  type ConformanceCheck,
-  ConformanceError,
-  type ConformanceReport,
-  type ConformanceSession,
-  type ConformanceSpec,
-  type ConformanceTimings,
-  cacheHeals,
-  checkNames,
-  conformanceChecks,
-  converge,
-  crashSafety,
-  defaultSettled,
-  defaultTimings,
-  defineConformance,
-  finalizers,
-  formatFailure,
-  formatReport,
-  formatTable,
-  generationHonesty,
-  idempotent,
-  type JsonPatchOperation,
-  KIT_FIELD_MANAGER,
-  loadConformanceSpec,
-  missedEvents,
-  notReconcileWrites,
-  openSession,
-  outputsWatched,
-  type RunConformanceOptions,
-  runCheck,
-  runConformance,
-  type SessionOptions,
-  selectChecks,
-  statusRebuild,
-  transientFailures,
-  watchExpiry,
-} from "./conformance/index.ts";
 export {
   CONVERSION_HOST_ENV,
   type ConversionHost,
@@ -73,7 +45,7 @@ export {
 } from "./conversions.ts";
 export { PromqlSyntaxError, UndeclaredKindsError } from "./errors.ts";
 export { type EventuallyOptions, eventually, eventuallyWhile } from "./eventually.ts";
-export { type ExposedSeries, exposition, queryProblems, scrapeMetric } from "./metrics.ts";
+export { type ExposedSeries, exposition, queryProblems } from "./metrics.ts";
 export { TEST_SESSION_LABEL, type TestScope, testNamespace, testSession } from "./namespace.ts";
 export {
   type RunningOperator,
@@ -81,30 +53,3 @@ export {
   startOperator,
   TEST_KUBECONFIG_ENV,
 } from "./operator.ts";
-export { type MetricReference, metricReferences } from "./promql.ts";
-export {
-  type EventSelector,
-  type Fault,
-  type FaultProxy,
-  type KubeconfigSource,
-  type Match,
-  mutatingVerbs,
-  type OneOrMany,
-  type ProxyCluster,
-  type ProxyClusterOptions,
-  type ProxyCommonOptions,
-  ProxyConfigError,
-  type ProxyOptions,
-  ProxyRuleError,
-  type ProxyServing,
-  type ProxyUpstreamOptions,
-  type RequestCounts,
-  type RequestRecord,
-  type RuleHandle,
-  startProxy,
-  type UpstreamCredentials,
-  upstreamFromKubeconfig,
-  type Verb,
-  type WatchEventStats,
-  type WatchEventType,
-} from "./proxy/index.ts";

@@ -3,7 +3,7 @@
  * the given ones, e.g. `kubeloop_drift_repairs_total{kind="ConfigMap"}` on a manager's `/metrics`;
  * what an endpoint exposes; and whether a PromQL query reads only what it exposes.
  */
-import { metricReferences } from "./promql.ts";
+import { metricReferences } from "./internal/promql.ts";
 
 /** One sample of an exposition: its series name, labels and value. */
 interface Sample {

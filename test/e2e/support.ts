@@ -15,7 +15,7 @@ import {
   type RequestObservation,
 } from "../../src/client/index.ts";
 import { Manager, type ManagerOptions } from "../../src/manager/index.ts";
-import { scrapeMetric } from "../../src/testing/index.ts";
+import { scrapeMetric } from "../../src/testing/metrics.ts";
 
 const execFileAsync = promisify(execFile);
 

@@ -5,7 +5,7 @@
  */
 import { Pool } from "undici";
 import type { Cluster } from "../../../src/cluster/index.ts";
-import { upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import { upstreamFromKubeconfig } from "../../../src/testing/proxy/index.ts";
 import { API_VERSION, GROUP, KIND, NAMESPACE, PLURAL, VERSION } from "../shared/widget.ts";
 
 export const widgetsPath = `/apis/${GROUP}/${VERSION}/namespaces/${NAMESPACE}/${PLURAL}`;

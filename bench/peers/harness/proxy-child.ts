@@ -4,7 +4,7 @@
  * Talks to the runner over IPC: it receives the upstream credentials and serving certificate,
  * answers `ready` with its kubeconfig, then serves `counts`, `reset` and `stop`.
  */
-import { startProxy, type UpstreamCredentials } from "../../../src/testing/index.ts";
+import { startProxy, type UpstreamCredentials } from "../../../src/testing/proxy/index.ts";
 
 interface Setup {
   upstream: UpstreamCredentials;

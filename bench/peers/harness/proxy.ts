@@ -2,7 +2,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { join } from "node:path";
 import type { Cluster } from "../../../src/cluster/index.ts";
-import { type RequestCounts, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import { type RequestCounts, upstreamFromKubeconfig } from "../../../src/testing/proxy/index.ts";
 import { repoRoot } from "./paths.ts";
 
 /** A running counting proxy. */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startCluster } from "../../../src/cluster/index.ts";
 import { crdYaml } from "../../../src/schema/index.ts";
-import type { RequestCounts } from "../../../src/testing/index.ts";
+import type { RequestCounts } from "../../../src/testing/proxy/index.ts";
 import { Widget } from "../kubeloop/kinds.ts";
 import { type ContenderName, ContenderProcess, type LaunchOptions } from "./contenders.ts";
 import {

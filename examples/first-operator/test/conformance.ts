@@ -1,7 +1,7 @@
 /** The first-operator guide's conformance spec (docs/first-operator.md: test/conformance.ts). */
 // #region first-operator-conformance
 import type { ConfigMapObject, KubeObject } from "kubeloop";
-import { defineConformance } from "kubeloop/testing";
+import { defineConformance } from "kubeloop/testing/conformance";
 import { Backup, type BackupObject } from "../src/api.ts";
 
 function settings(namespace: string): ConfigMapObject {

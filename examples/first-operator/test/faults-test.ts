@@ -2,14 +2,8 @@
 // #region testing-proxy
 import { test } from "node:test";
 import { ConfigMap, isTrue } from "kubeloop";
-import {
-  eventually,
-  startOperator,
-  startProxy,
-  TEST_KUBECONFIG_ENV,
-  testNamespace,
-  upstreamFromKubeconfig,
-} from "kubeloop/testing";
+import { eventually, startOperator, TEST_KUBECONFIG_ENV, testNamespace } from "kubeloop/testing";
+import { startProxy, upstreamFromKubeconfig } from "kubeloop/testing/proxy";
 import { Backup } from "../src/api.ts";
 import operator from "../src/operator.ts";
 

@@ -7,7 +7,7 @@
  * immutable too: tampering changes a label the operator sets, which it must put back.
  */
 import type { ConfigMapObject, KubeObject } from "kubeloop";
-import { defineConformance } from "kubeloop/testing";
+import { defineConformance } from "kubeloop/testing/conformance";
 import { LoadTest } from "../api.ts";
 import { SCRIPT_KEY } from "../job.ts";
 

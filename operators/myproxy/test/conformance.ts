@@ -5,7 +5,7 @@
  * MyProxy, which the Deployment must follow.
  */
 import type { KubeObject, ServiceObject } from "kubeloop";
-import { defineConformance } from "kubeloop/testing";
+import { defineConformance } from "kubeloop/testing/conformance";
 import { MyProxy, type MyProxyObject, ProxyRoute, type ProxyRouteObject } from "../api.ts";
 
 function service(namespace: string, name: string, port: number, portName?: string): ServiceObject {

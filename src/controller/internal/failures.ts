@@ -9,7 +9,6 @@ import type { KubeObject, ResourceType } from "../../api/index.ts";
 import { type Client, ConflictError } from "../../client/index.ts";
 import type { Clock } from "../../clock/index.ts";
 import type { EventRecorder } from "../../events/index.ts";
-import { InvalidChildError } from "../../ownership/index.ts";
 import {
   type ChildTrouble,
   type ConditionSet,
@@ -19,7 +18,7 @@ import {
   writeStatus,
 } from "../../status/index.ts";
 import { isTerminal } from "../action.ts";
-import { ReconcileTimeoutError, SpecInvalidError } from "../errors.ts";
+import { ReconcileTimeoutError, StalledError } from "../errors.ts";
 import type { ShowFailingAfter } from "../options.ts";
 import type { ReconcileReporting } from "../reconciler.ts";
 import { causes } from "./causes.ts";
@@ -27,12 +26,6 @@ import { serverUnavailable } from "./retries.ts";
 
 /** Reason of the Warning event of a failed reconcile. */
 const RECONCILE_ERROR_REASON = "ReconcileError";
-
-/** Reason of the Warning event, and of the summary condition, when the apiserver refused a child as invalid. */
-const INVALID_CHILD_REASON = "InvalidChild";
-
-/** Reason of the Warning event, and of the summary condition, when a spec fails its kind's refinements. */
-const SPEC_INVALID_REASON = "SpecInvalid";
 
 /** Reason of the Warning event of a reconcile that ran past its timeout. */
 const TIMEOUT_REASON = "ReconcileTimeout";
@@ -74,9 +67,9 @@ interface Streak {
 }
 
 /**
- * True when retrying cannot fix `err`: a `TerminalError`, a child the apiserver refused as invalid
- * ({@link InvalidChildError}), or a spec failing its kind's refinements ({@link SpecInvalidError}),
- * any of them wrapped anywhere in the cause chain.
+ * True when retrying cannot fix `err`: a `TerminalError` or a {@link StalledError} (a child the
+ * apiserver refused as invalid, a spec failing its kind's refinements), any of them wrapped
+ * anywhere in the cause chain.
  */
 export function isTerminalFailure(err: unknown): boolean {
   return isTerminal(err) || stallIn(err) !== undefined;
@@ -210,16 +203,11 @@ function routine(err: unknown): boolean {
 }
 
 /**
- * What stalls the object until it changes, in `err`'s cause chain: a child the apiserver refused as
- * invalid, or a spec failing its kind's refinements.
+ * What stalls the object until it changes, in `err`'s cause chain ({@link StalledError}): a child
+ * the apiserver refused as invalid, or a spec failing its kind's refinements.
  */
-function stallIn(err: unknown): { reason: string; message: string } | undefined {
-  const found = causes(err).find((e) => e instanceof InvalidChildError || e instanceof SpecInvalidError);
-  if (!found) return undefined;
-  return {
-    reason: found instanceof SpecInvalidError ? SPEC_INVALID_REASON : INVALID_CHILD_REASON,
-    message: found.message,
-  };
+function stallIn(err: unknown): StalledError | undefined {
+  return causes(err).find((e): e is StalledError => e instanceof StalledError);
 }
 
 /** What a child refused by the apiserver (a quota, an admission check) in `err`'s cause chain says. */

@@ -5,7 +5,7 @@
  */
 import type { Logger } from "pino";
 import type { ResourceType } from "../../api/index.ts";
-import type { OwnedKind } from "../children.ts";
+import type { OwnedKind } from "../../controller/index.ts";
 
 /** The kinds already warned about, per controller (its `owned` list, the same on every reconcile). */
 const warned = new WeakMap<readonly OwnedKind[], Set<string>>();

@@ -9,7 +9,7 @@ import {
   type InformerScope,
   parseLabelSelector,
 } from "../../cache/index.ts";
-import type { OwnedKind } from "../children.ts";
+import type { OwnedKind } from "../../controller/index.ts";
 import { ChildOutOfScopeError } from "../errors.ts";
 
 /**

@@ -22,7 +22,7 @@
  * @example
  * ```ts
  * // test/conformance.ts of an operator project
- * import { defineConformance, formatReport, runConformance } from "kubeloop/testing";
+ * import { defineConformance, formatReport, runConformance } from "kubeloop/testing/conformance";
  *
  * const spec = defineConformance({
  *   operator: "src/operator.ts",

@@ -20,7 +20,7 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { startCluster } from "kubeloop/cluster";
- * import { startProxy } from "kubeloop/testing";
+ * import { startProxy } from "kubeloop/testing/proxy";
  *
  * await using cluster = await startCluster();
  * await using proxy = await startProxy({ cluster });

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
-import type { KubeconfigDocument } from "../../cluster/kubeconfig.ts";
+import type { KubeconfigDocument } from "../../cluster/index.ts";
 import { ProxyConfigError } from "./errors.ts";
 import type { UpstreamCredentials } from "./upstream.ts";
 

@@ -3,7 +3,7 @@
  * certificate and the CA it trusts for client certificates.
  */
 import type { Clock } from "../../clock/index.ts";
-import { buildKubeconfig, type KubeconfigDocument } from "../../cluster/kubeconfig.ts";
+import { buildKubeconfig, type KubeconfigDocument } from "../../cluster/index.ts";
 import { type KeyPair, type LeafRequest, selfSignedServingCertificate } from "../../tls/index.ts";
 import { type KubeconfigSource, upstreamFromKubeconfig } from "./kubeconfig.ts";
 import type { UpstreamCredentials } from "./upstream.ts";

@@ -6,7 +6,7 @@
  * faults, and prints a table. Add the inputs your kind reads (ConfigMaps, Services, ...) to the fixtures.
  */
 import type { KubeObject } from "kubeloop";
-import { defineConformance } from "kubeloop/testing";
+import { defineConformance } from "kubeloop/testing/conformance";
 import { __KIND__, type __KIND__Object } from "../src/api.ts";
 
 function greeting(namespace: string, name: string, message: string): __KIND__Object {

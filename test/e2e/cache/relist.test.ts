@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
 import { controller } from "../../../src/controller/index.ts";
-import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/proxy/index.ts";
 import {
   eventually,
   kubeconfigPath,

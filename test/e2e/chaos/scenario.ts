@@ -41,7 +41,7 @@ import {
   startProxy,
   upstreamFromKubeconfig,
   type Verb,
-} from "../../../src/testing/index.ts";
+} from "../../../src/testing/proxy/index.ts";
 import {
   eventually,
   kubeconfigPath,

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatFailure, formatReport, runConformance } from "../../../src/testing/index.ts";
+import { formatFailure, formatReport, runConformance } from "../../../src/testing/conformance/index.ts";
 import { kubeconfigPath } from "../support.ts";
 import { parcelSpec } from "./fixtures/spec.ts";
 import { resultOf } from "./support.ts";

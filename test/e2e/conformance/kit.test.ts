@@ -5,7 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkNames, formatFailure, formatReport, runConformance } from "../../../src/testing/index.ts";
+import {
+  checkNames,
+  formatFailure,
+  formatReport,
+  runConformance,
+} from "../../../src/testing/conformance/index.ts";
 import { parcelSpec } from "./fixtures/spec.ts";
 import { kitCluster, resultOf } from "./support.ts";
 

@@ -13,7 +13,7 @@ import {
   runCheck,
   runConformance,
   statusRebuild,
-} from "../../../src/testing/index.ts";
+} from "../../../src/testing/conformance/index.ts";
 import { parcelSpec } from "./fixtures/spec.ts";
 import { kitCluster } from "./support.ts";
 

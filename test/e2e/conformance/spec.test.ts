@@ -7,7 +7,7 @@ import {
   defineConformance,
   loadConformanceSpec,
   selectChecks,
-} from "../../../src/testing/index.ts";
+} from "../../../src/testing/conformance/index.ts";
 
 test("defineConformance refuses a spec without operator or fixtures, or with bad numbers, with one clear message", () => {
   const refuses = (spec: unknown, message: RegExp) =>

@@ -5,7 +5,7 @@
  */
 import { after, before } from "node:test";
 import { type Cluster, startCluster } from "../../../src/cluster/index.ts";
-import type { CheckResult, ConformanceReport } from "../../../src/testing/index.ts";
+import type { CheckResult, ConformanceReport } from "../../../src/testing/conformance/index.ts";
 
 /** Options of {@link kitCluster}. */
 export interface KitClusterOptions {

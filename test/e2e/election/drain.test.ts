@@ -13,7 +13,7 @@ import { ConfigMap, type ConfigMapObject, Lease } from "../../../src/api/index.t
 import { controller, type ReconcileContext } from "../../../src/controller/index.ts";
 import { defaultElectionTimings } from "../../../src/election/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
-import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/proxy/index.ts";
 import { eventually, kubeconfigPath, onCleanup, testClient, testLogger, testNamespace } from "../support.ts";
 
 const lease = "drain";

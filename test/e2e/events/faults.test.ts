@@ -3,7 +3,7 @@ import { type TestContext, test } from "node:test";
 import { ConfigMap, Event } from "../../../src/api/index.ts";
 import { Client, ForbiddenError, loadKubeconfig } from "../../../src/client/index.ts";
 import { EventRecorder } from "../../../src/events/index.ts";
-import { type FaultProxy, startProxy, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import { type FaultProxy, startProxy, upstreamFromKubeconfig } from "../../../src/testing/proxy/index.ts";
 import { eventually, kubeconfigPath, testClient, testNamespace } from "../support.ts";
 
 /** A fault-injecting proxy in front of the run's apiserver, and a client that goes through it. */

@@ -25,13 +25,9 @@ import {
 } from "../../../operators/myproxy/test/e2e/support.ts";
 import { manifestsOf } from "../../../src/generate/index.ts";
 import { TARGET_LABELS } from "../../../src/generate/queries.ts";
-import {
-  exposition,
-  metricReferences,
-  queryProblems,
-  startProxy,
-  upstreamFromKubeconfig,
-} from "../../../src/testing/index.ts";
+import { exposition, queryProblems } from "../../../src/testing/index.ts";
+import { metricReferences } from "../../../src/testing/internal/promql.ts";
+import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/proxy/index.ts";
 import { monitoringQueries } from "../../fixtures/monitoring.ts";
 import { eventually, kubeconfigPath, kubectl, onCleanup, testNamespace } from "../support.ts";
 

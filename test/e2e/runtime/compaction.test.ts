@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { startProxy } from "../../../src/testing/index.ts";
+import { startProxy } from "../../../src/testing/proxy/index.ts";
 import { convergedWidgets, installWidgetCrd, SideEffects } from "../fixtures/widgets.ts";
 import { eventually } from "../support.ts";
 import { onCleanup } from "../watch/support.ts";

@@ -11,7 +11,7 @@ import { type TestContext, test } from "node:test";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
 import { controller, type ReconcileContext } from "../../../src/controller/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
-import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/index.ts";
+import { startProxy, upstreamFromKubeconfig } from "../../../src/testing/proxy/index.ts";
 import { stealLease } from "../fixtures/leases.ts";
 import { eventually, kubeconfigPath, onCleanup, testClient, testLogger, testNamespace } from "../support.ts";
 

@@ -13,7 +13,7 @@ import {
   type RequestRecord,
   startProxy,
   upstreamFromKubeconfig,
-} from "../../../src/testing/index.ts";
+} from "../../../src/testing/proxy/index.ts";
 import { eventually, kubeconfigPath, kubectl, testNamespace } from "../support.ts";
 
 interface Body {

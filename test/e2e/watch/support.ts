@@ -12,7 +12,7 @@ import {
   type RequestRecord,
   startProxy,
   upstreamFromKubeconfig,
-} from "../../../src/testing/index.ts";
+} from "../../../src/testing/proxy/index.ts";
 import { type RestartReason, type WatchEvent, type WatcherOptions, watch } from "../../../src/watch/index.ts";
 import { eventually, kubeconfigPath, onCleanup, testClient } from "../support.ts";
 

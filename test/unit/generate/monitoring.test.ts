@@ -7,7 +7,8 @@ import { type AlertRule, operatorManifests, type RuleGroups } from "../../../src
 import { TARGET_LABELS } from "../../../src/generate/queries.ts";
 import { ManagerMetrics } from "../../../src/manager/index.ts";
 import { WorkQueue } from "../../../src/queue/index.ts";
-import { exposition, metricReferences, queryProblems } from "../../../src/testing/index.ts";
+import { exposition, queryProblems } from "../../../src/testing/index.ts";
+import { metricReferences } from "../../../src/testing/internal/promql.ts";
 import { WebhookMetrics } from "../../../src/webhook/metrics.ts";
 import { monitoringQueries } from "../../fixtures/monitoring.ts";
 

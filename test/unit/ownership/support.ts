@@ -21,10 +21,10 @@ import {
   type StatusCause,
   type StatusDetails,
 } from "../../../src/client/index.ts";
+import type { DriftMetrics } from "../../../src/controller/index.ts";
 import type { EventOptions, EventRecorder } from "../../../src/events/index.ts";
 import {
   type ChildContext,
-  type DriftMetrics,
   type FinalizerClient,
   setControllerReference,
 } from "../../../src/ownership/index.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../../src/api/index.ts";
-import { type ConformanceSpec, defineConformance } from "../../../src/testing/index.ts";
+import { type ConformanceSpec, defineConformance } from "../../../src/testing/conformance/index.ts";
 
 interface GreetingObject extends KubeObject {
   spec: { message: string; replicas: number };

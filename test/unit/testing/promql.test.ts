@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  exposition,
-  metricReferences,
-  PromqlSyntaxError,
-  queryProblems,
-} from "../../../src/testing/index.ts";
+import { exposition, PromqlSyntaxError, queryProblems } from "../../../src/testing/index.ts";
+import { metricReferences } from "../../../src/testing/internal/promql.ts";
 
 const refs = (expr: string) =>
   metricReferences(expr).map(({ metric, labels }) => `${metric}{${labels.join(",")}}`);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { EventObject } from "kubeloop";
-import { startProxy, upstreamFromKubeconfig } from "kubeloop/testing";
+import { startProxy, upstreamFromKubeconfig } from "kubeloop/testing/proxy";
 import { kubeconfigPath } from "../../../../test/e2e/support.ts";
 import { LoadTest } from "../../api.ts";
 import {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkNames, formatFailure, formatReport, runConformance } from "kubeloop/testing";
+import { checkNames, formatFailure, formatReport, runConformance } from "kubeloop/testing/conformance";
 import spec from "../conformance.ts";
 
 test("myproxy sharded across three replicas passes every conformance check that applies", {

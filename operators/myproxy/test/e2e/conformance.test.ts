@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkNames, formatFailure, formatReport, runConformance } from "kubeloop/testing";
+import { checkNames, formatFailure, formatReport, runConformance } from "kubeloop/testing/conformance";
 import spec from "../conformance.ts";
 
 test("myproxy passes every conformance check", { timeout: 2_400_000 }, async (t) => {

@@ -10,8 +10,7 @@
  */
 import { Lease, type LeaseObject } from "../../../api/index.ts";
 import { ConflictError } from "../../../client/index.ts";
-import { microTime } from "../../../election/lease.ts";
-import { retryJitterFactor } from "../../../election/options.ts";
+import { microTime, retryJitterFactor } from "../../../election/index.ts";
 import { mutatingVerbs } from "../../proxy/index.ts";
 import type { ConformanceCheck } from "../check.ts";
 import type { OperatorProcess } from "../internal/operator-process.ts";

@@ -5,7 +5,7 @@
  * a keyword or a label, not an evaluator. Grafana's variables (`$job`, `${datasource}`,
  * `$__rate_interval`) are read as values.
  */
-import { PromqlSyntaxError } from "./errors.ts";
+import { PromqlSyntaxError } from "../errors.ts";
 
 /** A metric an expression selects, and the labels it names on that metric. */
 export interface MetricReference {
