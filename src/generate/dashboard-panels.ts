@@ -50,21 +50,21 @@ type Target = readonly [expr: string, legend: string];
 const legend = (labels: readonly string[], suffix: string) =>
   [...labels.map((label) => `{{${label}}}`), suffix].filter(Boolean).join(" ");
 
-/** Counter `metric`'s per-second rate summed by `labels`. */
-const rated = <M extends MetricDefinition<"counter">>(
-  metric: M,
-  labels: QueryLabel<M>[],
-  suffix = "",
-  selector = c,
-): Target => [by(labels, rate(metric, selector, window)), legend(labels, suffix)];
+/** Makes targets of counters: `fn` (`rate`, `increase`) of one over the panel's window, summed by `labels`, in `defaultSelector`'s series unless told. */
+const countedBy =
+  (fn: typeof rate, defaultSelector: string) =>
+  <M extends MetricDefinition<"counter">>(
+    metric: M,
+    labels: QueryLabel<M>[],
+    suffix = "",
+    selector = defaultSelector,
+  ): Target => [by(labels, fn(metric, selector, window)), legend(labels, suffix)];
+
+/** Counter `metric`'s per-second rate summed by `labels` (of the chosen controllers unless told). */
+const rated = countedBy(rate, c);
 
 /** Counter `metric`'s increase over the panel's step, summed by `labels`. */
-const increased = <M extends MetricDefinition<"counter">>(
-  metric: M,
-  labels: QueryLabel<M>[],
-  suffix = "",
-  selector = s,
-): Target => [by(labels, increase(metric, selector, window)), legend(labels, suffix)];
+const increased = countedBy(increase, s);
 
 /** Gauge `metric` by `labels`, folded with `op`. */
 const gauge = <M extends MetricDefinition<"gauge">>(

@@ -26,25 +26,21 @@ export function select<M extends MetricDefinition>(
   return `${metric.name}{${[selector, ...matched].filter(Boolean).join(", ")}}`;
 }
 
-/** `rate(metric{selector, matchers}[window])`. */
-export function rate<M extends MetricDefinition>(
-  metric: M,
-  selector: string,
-  window: string,
-  matchers: Matchers<M> = {},
-): string {
-  return `rate(${select(metric, selector, matchers)}[${window}])`;
+/** `fn(metric{selector, matchers}[window])`: a function of the metric's samples over a window. */
+function overWindow(fn: "rate" | "increase") {
+  return <M extends MetricDefinition>(
+    metric: M,
+    selector: string,
+    window: string,
+    matchers: Matchers<M> = {},
+  ) => `${fn}(${select(metric, selector, matchers)}[${window}])`;
 }
 
+/** `rate(metric{selector, matchers}[window])`. */
+export const rate = overWindow("rate");
+
 /** `increase(metric{selector, matchers}[window])`. */
-export function increase<M extends MetricDefinition>(
-  metric: M,
-  selector: string,
-  window: string,
-  matchers: Matchers<M> = {},
-): string {
-  return `increase(${select(metric, selector, matchers)}[${window}])`;
-}
+export const increase = overWindow("increase");
 
 /** `op by (labels) (expr)`: `sum` unless said otherwise. */
 export function by(labels: readonly string[], expr: string, op = "sum"): string {

@@ -7,7 +7,6 @@
  * `kubeloop_drift_repairs_total{manager}` counting it. Skipped for an operator whose outputs are
  * shared with other writers (`exclusiveOutputs: false`).
  */
-
 import { Event, type KubeObject } from "../../../api/index.ts";
 import { METRICS } from "../../../metrics/index.ts";
 import type { ConformanceCheck } from "../check.ts";
