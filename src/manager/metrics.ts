@@ -1,7 +1,8 @@
 /**
  * The manager's Prometheus metrics, named as controller-runtime and client-go name them so
- * existing dashboards and alerts work, plus watch health. One registry per manager; the hooks
- * the client, watches, queues and controllers call are bound here.
+ * existing dashboards and alerts work, plus watch health, each registered from its entry in the
+ * catalogue (`src/metrics`). One registry per manager; the hooks the client, watches, queues and
+ * controllers call are bound here.
  */
 import { collectDefaultMetrics, Gauge, type LabelValues, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";
