@@ -6,6 +6,7 @@
  * description that names what to look at. As a rules file (`rule_files:`) and as the Prometheus
  * Operator's `PrometheusRule`.
  */
+import { METRICS } from "../metrics/index.ts";
 import type { MonitoringOptions } from "./monitoring.ts";
 import { by, increase, rate, select } from "./queries.ts";
 
@@ -30,8 +31,8 @@ const at = "{{ $labels.namespace }}/{{ $labels.job }}";
 type Rule = Omit<AlertRule, "labels"> & { severity: AlertRule["labels"]["severity"] };
 
 function reconcileErrors(s: string): Rule {
-  const errors = by([...where, "controller"], rate("controller_runtime_reconcile_errors_total", s, "5m"));
-  const all = by([...where, "controller"], rate("controller_runtime_reconcile_total", s, "5m"));
+  const errors = by([...where, "controller"], rate(METRICS.reconcileErrors, s, "5m"));
+  const all = by([...where, "controller"], rate(METRICS.reconcileTotal, s, "5m"));
   return {
     alert: "KubeloopReconcileErrors",
     expr: `${errors} / ${all} > 0.1`,
@@ -45,8 +46,8 @@ function reconcileErrors(s: string): Rule {
 }
 
 function queueNotDraining(s: string): Rule {
-  const depth = by([...where, "controller"], select("workqueue_depth", s));
-  const change = by([...where, "controller"], `delta(${select("workqueue_depth", s)}[15m])`);
+  const depth = by([...where, "controller"], select(METRICS.queueDepth, s));
+  const change = by([...where, "controller"], `delta(${select(METRICS.queueDepth, s)}[15m])`);
   return {
     alert: "KubeloopWorkqueueNotDraining",
     expr: `min_over_time(${depth}[15m:1m]) > 0 and ${change} >= 0`,
@@ -54,7 +55,7 @@ function queueNotDraining(s: string): Rule {
     severity: "warning",
     annotations: {
       summary: "A work queue does not drain.",
-      description: `The work queue of controller {{ $labels.controller }} (${at}) has not been empty for 15 minutes and holds no fewer keys than 15 minutes ago. Look at: the dashboard's Workers panel (all workers busy: raise maxConcurrentReconciles, or make reconciles faster), Work in progress (a reconcile that never ends: an await without ctx.signal or a timeout), Reconcile time, and API request latency and 429s (rest_client_requests_total{code="429"}: the client's qps/burst or the apiserver's priority and fairness).`,
+      description: `The work queue of controller {{ $labels.controller }} (${at}) has not been empty for 15 minutes and holds no fewer keys than 15 minutes ago. Look at: the dashboard's Workers panel (all workers busy: raise maxConcurrentReconciles, or make reconciles faster), Work in progress (a reconcile that never ends: an await without ctx.signal or a timeout), Reconcile time, and API request latency and 429s (${METRICS.restClientRequests.name}{code="429"}: the client's qps/burst or the apiserver's priority and fairness).`,
     },
   };
 }
@@ -62,7 +63,7 @@ function queueNotDraining(s: string): Rule {
 function reconcileStuck(s: string): Rule {
   return {
     alert: "KubeloopReconcileStuck",
-    expr: `${by([...where, "controller"], select("workqueue_longest_running_processor_seconds", s), "max")} > 600`,
+    expr: `${by([...where, "controller"], select(METRICS.longestRunningProcessor, s), "max")} > 600`,
     for: "5m",
     severity: "warning",
     annotations: {
@@ -75,7 +76,7 @@ function reconcileStuck(s: string): Rule {
 function informerNotSynced(s: string): Rule {
   return {
     alert: "KubeloopInformerNotSynced",
-    expr: `${by([...where, "pod", "kind"], select("kubeloop_informer_synced", s), "min")} == 0`,
+    expr: `${by([...where, "pod", "kind"], select(METRICS.informerSynced, s), "min")} == 0`,
     for: "10m",
     severity: "critical",
     annotations: {
@@ -86,7 +87,7 @@ function informerNotSynced(s: string): Rule {
 }
 
 function leaderRules(s: string): Rule[] {
-  const status = select("leader_election_master_status", s);
+  const status = select(METRICS.leaderElectionMasterStatus, s);
   return [
     {
       alert: "KubeloopLeaderFlapping",
@@ -115,7 +116,7 @@ function shardRules(s: string, shards: number): Rule[] {
   return [
     {
       alert: "KubeloopShardsUnowned",
-      expr: `${by(where, select("kubeloop_shards_held", s))} < ${shards}`,
+      expr: `${by(where, select(METRICS.shardsHeld, s))} < ${shards}`,
       for: "5m",
       severity: "critical",
       annotations: {
@@ -125,7 +126,7 @@ function shardRules(s: string, shards: number): Rule[] {
     },
     {
       alert: "KubeloopShardsLost",
-      expr: `${by(where, increase("kubeloop_shard_handovers_total", `${s}, event="lost"`, "1h"))} > 2`,
+      expr: `${by(where, increase(METRICS.shardHandovers, s, "1h", { event: "lost" }))} > 2`,
       for: "5m",
       severity: "warning",
       annotations: {
@@ -139,7 +140,7 @@ function shardRules(s: string, shards: number): Rule[] {
 function driftSpiking(s: string): Rule {
   return {
     alert: "KubeloopDriftRepairsSpiking",
-    expr: `${by([...where, "kind", "manager"], increase("kubeloop_drift_repairs_total", s, "15m"))} > 10`,
+    expr: `${by([...where, "kind", "manager"], increase(METRICS.driftRepairs, s, "15m"))} > 10`,
     for: "5m",
     severity: "warning",
     annotations: {
@@ -150,11 +151,8 @@ function driftSpiking(s: string): Rule {
 }
 
 function webhookFailures(s: string): Rule {
-  const failed = by(
-    [...where, "webhook"],
-    rate("controller_runtime_webhook_requests_total", `${s}, code=~"5.."`, "5m"),
-  );
-  const all = by([...where, "webhook"], rate("controller_runtime_webhook_requests_total", s, "5m"));
+  const failed = by([...where, "webhook"], rate(METRICS.webhookRequests, s, "5m", { code: /5../ }));
+  const all = by([...where, "webhook"], rate(METRICS.webhookRequests, s, "5m"));
   return {
     alert: "KubeloopWebhookErrors",
     expr: `${failed} / ${all} > 0.05`,
@@ -162,7 +160,7 @@ function webhookFailures(s: string): Rule {
     severity: "warning",
     annotations: {
       summary: "A webhook answers with errors.",
-      description: `{{ $value | humanizePercentage }} of the requests to webhook {{ $labels.webhook }} (${at}) failed with a 5xx over 5 minutes; with failurePolicy Fail the apiserver refuses the writes it guards. Look at: kubeloop_webhook_handler_failures_total{webhook="{{ $labels.webhook }}"} (reason error: the handler threw, see the operator's log; timeout: it did not answer in time) and the dashboard's Webhook latency.`,
+      description: `{{ $value | humanizePercentage }} of the requests to webhook {{ $labels.webhook }} (${at}) failed with a 5xx over 5 minutes; with failurePolicy Fail the apiserver refuses the writes it guards. Look at: ${METRICS.webhookHandlerFailures.name}{webhook="{{ $labels.webhook }}"} (reason error: the handler threw, see the operator's log; timeout: it did not answer in time) and the dashboard's Webhook latency.`,
     },
   };
 }

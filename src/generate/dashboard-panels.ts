@@ -5,8 +5,9 @@
  * panel's queries over the dashboard's `$job` and `$namespace` (and `$controller`) variables.
  * `dashboard.ts` lays them out as Grafana JSON.
  */
+import { METRICS, type MetricDefinition, PROCESS_METRICS } from "../metrics/index.ts";
 import type { MonitoringOptions } from "./monitoring.ts";
-import { by, increase, quantile, rate, select } from "./queries.ts";
+import { by, increase, type QueryLabel, quantile, rate, select } from "./queries.ts";
 
 /** A panel: a time series, or a stat (the latest value, in the overview). */
 export interface PanelSpec {
@@ -49,26 +50,38 @@ type Target = readonly [expr: string, legend: string];
 const legend = (labels: readonly string[], suffix: string) =>
   [...labels.map((label) => `{{${label}}}`), suffix].filter(Boolean).join(" ");
 
-/** Counter `metric`'s per-second rate summed by `labels`. */
-const rated = (metric: string, labels: string[], suffix = "", selector = c): Target => [
-  by(labels, rate(metric, selector, window)),
-  legend(labels, suffix),
-];
+/** Makes targets of counters: `fn` (`rate`, `increase`) of one over the panel's window, summed by `labels`, in `defaultSelector`'s series unless told. */
+const countedBy =
+  (fn: typeof rate, defaultSelector: string) =>
+  <M extends MetricDefinition<"counter">>(
+    metric: M,
+    labels: QueryLabel<M>[],
+    suffix = "",
+    selector = defaultSelector,
+  ): Target => [by(labels, fn(metric, selector, window)), legend(labels, suffix)];
+
+/** Counter `metric`'s per-second rate summed by `labels` (of the chosen controllers unless told). */
+const rated = countedBy(rate, c);
 
 /** Counter `metric`'s increase over the panel's step, summed by `labels`. */
-const increased = (metric: string, labels: string[], suffix = "", selector = s): Target => [
-  by(labels, increase(metric, selector, window)),
-  legend(labels, suffix),
-];
+const increased = countedBy(increase, s);
 
 /** Gauge `metric` by `labels`, folded with `op`. */
-const gauge = (metric: string, labels: string[], suffix = "", op = "sum", selector = c): Target => [
-  by(labels, select(metric, selector), op),
-  legend(labels, suffix),
-];
+const gauge = <M extends MetricDefinition<"gauge">>(
+  metric: M,
+  labels: QueryLabel<M>[],
+  suffix = "",
+  op = "sum",
+  selector = c,
+): Target => [by(labels, select(metric, selector), op), legend(labels, suffix)];
 
 /** p50, p90 and p99 of histogram `family` per `labels`, each legend led by its quantile. */
-function quantiles(family: string, labels: readonly string[], selector: string, legend: string) {
+function quantiles<M extends MetricDefinition<"histogram">>(
+  family: M,
+  labels: readonly QueryLabel<M>[],
+  selector: string,
+  legend: string,
+) {
   return [0.5, 0.9, 0.99].map(
     (q) => [quantile(q, family, labels, selector, window), `p${q * 100} ${legend}`] as const,
   );
@@ -80,43 +93,38 @@ function overview(options: MonitoringOptions): RowSpec {
         "Shards held",
         "Virtual shards held, over every replica",
         "short",
-        `sum(kubeloop_shards_held{${s}})`,
+        `sum(${select(METRICS.shardsHeld, s)})`,
       )
     : stat(
         "Leader",
         "The pod holding the operator's Lease",
         "short",
-        `max by (pod) (leader_election_master_status{${s}}) == 1`,
+        `${by(["pod"], select(METRICS.leaderElectionMasterStatus, s), "max")} == 1`,
         "{{pod}}",
       );
   return {
     title: "Overview",
     panels: [
-      stat(
-        "Reconciles",
-        "Reconciles per second",
-        "ops",
-        `sum(${rate("controller_runtime_reconcile_total", s, window)})`,
-      ),
+      stat("Reconciles", "Reconciles per second", "ops", `sum(${rate(METRICS.reconcileTotal, s, window)})`),
       stat(
         "Reconcile errors",
         "The share of reconciles that failed (and are retried)",
         "percentunit",
-        `sum(${rate("controller_runtime_reconcile_errors_total", s, window)}) / sum(${rate("controller_runtime_reconcile_total", s, window)})`,
+        `sum(${rate(METRICS.reconcileErrors, s, window)}) / sum(${rate(METRICS.reconcileTotal, s, window)})`,
       ),
-      stat("Queued", "Keys waiting in the work queues", "short", `sum(workqueue_depth{${s}})`),
+      stat("Queued", "Keys waiting in the work queues", "short", `sum(${select(METRICS.queueDepth, s)})`),
       stat(
         "Informers not synced",
         "Kinds whose cache has not synced or whose list or watch fails (see /readyz?verbose)",
         "short",
-        `sum(1 - kubeloop_informer_synced{${s}})`,
+        `sum(1 - ${select(METRICS.informerSynced, s)})`,
       ),
       leadership,
       stat(
         "Drift repairs (1h)",
         "Owned objects put back after someone else changed or deleted them, in the last hour",
         "short",
-        `sum(${increase("kubeloop_drift_repairs_total", s, "1h")})`,
+        `sum(${increase(METRICS.driftRepairs, s, "1h")})`,
       ),
     ],
   };
@@ -129,34 +137,34 @@ const reconciliation: RowSpec = {
       "Reconciles by result",
       "Reconciles per second, per controller and result",
       "ops",
-      rated("controller_runtime_reconcile_total", ["controller", "result"]),
+      rated(METRICS.reconcileTotal, ["controller", "result"]),
     ),
     timeseries(
       "Reconcile errors",
       "Failed reconciles per second: retried with backoff, or terminal (not retried until the object changes); timed out: those that ran past reconciliationTimeoutMs, among the retried",
       "ops",
-      rated("controller_runtime_reconcile_errors_total", ["controller"], "retried"),
-      rated("controller_runtime_terminal_reconcile_errors_total", ["controller"], "terminal"),
-      rated("controller_runtime_reconcile_timeouts_total", ["controller"], "timed out"),
+      rated(METRICS.reconcileErrors, ["controller"], "retried"),
+      rated(METRICS.terminalReconcileErrors, ["controller"], "terminal"),
+      rated(METRICS.reconcileTimeouts, ["controller"], "timed out"),
     ),
     timeseries(
       "Reconcile time",
       "How long a reconcile takes",
       "s",
-      ...quantiles("controller_runtime_reconcile_time_seconds", ["controller"], c, "{{controller}}"),
+      ...quantiles(METRICS.reconcileTime, ["controller"], c, "{{controller}}"),
     ),
     timeseries(
       "Workers",
       "Reconciles running at once, against the most allowed (maxConcurrentReconciles)",
       "short",
-      gauge("controller_runtime_active_workers", ["controller"], "active"),
-      gauge("controller_runtime_max_concurrent_reconciles", ["controller"], "max"),
+      gauge(METRICS.activeWorkers, ["controller"], "active"),
+      gauge(METRICS.maxConcurrentReconciles, ["controller"], "max"),
     ),
     timeseries(
       "Reconcile triggers",
       "Why keys were queued: the watch event or resync that asked for a reconcile",
       "ops",
-      rated("kubeloop_reconcile_triggers_total", ["controller", "trigger"]),
+      rated(METRICS.reconcileTriggers, ["controller", "trigger"]),
     ),
   ],
 };
@@ -168,33 +176,33 @@ const workQueue: RowSpec = {
       "Queue depth",
       "Keys waiting, per controller and priority",
       "short",
-      gauge("workqueue_depth", ["controller", "priority"]),
+      gauge(METRICS.queueDepth, ["controller", "priority"]),
     ),
     timeseries(
       "Adds and retries",
       "Keys added per second, and keys queued again after a failure",
       "ops",
-      rated("workqueue_adds_total", ["controller"], "adds"),
-      rated("workqueue_retries_total", ["controller"], "retries"),
+      rated(METRICS.queueAdds, ["controller"], "adds"),
+      rated(METRICS.queueRetries, ["controller"], "retries"),
     ),
     timeseries(
       "Time in queue",
       "How long a key waits before a worker takes it",
       "s",
-      ...quantiles("workqueue_queue_duration_seconds", ["controller"], c, "{{controller}}"),
+      ...quantiles(METRICS.queueDuration, ["controller"], c, "{{controller}}"),
     ),
     timeseries(
       "Work duration",
       "How long a worker holds a key",
       "s",
-      ...quantiles("workqueue_work_duration_seconds", ["controller"], c, "{{controller}}"),
+      ...quantiles(METRICS.workDuration, ["controller"], c, "{{controller}}"),
     ),
     timeseries(
       "Work in progress",
       "Seconds of work in progress, and the longest-running reconcile: a steady climb means stuck workers",
       "s",
-      gauge("workqueue_unfinished_work_seconds", ["controller"], "unfinished"),
-      gauge("workqueue_longest_running_processor_seconds", ["controller"], "longest", "max"),
+      gauge(METRICS.unfinishedWork, ["controller"], "unfinished"),
+      gauge(METRICS.longestRunningProcessor, ["controller"], "longest", "max"),
     ),
   ],
 };
@@ -206,39 +214,39 @@ const informers: RowSpec = {
       "Synced",
       "1 while the kind's cache is synced and watching, 0 while it lists or fails",
       "short",
-      gauge("kubeloop_informer_synced", ["kind"], "", "min", s),
+      gauge(METRICS.informerSynced, ["kind"], "", "min", s),
     ),
     timeseries(
       "Cached objects",
       "Objects in the informer caches, per kind",
       "short",
-      gauge("kubeloop_cache_objects", ["kind"], "", "sum", s),
+      gauge(METRICS.cacheObjects, ["kind"], "", "sum", s),
     ),
     timeseries(
       "Watch events",
       "Watch events received per second, per kind and type",
       "ops",
-      rated("kubeloop_watch_events_total", ["kind", "type"], "", s),
+      rated(METRICS.watchEvents, ["kind", "type"], "", s),
     ),
     timeseries(
       "Since the last watch event",
       "Seconds since a kind's watch last received anything (event or bookmark)",
       "s",
-      gauge("kubeloop_watch_seconds_since_last_event", ["kind"], "", "max", s),
+      gauge(METRICS.watchSecondsSinceLastEvent, ["kind"], "", "max", s),
     ),
     timeseries(
       "Relists and reconnects",
       "Full lists and watch reconnects, per kind and reason",
       "short",
-      increased("kubeloop_watch_relists_total", ["kind", "reason"], "relist"),
-      increased("kubeloop_watch_reconnects_total", ["kind", "reason"], "reconnect"),
+      increased(METRICS.watchRelists, ["kind", "reason"], "relist"),
+      increased(METRICS.watchReconnects, ["kind", "reason"], "reconnect"),
     ),
     timeseries(
       "Cache repairs and restarts",
       "Objects a periodic relist found the cache wrong about (events the watch missed), and informers restarted after dying",
       "short",
-      increased("kubeloop_cache_divergence_total", ["kind", "change"], "repaired"),
-      increased("kubeloop_informer_restarts_total", ["kind"], "restarted"),
+      increased(METRICS.cacheDivergence, ["kind", "change"], "repaired"),
+      increased(METRICS.informerRestarts, ["kind"], "restarted"),
     ),
   ],
 };
@@ -250,13 +258,13 @@ const ownership: RowSpec = {
       "Drift repairs",
       "Owned objects put back after another writer changed or deleted them, per kind and that writer's field manager",
       "short",
-      increased("kubeloop_drift_repairs_total", ["kind", "manager"]),
+      increased(METRICS.driftRepairs, ["kind", "manager"]),
     ),
     timeseries(
       "Condition transitions",
       "Condition status changes written, per kind, condition and status",
       "short",
-      increased("kubeloop_condition_transitions_total", ["kind", "condition", "status"]),
+      increased(METRICS.conditionTransitions, ["kind", "condition", "status"]),
     ),
   ],
 };
@@ -270,7 +278,7 @@ function leadership(options: MonitoringOptions): RowSpec {
           "Leader",
           "1 on the pod holding the operator's Lease",
           "short",
-          gauge("leader_election_master_status", ["pod"], "", "max", s),
+          gauge(METRICS.leaderElectionMasterStatus, ["pod"], "", "max", s),
         ),
       ],
     };
@@ -281,13 +289,13 @@ function leadership(options: MonitoringOptions): RowSpec {
         "Shards held",
         "Virtual shards each replica holds",
         "short",
-        gauge("kubeloop_shards_held", ["pod"], "", "sum", s),
+        gauge(METRICS.shardsHeld, ["pod"], "", "sum", s),
       ),
       timeseries(
         "Shard handovers",
         "Shards taken (acquired), given up (released) or lost",
         "short",
-        increased("kubeloop_shard_handovers_total", ["event"]),
+        increased(METRICS.shardHandovers, ["event"]),
       ),
     ],
   };
@@ -300,20 +308,20 @@ const webhooks: RowSpec = {
       "Webhook requests",
       "Admission and conversion requests per second, per path and HTTP code; handlers that threw or timed out",
       "ops",
-      rated("controller_runtime_webhook_requests_total", ["webhook", "code"], "", s),
-      rated("kubeloop_webhook_handler_failures_total", ["webhook", "reason"], "failed", s),
+      rated(METRICS.webhookRequests, ["webhook", "code"], "", s),
+      rated(METRICS.webhookHandlerFailures, ["webhook", "reason"], "failed", s),
     ),
     timeseries(
       "Webhook latency",
       "How long a webhook request takes (the apiserver waits for it)",
       "s",
-      ...quantiles("controller_runtime_webhook_latency_seconds", ["webhook"], s, "{{webhook}}"),
+      ...quantiles(METRICS.webhookLatency, ["webhook"], s, "{{webhook}}"),
     ),
     timeseries(
       "Webhook requests in flight",
       "Requests being served",
       "short",
-      gauge("controller_runtime_webhook_requests_in_flight", ["webhook"], "", "sum", s),
+      gauge(METRICS.webhookRequestsInFlight, ["webhook"], "", "sum", s),
     ),
   ],
 };
@@ -325,19 +333,19 @@ const apiClient: RowSpec = {
       "API requests",
       "Requests to the apiserver per second, per method and HTTP code",
       "ops",
-      rated("rest_client_requests_total", ["method", "code"], "", s),
+      rated(METRICS.restClientRequests, ["method", "code"], "", s),
     ),
     timeseries(
       "API request latency",
       "How long a request to the apiserver takes",
       "s",
-      ...quantiles("rest_client_request_duration_seconds", ["verb"], s, "{{verb}}"),
+      ...quantiles(METRICS.restClientRequestDuration, ["verb"], s, "{{verb}}"),
     ),
     timeseries(
       "API retries",
       "Requests retried (429 or an apiserver away), per verb and code",
       "ops",
-      rated("rest_client_request_retries_total", ["verb", "code"], "", s),
+      rated(METRICS.restClientRequestRetries, ["verb", "code"], "", s),
     ),
   ],
 };
@@ -349,20 +357,20 @@ const process: RowSpec = {
       "CPU",
       "CPU seconds per second, per pod",
       "short",
-      rated("process_cpu_seconds_total", ["pod"], "", s),
+      rated(PROCESS_METRICS.cpuSeconds, ["pod"], "", s),
     ),
     timeseries(
       "Memory",
       "Resident memory and the JavaScript heap in use, per pod",
       "bytes",
-      gauge("process_resident_memory_bytes", ["pod"], "resident", "sum", s),
-      gauge("nodejs_heap_size_used_bytes", ["pod"], "heap", "sum", s),
+      gauge(PROCESS_METRICS.residentMemory, ["pod"], "resident", "sum", s),
+      gauge(PROCESS_METRICS.heapUsed, ["pod"], "heap", "sum", s),
     ),
     timeseries(
       "Event loop lag",
       "p99 of the event loop's lag: work that blocks it delays every reconcile",
       "s",
-      gauge("nodejs_eventloop_lag_p99_seconds", ["pod"], "", "max", s),
+      gauge(PROCESS_METRICS.eventLoopLagP99, ["pod"], "", "max", s),
     ),
   ],
 };

@@ -4,19 +4,26 @@
  * target and `$controller` its controllers; the rows of `dashboard-panels.ts` laid out on
  * Grafana's 24-column grid.
  */
+import { METRICS } from "../metrics/index.ts";
 import { dashboardRows, type PanelSpec, type RowSpec } from "./dashboard-panels.ts";
 import type { MonitoringOptions } from "./monitoring.ts";
+import type { QueryLabel } from "./queries.ts";
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax, not a template.
 const datasource = { type: "prometheus", uid: "${datasource}" };
 const gridWidth = 24;
 
 /** A metric every running manager exposes, with the labels the variables read from it. */
-const variableSource = "controller_runtime_max_concurrent_reconciles";
+const variableSource = METRICS.maxConcurrentReconciles;
 
 /** A variable whose values are `label`'s values on {@link variableSource} within `selector`. */
-function labelVariable(label: string, selector: string, current: string | undefined, multi = false) {
-  const query = `label_values(${variableSource}${selector ? `{${selector}}` : ""}, ${label})`;
+function labelVariable(
+  label: QueryLabel<typeof variableSource>,
+  selector: string,
+  current: string | undefined,
+  multi = false,
+) {
+  const query = `label_values(${variableSource.name}${selector ? `{${selector}}` : ""}, ${label})`;
   return {
     name: label,
     label,

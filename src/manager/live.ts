@@ -25,6 +25,7 @@ import type { Informer, InformerState } from "../cache/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { HostedController, ReconcileRecord, ReconcileResult } from "../controller/index.ts";
 import type { LeaderElector } from "../election/index.ts";
+import { METRICS, type MetricDefinition } from "../metrics/index.ts";
 import type { QueueReason } from "../queue/index.ts";
 import type { ShardCoordinator } from "../sharding/index.ts";
 import { errorText } from "./health.ts";
@@ -152,14 +153,14 @@ type Samples = { labels: Partial<Record<string, string | number>>; value: number
 
 /** The manager's state now, as {@link LiveState}. */
 export async function liveState(source: LiveSource): Promise<LiveState> {
-  const read = (name: string) => samples(source.registry, name);
+  const read = (metric: MetricDefinition) => samples(source.registry, metric.name);
   const [totals, time, depth, active, divergence, drift] = await Promise.all([
-    read("controller_runtime_reconcile_total"),
-    read("controller_runtime_reconcile_time_seconds"),
-    read("workqueue_depth"),
-    read("controller_runtime_active_workers"),
-    read("kubeloop_cache_divergence_total"),
-    read("kubeloop_drift_repairs_total"),
+    read(METRICS.reconcileTotal),
+    read(METRICS.reconcileTime),
+    read(METRICS.queueDepth),
+    read(METRICS.activeWorkers),
+    read(METRICS.cacheDivergence),
+    read(METRICS.driftRepairs),
   ]);
   const byController = (name: string, from: Samples) => from.filter((s) => s.labels.controller === name);
   const controllers = groupByName(source.controllers()).map((instances) => {

@@ -1,7 +1,8 @@
 /**
  * The manager's Prometheus metrics, named as controller-runtime and client-go name them so
- * existing dashboards and alerts work, plus watch health. One registry per manager; the hooks
- * the client, watches, queues and controllers call are bound here.
+ * existing dashboards and alerts work, plus watch health, each registered from its entry in the
+ * catalogue (`src/metrics`). One registry per manager; the hooks the client, watches, queues and
+ * controllers call are bound here.
  */
 import { collectDefaultMetrics, Gauge, type LabelValues, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";
@@ -9,6 +10,7 @@ import type { InformerMetrics, InformerState } from "../cache/index.ts";
 import type { ClientMetrics } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { ControllerMetrics } from "../controller/index.ts";
+import { METRICS, type MetricDefinition, promClientConfig } from "../metrics/index.ts";
 import type { WorkQueue } from "../queue/index.ts";
 import { BatchedCounter, BatchedGauge, BatchedHistogram } from "./internal/batched.ts";
 import type { RunnableMetrics } from "./runnable.ts";
@@ -18,6 +20,7 @@ const reconcileBuckets = [
   1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
 ];
 const queueBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000];
+const requestBuckets = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
 
 /** All metrics of one manager. */
 export class ManagerMetrics {
@@ -30,261 +33,106 @@ export class ManagerMetrics {
   readonly #lastEvent = new Map<string, number>();
   readonly #clock: Clock;
 
-  readonly #reconcileTotal = this.#counter(
-    "controller_runtime_reconcile_total",
-    "Total number of reconciliations per controller",
-    ["controller", "result"],
-  );
-  readonly #reconcileErrors = this.#counter(
-    "controller_runtime_reconcile_errors_total",
-    "Total number of reconciliation errors per controller",
-    ["controller"],
-  );
-  readonly #terminalErrors = this.#counter(
-    "controller_runtime_terminal_reconcile_errors_total",
-    "Total number of terminal reconciliation errors per controller",
-    ["controller"],
-  );
-  readonly #reconcileTimeouts = this.#counter(
-    "controller_runtime_reconcile_timeouts_total",
-    "Total number of reconciliation timeouts per controller",
-    ["controller"],
-  );
-  readonly #reconcileTime = new BatchedHistogram({
-    name: "controller_runtime_reconcile_time_seconds",
-    help: "Length of time per reconciliation per controller",
-    labelNames: ["controller"],
-    buckets: reconcileBuckets,
-    registry: this.registry,
-  });
-  readonly #maxConcurrent = this.#gauge(
-    "controller_runtime_max_concurrent_reconciles",
-    "Maximum number of concurrent reconciles per controller",
-    ["controller"],
-  );
-  readonly #activeWorkers = this.#gauge(
-    "controller_runtime_active_workers",
-    "Number of currently used workers per controller",
-    ["controller"],
-  );
-  readonly #handlingErrors = this.#counter(
-    "kubeloop_reconcile_handling_errors_total",
-    "Throws outside the reconcile that a worker survived (errorPolicy, rate limiter, logger, outcome handling) or that killed a worker, per controller and source",
-    ["controller", "source"],
-  );
-  readonly #triggers = this.#counter(
-    "kubeloop_reconcile_triggers_total",
-    "Why keys were queued, per controller",
-    ["controller", "trigger"],
-  );
-  readonly #depth = this.#gauge("workqueue_depth", "Current depth of workqueue by workqueue and priority", [
-    "name",
-    "controller",
-    "priority",
-  ]);
-  readonly #adds = this.#counter("workqueue_adds_total", "Total number of adds handled by workqueue", [
-    "name",
-    "controller",
-  ]);
-  readonly #queueDuration = new BatchedHistogram({
-    name: "workqueue_queue_duration_seconds",
-    help: "How long in seconds an item stays in workqueue before being requested",
-    labelNames: ["name", "controller"],
-    buckets: queueBuckets,
-    registry: this.registry,
-  });
-  readonly #workDuration = new BatchedHistogram({
-    name: "workqueue_work_duration_seconds",
-    help: "How long in seconds processing an item from workqueue takes",
-    labelNames: ["name", "controller"],
-    buckets: queueBuckets,
-    registry: this.registry,
-  });
-  readonly #retries = this.#counter(
-    "workqueue_retries_total",
-    "Total number of retries handled by workqueue",
-    ["name", "controller"],
-  );
-  readonly #requests = this.#counter(
-    "rest_client_requests_total",
-    "Number of HTTP requests, partitioned by status code, method, and host",
-    ["code", "method", "host"],
-  );
-  readonly #requestRetries = this.#counter(
-    "rest_client_request_retries_total",
-    "Number of request retries, partitioned by status code, verb, and host",
-    ["code", "verb", "host"],
-  );
-  readonly #requestDuration = new BatchedHistogram({
-    name: "rest_client_request_duration_seconds",
-    help: "Request latency in seconds, broken down by verb and host",
-    labelNames: ["verb", "host"],
-    buckets: [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
-    registry: this.registry,
-  });
-  readonly #watchEvents = this.#counter(
-    "kubeloop_watch_events_total",
-    "Watch events received, per kind and event type",
-    ["kind", "type"],
-  );
-  readonly #watchBytes = this.#counter(
-    "kubeloop_watch_bytes_total",
-    "Bytes of watch responses received, per kind",
-    ["kind"],
-  );
-  readonly #relists = this.#counter(
-    "kubeloop_watch_relists_total",
-    "Full lists made by watches, per kind and reason",
-    ["kind", "reason"],
-  );
-  readonly #reconnects = this.#counter(
-    "kubeloop_watch_reconnects_total",
-    "Watch reconnects from the last resourceVersion, per kind and reason",
-    ["kind", "reason"],
-  );
-  readonly #outsideShard = this.#counter(
-    "kubeloop_watch_outside_shard_total",
-    "Objects a sharded watch or relist received from outside its shard and dropped (the apiserver ignored the shard selector), per kind",
-    ["kind"],
-  );
-  readonly #callbackErrors = this.#counter(
-    "kubeloop_informer_callback_errors_total",
-    "User code an informer runs (indexer, transform, handler) that threw, per kind and callback; the informer went on",
-    ["kind", "callback"],
-  );
-  readonly #informerRestarts = this.#counter(
-    "kubeloop_informer_restarts_total",
-    "Informer loops that died unexpectedly and were restarted, per kind",
-    ["kind"],
-  );
-  readonly #divergence = this.#counter(
-    "kubeloop_cache_divergence_total",
-    "Objects a periodic relist found the cache wrong about (events the watch missed) and repaired, per kind and change",
-    ["kind", "change"],
-  );
+  readonly #reconcileTotal = this.#counter(METRICS.reconcileTotal);
+  readonly #reconcileErrors = this.#counter(METRICS.reconcileErrors);
+  readonly #terminalErrors = this.#counter(METRICS.terminalReconcileErrors);
+  readonly #reconcileTimeouts = this.#counter(METRICS.reconcileTimeouts);
+  readonly #reconcileTime = this.#histogram(METRICS.reconcileTime, reconcileBuckets);
+  readonly #maxConcurrent = this.#gauge(METRICS.maxConcurrentReconciles);
+  readonly #activeWorkers = this.#gauge(METRICS.activeWorkers);
+  readonly #handlingErrors = this.#counter(METRICS.reconcileHandlingErrors);
+  readonly #triggers = this.#counter(METRICS.reconcileTriggers);
+  readonly #depth = this.#gauge(METRICS.queueDepth);
+  readonly #adds = this.#counter(METRICS.queueAdds);
+  readonly #queueDuration = this.#histogram(METRICS.queueDuration, queueBuckets);
+  readonly #workDuration = this.#histogram(METRICS.workDuration, queueBuckets);
+  readonly #retries = this.#counter(METRICS.queueRetries);
+  readonly #requests = this.#counter(METRICS.restClientRequests);
+  readonly #requestRetries = this.#counter(METRICS.restClientRequestRetries);
+  readonly #requestDuration = this.#histogram(METRICS.restClientRequestDuration, requestBuckets);
+  readonly #watchEvents = this.#counter(METRICS.watchEvents);
+  readonly #watchBytes = this.#counter(METRICS.watchBytes);
+  readonly #relists = this.#counter(METRICS.watchRelists);
+  readonly #reconnects = this.#counter(METRICS.watchReconnects);
+  readonly #outsideShard = this.#counter(METRICS.watchOutsideShard);
+  readonly #callbackErrors = this.#counter(METRICS.informerCallbackErrors);
+  readonly #informerRestarts = this.#counter(METRICS.informerRestarts);
+  readonly #divergence = this.#counter(METRICS.cacheDivergence);
   /** `leader_election_master_status{name}`: 1 while this process leads. */
-  readonly leader = this.#gauge(
-    "leader_election_master_status",
-    "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master",
-    ["name"],
-  );
+  readonly leader = this.#gauge(METRICS.leaderElectionMasterStatus);
   /** Outputs repaired after someone else changed or deleted them. */
-  readonly #driftRepairs = this.#counter(
-    "kubeloop_drift_repairs_total",
-    "Owned objects repaired after another actor changed or deleted them, per kind and the field manager that changed them",
-    ["kind", "manager"],
-  );
+  readonly #driftRepairs = this.#counter(METRICS.driftRepairs);
   /** The old, unprefixed name of `kubeloop_drift_repairs_total`, counted with it until the next release removes it. */
-  readonly #driftRepairsDeprecated = this.#counter(
-    "drift_repairs_total",
-    "Deprecated: use kubeloop_drift_repairs_total (same labels and values); this name is removed in the next release",
-    ["kind", "manager"],
-  );
+  readonly #driftRepairsDeprecated = this.#counter(METRICS.driftRepairsDeprecated);
 
   /** Lease calls of leader election or sharding that failed, each retried next retry period. */
-  readonly leaseErrors = this.#counter(
-    "kubeloop_lease_errors_total",
-    "Lease calls of leader election or sharding that failed (each retried every retry period), per phase (acquire, renew, release, list) and code (the HTTP status, timeout, unreachable or other)",
-    ["phase", "code"],
-  );
+  readonly leaseErrors = this.#counter(METRICS.leaseErrors);
   /** `kubeloop_shards_held`: the virtual shards this replica holds. */
-  readonly shardsHeld = this.#gauge(
-    "kubeloop_shards_held",
-    "Virtual shards this replica holds (sharded manager)",
-    [],
-  );
+  readonly shardsHeld = this.#gauge(METRICS.shardsHeld);
   /** Shards taken, given up and lost by this replica. */
-  readonly #handovers = this.#counter(
-    "kubeloop_shard_handovers_total",
-    "Virtual shards this replica took (acquired), gave up after draining (released) or lost (lost: its Lease could not be renewed)",
-    ["event"],
-  );
-  readonly #unowned = this.#gauge(
-    "kubeloop_shard_unowned_seconds",
-    "How long a shard went without a working owner before this replica took it: from its previous holder's last renewal (or release)",
-    ["shard"],
-  );
+  readonly #handovers = this.#counter(METRICS.shardHandovers);
+  readonly #unowned = this.#gauge(METRICS.shardUnownedSeconds);
 
-  readonly #clientFiltered = this.#gauge(
-    "kubeloop_shard_client_filtered",
-    "1 for a kind the apiserver does not shard (shard selectors ignored): the replica watches it whole and its shards filter it",
-    ["kind"],
-  );
+  readonly #clientFiltered = this.#gauge(METRICS.shardClientFiltered);
 
   /** Status history kept out of status: condition changes written by controllers. */
-  readonly #runnableRunning = this.#gauge(
-    "kubeloop_runnable_running",
-    "1 while a runnable's work runs on this replica, per runnable",
-    ["runnable"],
-  );
-  readonly #runnableFailures = this.#counter(
-    "kubeloop_runnable_failures_total",
-    "Runs of a runnable that threw (each started again after a backoff), per runnable",
-    ["runnable"],
-  );
+  readonly #runnableRunning = this.#gauge(METRICS.runnableRunning);
+  readonly #runnableFailures = this.#counter(METRICS.runnableFailures);
   /** Hooks for the runnables' runs. */
   readonly runnables: RunnableMetrics = {
     running: (runnable, running) => this.#runnableRunning.set({ runnable }, running ? 1 : 0),
     failed: (runnable) => this.#runnableFailures.inc({ runnable }),
   };
-  readonly #conditionTransitions = this.#counter(
-    "kubeloop_condition_transitions_total",
-    "Condition status changes written by controllers, per kind, condition and new status",
-    ["kind", "condition", "status"],
-  );
+  readonly #conditionTransitions = this.#counter(METRICS.conditionTransitions);
 
   constructor(clock: Clock, options: { processMetrics?: boolean } = {}) {
     this.#clock = clock;
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     this.#queueGauges();
-    new Gauge({
-      name: "kubeloop_watch_seconds_since_last_event",
-      help: "Seconds since the watch of a kind last received anything (event or bookmark)",
-      labelNames: ["kind"],
-      registers: [this.registry],
-      collect: () => this.#collectLastEvents(),
+    this.#scraped(METRICS.watchSecondsSinceLastEvent, (gauge) => {
+      for (const [kind, at] of this.#lastEvent) gauge.set({ kind }, (this.#clock.now() - at) / 1000);
     });
   }
 
-  #counter<L extends string>(name: string, help: string, labelNames: L[]): BatchedCounter<L> {
-    return new BatchedCounter({ name, help, labelNames, registry: this.registry });
+  #counter<L extends string>(metric: MetricDefinition<"counter", L>): BatchedCounter<L> {
+    return new BatchedCounter({ ...metric, registry: this.registry });
   }
 
-  #gauge<L extends string>(name: string, help: string, labelNames: L[]): BatchedGauge<L> {
-    return new BatchedGauge({ name, help, labelNames, registry: this.registry });
+  #gauge<L extends string>(metric: MetricDefinition<"gauge", L>): BatchedGauge<L> {
+    return new BatchedGauge({ ...metric, registry: this.registry });
+  }
+
+  #histogram<L extends string>(
+    metric: MetricDefinition<"histogram", L>,
+    buckets: readonly number[],
+  ): BatchedHistogram<L> {
+    return new BatchedHistogram({ ...metric, buckets, registry: this.registry });
+  }
+
+  /** A gauge whose values `collect` sets when it is scraped. */
+  #scraped<L extends string>(metric: MetricDefinition<"gauge", L>, collect: (gauge: Gauge<L>) => void): void {
+    new Gauge({
+      ...promClientConfig(metric, this.registry),
+      collect() {
+        collect(this);
+      },
+    });
   }
 
   #queueGauges(): void {
     const queues = this.#queues;
-    new Gauge({
-      name: "workqueue_unfinished_work_seconds",
-      help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration",
-      labelNames: ["name", "controller"],
-      registers: [this.registry],
-      collect() {
-        for (const [name, set] of queues) {
-          const seconds = [...set].reduce((sum, q) => sum + q.unfinishedWorkSeconds(), 0);
-          this.set({ name, controller: name }, seconds);
-        }
-      },
+    this.#scraped(METRICS.unfinishedWork, (gauge) => {
+      for (const [name, set] of queues) {
+        const seconds = [...set].reduce((sum, q) => sum + q.unfinishedWorkSeconds(), 0);
+        gauge.set({ name, controller: name }, seconds);
+      }
     });
-    new Gauge({
-      name: "workqueue_longest_running_processor_seconds",
-      help: "How many seconds has the longest running processor for workqueue been running",
-      labelNames: ["name", "controller"],
-      registers: [this.registry],
-      collect() {
-        for (const [name, set] of queues) {
-          const seconds = Math.max(0, ...[...set].map((q) => q.longestRunningProcessorSeconds()));
-          this.set({ name, controller: name }, seconds);
-        }
-      },
+    this.#scraped(METRICS.longestRunningProcessor, (gauge) => {
+      for (const [name, set] of queues) {
+        const seconds = Math.max(0, ...[...set].map((q) => q.longestRunningProcessorSeconds()));
+        gauge.set({ name, controller: name }, seconds);
+      }
     });
-  }
-
-  #collectLastEvents(): void {
-    const gauge = this.registry.getSingleMetric("kubeloop_watch_seconds_since_last_event") as Gauge;
-    for (const [kind, at] of this.#lastEvent) gauge.set({ kind }, (this.#clock.now() - at) / 1000);
   }
 
   /** Hooks for one controller. */
@@ -356,12 +204,7 @@ export class ManagerMetrics {
    * caches). Call once.
    */
   trackCachedObjects(informers: () => readonly { type: ResourceType; store: { size: number } }[]): void {
-    this.#perKind(
-      "kubeloop_cache_objects",
-      "Objects held in the informer caches, per kind (with sharding: of the shards this replica holds, and the kinds it caches whole)",
-      informers,
-      (held, { store }) => (held ?? 0) + store.size,
-    );
+    this.#perKind(METRICS.cacheObjects, informers, (held, { store }) => (held ?? 0) + store.size);
   }
 
   /**
@@ -372,33 +215,23 @@ export class ManagerMetrics {
   trackInformerSync(
     informers: () => readonly { type: ResourceType; health(): { state: InformerState } }[],
   ): void {
-    this.#perKind(
-      "kubeloop_informer_synced",
-      "1 while every informer of the kind has synced and is watching, 0 while one lists for the first time or fails (its cache stale), per kind",
-      informers,
-      (synced, informer) => Math.min(synced ?? 1, informer.health().state === "synced" ? 1 : 0),
+    this.#perKind(METRICS.informerSynced, informers, (synced, informer) =>
+      Math.min(synced ?? 1, informer.health().state === "synced" ? 1 : 0),
     );
   }
 
-  /** A gauge `name{kind}` computed when scraped: each informer's value folded into its kind's. */
+  /** A gauge `metric{kind}` computed when scraped: each informer's value folded into its kind's. */
   #perKind<I extends { type: ResourceType }>(
-    name: string,
-    help: string,
+    metric: MetricDefinition<"gauge", "kind">,
     informers: () => readonly I[],
     fold: (value: number | undefined, informer: I) => number,
   ): void {
-    new Gauge({
-      name,
-      help,
-      labelNames: ["kind"],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        const values = new Map<string, number>();
-        for (const informer of informers())
-          values.set(informer.type.kind, fold(values.get(informer.type.kind), informer));
-        for (const [kind, value] of values) this.set({ kind }, value);
-      },
+    this.#scraped(metric, (gauge) => {
+      gauge.reset();
+      const values = new Map<string, number>();
+      for (const informer of informers())
+        values.set(informer.type.kind, fold(values.get(informer.type.kind), informer));
+      for (const [kind, value] of values) gauge.set({ kind }, value);
     });
   }
 

@@ -20,6 +20,7 @@ import {
 } from "../api/index.ts";
 import { type Client, ForbiddenError, NotFoundError } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
+import { METRICS, promClientConfig } from "../metrics/index.ts";
 import { Backoff } from "../watch/index.ts";
 import {
   type AdmissionScope,
@@ -151,11 +152,7 @@ export class ManagerWebhooks {
     this.#options = options;
     this.#deps = deps;
     checkNamespacesAdmitted(admissionsOf(webhooks), this.#scope());
-    this.#failures = new Counter({
-      name: "kubeloop_webhook_configuration_failures_total",
-      help: "Failed applications of the webhook configurations and CRD conversion stanzas with the serving CA (retried with backoff)",
-      registers: [deps.registry],
-    });
+    this.#failures = new Counter(promClientConfig(METRICS.webhookConfigurationFailures, deps.registry));
   }
 
   /** The port served on, once started. */

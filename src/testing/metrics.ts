@@ -29,7 +29,7 @@ function* samples(text: string): Generator<Sample> {
 export async function scrapeMetric(
   url: string,
   name: string,
-  labels: Record<string, string> = {},
+  labels: Readonly<Record<string, string | undefined>> = {},
   init?: RequestInit,
 ): Promise<number> {
   const response = await fetch(url, init);

@@ -4,44 +4,24 @@
  * response code does not show (an admission failure is answered with HTTP 200).
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { type LabelOf, METRICS, promClientConfig } from "../metrics/index.ts";
 
 /** Why a handler failed: it threw, or it did not answer in time. */
 export type HandlerFailure = "error" | "timeout";
 
 /** The metrics of one webhook server, registered on a given registry. */
 export class WebhookMetrics {
-  readonly #requests: Counter<"webhook" | "code">;
-  readonly #latency: Histogram<"webhook">;
-  readonly #inFlight: Gauge<"webhook">;
-  readonly #failures: Counter<"webhook" | "reason">;
+  readonly #requests: Counter<LabelOf<typeof METRICS.webhookRequests>>;
+  readonly #latency: Histogram<LabelOf<typeof METRICS.webhookLatency>>;
+  readonly #inFlight: Gauge<LabelOf<typeof METRICS.webhookRequestsInFlight>>;
+  readonly #failures: Counter<LabelOf<typeof METRICS.webhookHandlerFailures>>;
 
   /** Registers the metrics on `registry` (once per registry). */
   constructor(registry: Registry) {
-    const registers = [registry];
-    this.#requests = new Counter({
-      name: "controller_runtime_webhook_requests_total",
-      help: "Total number of admission requests by HTTP status code.",
-      labelNames: ["webhook", "code"],
-      registers,
-    });
-    this.#latency = new Histogram({
-      name: "controller_runtime_webhook_latency_seconds",
-      help: "Histogram of the latency of processing admission requests",
-      labelNames: ["webhook"],
-      registers,
-    });
-    this.#inFlight = new Gauge({
-      name: "controller_runtime_webhook_requests_in_flight",
-      help: "Current number of admission requests being served.",
-      labelNames: ["webhook"],
-      registers,
-    });
-    this.#failures = new Counter({
-      name: "kubeloop_webhook_handler_failures_total",
-      help: "Webhook handlers that threw or timed out (the request was refused with code 500), per webhook and reason",
-      labelNames: ["webhook", "reason"],
-      registers,
-    });
+    this.#requests = new Counter(promClientConfig(METRICS.webhookRequests, registry));
+    this.#latency = new Histogram(promClientConfig(METRICS.webhookLatency, registry));
+    this.#inFlight = new Gauge(promClientConfig(METRICS.webhookRequestsInFlight, registry));
+    this.#failures = new Counter(promClientConfig(METRICS.webhookHandlerFailures, registry));
   }
 
   /** A request to `webhook` started. */

@@ -9,6 +9,7 @@
  */
 import pino from "pino";
 import { Manager } from "../../manager/index.ts";
+import { METRICS, type MetricDefinition } from "../../metrics/index.ts";
 import { loadOperator } from "../../operator/index.ts";
 import { admissionsOf } from "../../webhook/index.ts";
 import {
@@ -28,17 +29,17 @@ function settings(): RunnerSettings {
 }
 
 /** Sums the values of a metric of the manager's registry. */
-async function total(manager: Manager, name: string): Promise<number> {
-  const metric = manager.metrics.registry.getSingleMetric(name);
-  if (!metric) return 0;
-  const { values } = await metric.get();
+async function total(manager: Manager, metric: MetricDefinition): Promise<number> {
+  const registered = manager.metrics.registry.getSingleMetric(metric.name);
+  if (!registered) return 0;
+  const { values } = await registered.get();
   return values.reduce((sum, v) => sum + v.value, 0);
 }
 
 async function state(manager: Manager): Promise<RunnerState> {
-  const queued = await total(manager, "workqueue_depth");
-  const active = await total(manager, "controller_runtime_active_workers");
-  const reconciles = await total(manager, "controller_runtime_reconcile_total");
+  const queued = await total(manager, METRICS.queueDepth);
+  const active = await total(manager, METRICS.activeWorkers);
+  const reconciles = await total(manager, METRICS.reconcileTotal);
   const idle = manager.ready && queued === 0 && active === 0;
   return { idle, queued, active, reconciles, shards: manager.shardsHeld() };
 }

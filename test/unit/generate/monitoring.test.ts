@@ -1,16 +1,21 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parse, parseAllDocuments } from "yaml";
-import { ConfigMap } from "../../../src/api/index.ts";
-import { FakeClock } from "../../../src/clock/index.ts";
 import { type AlertRule, operatorManifests, type RuleGroups } from "../../../src/generate/index.ts";
 import { TARGET_LABELS } from "../../../src/generate/queries.ts";
-import { ManagerMetrics } from "../../../src/manager/index.ts";
-import { WorkQueue } from "../../../src/queue/index.ts";
+import { METRICS, type MetricDefinition, PROCESS_METRICS } from "../../../src/metrics/index.ts";
 import { exposition, queryProblems } from "../../../src/testing/index.ts";
 import { metricReferences } from "../../../src/testing/internal/promql.ts";
-import { WebhookMetrics } from "../../../src/webhook/metrics.ts";
 import { monitoringQueries } from "../../fixtures/monitoring.ts";
+import { everySeries } from "../metrics/support.ts";
+
+/** The catalogue's entry of a metric a query selects: by its name, or a histogram's by one of its series'. */
+function catalogued(selected: string): MetricDefinition | undefined {
+  const family = selected.replace(/_(bucket|sum|count)$/, "");
+  return [...Object.values(METRICS), ...Object.values(PROCESS_METRICS)].find(
+    ({ name, type }) => name === selected || (name === family && type === "histogram"),
+  );
+}
 
 /** Grafana's reference to the dashboard's data source variable. */
 const DATASOURCE = `\${datasource}`;
@@ -166,50 +171,25 @@ describe("the alert rules", () => {
   });
 });
 
-/** A manager's and a webhook server's registry with a series on every metric: each hook called once. */
-async function everySeries() {
-  const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: true });
-  const controller = metrics.controller("widget");
-  controller.reconciled("success", 0.1);
-  controller.failed(false);
-  controller.failed(true);
-  controller.timedOut();
-  controller.activeWorkers(1);
-  controller.maxConcurrent(1);
-  controller.triggered("watch:Widget:update");
-  controller.driftRepaired("ConfigMap", "kubectl-edit");
-  controller.conditionTransitioned("Widget", "Ready", "True");
-  controller.queue.retried();
-  const queue = new WorkQueue({ metrics: controller.queue });
-  metrics.trackQueue("widget", queue);
-  queue.add("ns/a", "watch:Widget:update");
-  queue.add("ns/b", "watch:Widget:update");
-  queue.done((await queue.get())?.key ?? "");
-  const informer = metrics.informer(ConfigMap);
-  informer.event?.("ADDED");
-  informer.relist?.("expired");
-  informer.reconnect?.("closed");
-  informer.diverged?.("added");
-  informer.restart?.(new Error("died"), 100);
-  const informers = [{ type: ConfigMap, store: { size: 1 }, health: () => ({ state: "synced" as const }) }];
-  metrics.trackCachedObjects(() => informers);
-  metrics.trackInformerSync(() => informers);
-  const client = metrics.client("apiserver");
-  client.request({ method: "GET", verb: "list", code: "200", seconds: 0.01 });
-  client.retry?.({ method: "GET", code: "429" });
-  metrics.leader.set({ name: "widgets" }, 1);
-  metrics.shardsHeld.set({}, 1);
-  metrics.shardHandover("lost");
-  const webhooks = new WebhookMetrics(metrics.registry);
-  webhooks.started("/validate");
-  webhooks.finished("/validate", 200, 0.01);
-  webhooks.failed("/validate", "timeout");
-  return exposition(await metrics.registry.metrics());
-}
-
 describe("every query of the dashboard and the alert rules", () => {
+  it("names only metrics of the catalogue, and on each only its labels or those the scrape adds", () => {
+    for (const [variant, files] of Object.entries(variants))
+      for (const { where, expr } of monitoringQueries(files))
+        for (const { metric, labels } of metricReferences(expr)) {
+          const entry = catalogued(metric);
+          assert.ok(entry, `${variant}, ${where}: ${metric} is not in the metric catalogue (src/metrics)`);
+          const allowed = [
+            ...entry.labelNames,
+            ...TARGET_LABELS,
+            ...(entry.type === "histogram" ? ["le"] : []),
+          ];
+          for (const label of labels)
+            assert.ok(allowed.includes(label), `${variant}, ${where}: ${metric} has no label ${label}`);
+        }
+  });
+
   it("names metrics and labels a manager registers, each metric with series once its hooks ran", async () => {
-    const exposed = await everySeries();
+    const exposed = exposition(await (await everySeries()).metrics());
     for (const [variant, files] of Object.entries(variants))
       for (const { where, expr } of monitoringQueries(files)) {
         assert.deepEqual(queryProblems(expr, exposed, TARGET_LABELS), [], `${variant}, ${where}: ${expr}`);

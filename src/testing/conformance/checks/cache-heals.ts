@@ -8,6 +8,7 @@
  * `kubeloop_cache_divergence_total`. An operator whose cache never compares itself with the
  * apiserver waits for its next resync (hours) and fails.
  */
+import { METRICS } from "../../../metrics/index.ts";
 import type { ConformanceCheck } from "../check.ts";
 import { now } from "../internal/poll.ts";
 import {
@@ -24,7 +25,7 @@ import { settle, typeOf, waitRestored } from "../internal/world.ts";
 import { CheckFailed } from "../result.ts";
 import type { ConformanceSession } from "../session.ts";
 
-const divergenceMetric = "kubeloop_cache_divergence_total";
+const divergenceMetric = METRICS.cacheDivergence;
 
 /** The one change the operator's watches miss: the resources whose events are dropped, and making it. */
 interface Change {
@@ -103,8 +104,8 @@ export const cacheHeals: ConformanceCheck = {
     const lost = dropped();
     if (healed <= 0) {
       throw new CheckFailed({
-        expected: `the operator's periodic relist to find what its watches of ${change.resources.join(", ")} missed (${lost} events dropped) and count it in ${divergenceMetric}`,
-        seen: `it converged, but ${divergenceMetric} did not move: something other than the relist repaired it`,
+        expected: `the operator's periodic relist to find what its watches of ${change.resources.join(", ")} missed (${lost} events dropped) and count it in ${divergenceMetric.name}`,
+        seen: `it converged, but ${divergenceMetric.name} did not move: something other than the relist repaired it`,
         requests: session.requestsSince(marker).slice(-15),
       });
     }

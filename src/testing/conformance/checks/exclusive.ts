@@ -8,6 +8,7 @@
  * shared with other writers (`exclusiveOutputs: false`).
  */
 import { Event, type KubeObject } from "../../../api/index.ts";
+import { METRICS } from "../../../metrics/index.ts";
 import type { ConformanceCheck } from "../check.ts";
 import { sameJson } from "../internal/compare.ts";
 import { now, poll } from "../internal/poll.ts";
@@ -18,7 +19,7 @@ import { CheckFailed } from "../result.ts";
 import { type ConformanceSession, KIT_FIELD_MANAGER } from "../session.ts";
 import type { JsonPatchOperation } from "../spec.ts";
 
-const repairsMetric = "kubeloop_drift_repairs_total";
+const repairsMetric = METRICS.driftRepairs;
 const foreignName = "KL_CONFORMANCE_FOREIGN";
 
 interface PodTemplated extends KubeObject {
@@ -155,7 +156,7 @@ export const exclusiveOutputs: ConformanceCheck = {
     const counted = (await session.operator.metric(repairsMetric, { manager: KIT_FIELD_MANAGER })) - before;
     if (counted < added.length) {
       throw new CheckFailed({
-        expected: `${repairsMetric}{manager="${KIT_FIELD_MANAGER}"} to count the ${added.length} repair(s)`,
+        expected: `${repairsMetric.name}{manager="${KIT_FIELD_MANAGER}"} to count the ${added.length} repair(s)`,
         seen: `it moved by ${counted}`,
         requests: [],
       });

@@ -8,6 +8,7 @@
  * resourceVersion (and does not list again) keeps ghosts in its cache and fails; one that does not
  * detect silent watches fails the second part.
  */
+import { METRICS } from "../../../metrics/index.ts";
 import type { RequestRecord } from "../../proxy/index.ts";
 import type { ConformanceCheck } from "../check.ts";
 import { now, poll } from "../internal/poll.ts";
@@ -136,11 +137,11 @@ export const missedEvents: ConformanceCheck = {
     if (prepared.snap.outputs.size === 0 && !session.subject.spec.mutate) {
       return { skipped: true, summary: "no outputs to delete and no `mutate` in the spec: nothing to miss" };
     }
-    const resyncs = await session.operator.metric("kubeloop_reconcile_triggers_total", { trigger: "resync" });
+    const resyncs = await session.operator.metric(METRICS.reconcileTriggers, { trigger: "resync" });
     const first = prepared.snap.outputs.size ? await dropped(session, prepared) : undefined;
     const second = await silenced(session, prepared);
     const resynced =
-      (await session.operator.metric("kubeloop_reconcile_triggers_total", { trigger: "resync" })) - resyncs;
+      (await session.operator.metric(METRICS.reconcileTriggers, { trigger: "resync" })) - resyncs;
     return {
       timeMs: Math.max(first?.ms ?? 0, second.ms),
       summary:

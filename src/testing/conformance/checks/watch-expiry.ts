@@ -5,6 +5,7 @@
  * duplicate side effect: outputs it did not lose keep their uid, and each lost one is created once.
  * Against a cluster the kit did not start, the 410 comes from the proxy instead of etcd.
  */
+import { METRICS } from "../../../metrics/index.ts";
 import type { ConformanceCheck } from "../check.ts";
 import { now, poll } from "../internal/poll.ts";
 import {
@@ -23,7 +24,7 @@ import { CheckFailed } from "../result.ts";
 import type { ConformanceSession } from "../session.ts";
 
 const expiredRelists = (session: ConformanceSession) =>
-  session.operator.metric("kubeloop_watch_relists_total", { reason: "expired" });
+  session.operator.metric(METRICS.watchRelists, { reason: "expired" });
 
 /** Forces 410 Expired on the operator's next watch resumptions; says how, and how to stop it. */
 async function expire(session: ConformanceSession): Promise<{ how: string; done(): void }> {

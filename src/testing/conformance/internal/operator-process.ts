@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { systemClock } from "../../../clock/index.ts";
+import type { MetricDefinition, MetricLabels } from "../../../metrics/index.ts";
 import { scrapeMetric } from "../../metrics.ts";
 import { ConformanceError } from "../errors.ts";
 import {
@@ -214,9 +215,9 @@ export class OperatorProcess {
   }
 
   /** The sum of a metric's series whose labels include `labels`, from the operator's `/metrics`. */
-  async metric(name: string, labels: Record<string, string> = {}): Promise<number> {
+  async metric<M extends MetricDefinition>(metric: M, labels: MetricLabels<M> = {}): Promise<number> {
     if (!this.#child) return 0;
-    return scrapeMetric(`http://127.0.0.1:${this.#metricsPort}/metrics`, name, labels);
+    return scrapeMetric(`http://127.0.0.1:${this.#metricsPort}/metrics`, metric.name, labels);
   }
 
   #request(type: "reconcile-all" | "state"): Promise<Reply> {

@@ -4,6 +4,7 @@
  * idle when every replica is and no shard is without a holder; a kill kills every replica (each
  * comes back under its identity, and takes its shards back at once).
  */
+import type { MetricDefinition, MetricLabels } from "../../../metrics/index.ts";
 import { ConformanceError } from "../errors.ts";
 import type { OperatorProcess } from "./operator-process.ts";
 import { poll } from "./poll.ts";
@@ -80,8 +81,8 @@ export class OperatorReplicas implements OperatorUnderTest {
   }
 
   /** A metric summed over the replicas. */
-  async metric(name: string, labels: Record<string, string> = {}): Promise<number> {
-    const values = await Promise.all(this.#replicas.map((r) => r.metric(name, labels)));
+  async metric<M extends MetricDefinition>(metric: M, labels: MetricLabels<M> = {}): Promise<number> {
+    const values = await Promise.all(this.#replicas.map((r) => r.metric(metric, labels)));
     return values.reduce((sum, n) => sum + n, 0);
   }
 }
