@@ -61,9 +61,9 @@ function tsdocHome(file: string): string {
 }
 
 /**
- * The `@example` blocks of every doc comment of `file`: the ```ts fence after the tag, or, for an
- * example written without a fence, its text up to the next tag. The comment's leading ` * ` is
- * stripped.
+ * The `@example` blocks of every doc comment of `file`: the ```ts fence between the tag and the
+ * next one, or, for an example written without a fence, its text up to the next tag. The comment's
+ * leading ` * ` is stripped.
  */
 function tsdocExamples(file: string): DocExample[] {
   const lines = readFileSync(file, "utf8").split("\n");
@@ -103,7 +103,7 @@ function uncomment(line: string): string {
   return line.replace(/^\s*\* ?/, "");
 }
 
-/** The lines of the `@example` at `at`: its ```ts fence (fences included), or its text to the next tag. */
+/** The lines of the `@example` at `at`: its ```ts fence (fences included), or, without one, its text to the next tag. */
 function exampleBody(
   lines: readonly string[],
   inDoc: readonly boolean[],
@@ -114,8 +114,8 @@ function exampleBody(
     return lines.slice(from, end < 0 ? lines.length : end);
   };
   const text = rest(at + 1);
-  const open = text.findIndex((l) => uncomment(l).trim() !== "");
-  if (uncomment(text[open] ?? "").trim() === "```ts") {
+  const open = text.findIndex((l) => uncomment(l).trim() === "```ts");
+  if (open >= 0) {
     const close = text.findIndex((l, j) => j > open && uncomment(l).trim() === "```");
     if (close > open) return { start: at + 1 + open, lines: text.slice(open, close + 1), fenced: true };
   }

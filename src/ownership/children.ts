@@ -71,7 +71,10 @@ export interface EnsureChildOptions<C extends KubeObject, D extends ApplyObject<
  *
  * @example
  * ```ts
- * controller(host).for(Widget).owns(ConfigMap, { scope: { namespace: "apps" } }).reconcile(reconcileWidget);
+ * controller(host)
+ *   .for(Widget)
+ *   .owns(ConfigMap, { scope: { namespace: "apps" } })
+ *   .reconcile(reconcileWidget);
  * // in reconcileWidget: ctx.owned is [{ type: ConfigMap, scope: { namespace: "apps" } }]
  * ```
  */
@@ -141,7 +144,7 @@ export function appliedFrom(desired: KubeObject, actual: KubeObject): boolean {
  * @example
  * ```ts
  * const matches = (want: JobObject, have: JobObject) =>
- *   metadataMatches(want, have) && have.spec.parallelism === want.spec.parallelism;
+ *   metadataMatches(want, have) && have.spec?.parallelism === want.spec?.parallelism;
  * ```
  */
 export function metadataMatches(desired: KubeObject, actual: KubeObject): boolean {
