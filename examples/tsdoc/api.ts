@@ -1,12 +1,6 @@
-import { Client, defineKind, type InputOf, z } from "kubeloop";
+import { Client, type InputOf } from "kubeloop";
+import { Widget } from "./kinds.ts";
 
-const Widget = defineKind({
-  group: "example.com",
-  version: "v1",
-  kind: "Widget",
-  scope: "Namespaced",
-  spec: z.object({ replicas: z.int().min(0).default(1) }),
-});
 const { apiVersion, kind } = Widget;
 const client = await Client.load();
 

@@ -1,4 +1,4 @@
-import { type Client, defineKind, type KubeObject, type ObjectOf, z } from "kubeloop";
+import type { Client, KubeObject } from "kubeloop";
 import type { InformerCache } from "kubeloop/cache";
 import {
   type AdmissionWebhook,
@@ -16,16 +16,8 @@ import type { Registry } from "prom-client";
 import { ProxyRoute, type ProxyRouteObject } from "../../operators/myproxy/api.ts";
 // jsonPatch is internal to webhook (a defaulting webhook's answer): no door exports it.
 import { jsonPatch } from "../../src/webhook/internal/json-patch.ts";
+import { Widget, type WidgetObject } from "./kinds.ts";
 
-const Widget = defineKind({
-  group: "example.com",
-  version: "v1",
-  kind: "Widget",
-  scope: "Namespaced",
-  spec: z.object({ replicas: z.int().min(0).default(1) }),
-  versions: [{ name: "v1alpha1", spec: z.object({ replicas: z.int().min(0).optional() }) }],
-});
-type WidgetObject = ObjectOf<typeof Widget>;
 declare const widgetValidation: AdmissionWebhook;
 declare const validateWidget: Validator<WidgetObject>;
 declare const widgetVersions: { spokes: Record<string, SpokeConversion<KubeObject, WidgetObject>> };
