@@ -48,7 +48,12 @@ interface Validation {
  *
  * @example
  * ```ts
- * defineOperator({ ..., manifests: () => workerAdmissionPolicy(workerPolicyFrom(process.env), LoadTest.group) });
+ * export default defineOperator({
+ *   name: "loadtest",
+ *   kinds: [LoadTest],
+ *   setup: setupLoadTests,
+ *   manifests: () => workerAdmissionPolicy(workerPolicyFrom(process.env), LoadTest.group),
+ * });
  * ```
  */
 export function workerAdmissionPolicy(

@@ -44,10 +44,13 @@ const patchContentTypes: Record<PatchType, string> = {
  *
  * @example
  * ```ts
- * const client = await Client.load();              // KUBECONFIG, or in-cluster
+ * const client = await Client.load(); // KUBECONFIG, or in-cluster
  * const cm = await client.get(ConfigMap, "settings", { namespace: "default" });
- * await client.apply(ConfigMap, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", namespace: "default" }, data: { a: "1" } },
- *   { fieldManager: "my-operator", force: true });
+ * await client.apply(
+ *   ConfigMap,
+ *   { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x", namespace: "default" }, data: { a: "1" } },
+ *   { fieldManager: "my-operator", force: true },
+ * );
  * ```
  */
 export class Client {

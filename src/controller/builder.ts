@@ -25,7 +25,7 @@ import { type MapFn, mapToOwner, self } from "./source.ts";
  *   .owns(ConfigMap)
  *   .watches(Secret, (secret) => widgetsUsing(secret))
  *   .withOptions({ concurrency: 4 })
- *   .reconcile(async (ctx) => { ... });
+ *   .reconcile(reconcileWidget);
  * ```
  */
 export class ControllerBuilder<T extends KubeObject> {
@@ -51,9 +51,13 @@ export class ControllerBuilder<T extends KubeObject> {
 
   /**
    * The kind this controller reconciles. Equivalent to `watches(type, self)`, and it also makes
-   * `ctx.object` and resync use that kind.
+   * `ctx.object` and resync use that kind. `opts` does not widen the kind: with a predicate written
+   * for any object (`generationChanged`), `ctx.object` keeps the kind's type.
    */
-  for<P extends KubeObject>(type: ResourceType<P>, opts: WatchOptions<P> = {}): ControllerBuilder<P> {
+  for<P extends KubeObject>(
+    type: ResourceType<P>,
+    opts: WatchOptions<NoInfer<P>> = {},
+  ): ControllerBuilder<P> {
     const next = new ControllerBuilder<P>(this.#host, this.#name, watchedKind(type, self, opts, "watch"));
     next.#owns = [...this.#owns];
     next.#watches = [...this.#watches];
@@ -66,14 +70,18 @@ export class ControllerBuilder<T extends KubeObject> {
    * `watches(type, mapToOwner(primary))`: a change of an object whose controller reference
    * points at a primary object queues that primary object.
    */
-  owns<C extends KubeObject>(type: ResourceType<C>, opts: WatchOptions<C> = {}): this {
+  owns<C extends KubeObject>(type: ResourceType<C>, opts: WatchOptions<NoInfer<C>> = {}): this {
     const primary = this.#requirePrimary("owns");
     this.#owns.push(watchedKind(type, mapToOwner(primary.type), opts, "owned"));
     return this;
   }
 
   /** Any other kind: `map` turns a changed object into the keys of primary objects to reconcile. */
-  watches<W extends KubeObject>(type: ResourceType<W>, map: MapFn<W>, opts: WatchOptions<W> = {}): this {
+  watches<W extends KubeObject>(
+    type: ResourceType<W>,
+    map: MapFn<W>,
+    opts: WatchOptions<NoInfer<W>> = {},
+  ): this {
     this.#watches.push(watchedKind(type, map, opts, "mapped"));
     return this;
   }

@@ -33,7 +33,10 @@ export interface PermissionRequest {
  *
  * @example
  * ```ts
- * controller(host).for(Widget).owns(ConfigMap, { scope: { namespace: "apps" } }).reconcile(reconcileWidget);
+ * controller(host)
+ *   .for(Widget)
+ *   .owns(ConfigMap, { scope: { namespace: "apps" } })
+ *   .reconcile(reconcileWidget);
  * // in reconcileWidget: ctx.owned is [{ type: ConfigMap, scope: { namespace: "apps" } }]
  * ```
  */

@@ -45,7 +45,10 @@ type Attempt = "leading" | "follower" | "failed";
  * @example
  * ```ts
  * const elector = new LeaderElector({
- *   client, name: "my-operator", namespace: "operators", identity: `${podName}_${podUid}`,
+ *   client,
+ *   name: "my-operator",
+ *   namespace: "operators",
+ *   identity: `${podName}_${podUid}`,
  *   // `signal`: drain (the Lease stays renewed until this returns); `lost`: stop writing at once.
  *   onStartedLeading: (signal, lost) => runControllers(signal, lost),
  * });

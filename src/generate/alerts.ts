@@ -171,7 +171,10 @@ function webhookFailures(s: string): Rule {
  *
  * @example
  * ```ts
- * writeFileSync("alerts.yaml", toYaml([alertRules({ name: "widgets", namespace: "widgets", job: "widgets-metrics" })]));
+ * writeFileSync(
+ *   "alerts.yaml",
+ *   toYaml([alertRules({ name: "widgets", namespace: "widgets", job: "widgets-metrics" })]),
+ * );
  * ```
  */
 export function alertRules(options: MonitoringOptions): RuleGroups {

@@ -79,8 +79,13 @@ const fileGates: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * for (const [file, text] of helmChart({ name: "widgets", namespace: "widgets", image, kinds: [Widget],
- *   permissions: controllerPermissions({ primary: Widget, owns: [Deployment] }) })) {
+ * for (const [file, text] of helmChart({
+ *   name: "widgets",
+ *   namespace: "widgets",
+ *   image,
+ *   kinds: [Widget],
+ *   permissions: controllerPermissions({ primary: Widget, owns: [Deployment] }),
+ * })) {
  *   await writeFile(join("chart", file), text);
  * }
  * ```

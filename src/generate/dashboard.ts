@@ -120,7 +120,8 @@ function layout(rows: readonly RowSpec[]): unknown[] {
  *
  * @example
  * ```ts
- * writeFileSync("dashboard.json", JSON.stringify(grafanaDashboard({ name: "widgets", namespace: "widgets", job: "widgets-metrics" }), null, 2));
+ * const dashboard = grafanaDashboard({ name: "widgets", namespace: "widgets", job: "widgets-metrics" });
+ * writeFileSync("dashboard.json", JSON.stringify(dashboard, null, 2));
  * ```
  */
 export function grafanaDashboard(options: MonitoringOptions): Record<string, unknown> {

@@ -258,8 +258,13 @@ export interface OperatorManifestOptions extends DeploymentOptions {
  *
  * @example
  * ```ts
- * for (const [file, text] of operatorManifests({ name: "widgets", namespace: "widgets", image, kinds: [Widget],
- *   permissions: controllerPermissions({ primary: Widget, owns: [Deployment] }) })) {
+ * for (const [file, text] of operatorManifests({
+ *   name: "widgets",
+ *   namespace: "widgets",
+ *   image,
+ *   kinds: [Widget],
+ *   permissions: controllerPermissions({ primary: Widget, owns: [Deployment] }),
+ * })) {
  *   await writeFile(join("deploy", file), text);
  * }
  * ```

@@ -29,7 +29,11 @@ export function metricsServiceName(name: string): string {
  *
  * @example
  * ```ts
- * metricsServiceManifest({ name: "widgets", namespace: "widgets-system", selector: { "app.kubernetes.io/name": "widgets" } });
+ * metricsServiceManifest({
+ *   name: "widgets",
+ *   namespace: "widgets-system",
+ *   selector: { "app.kubernetes.io/name": "widgets" },
+ * });
  * ```
  */
 export function metricsServiceManifest(options: {

@@ -98,7 +98,10 @@ function monitoringKustomization(options: MonitoringOptions): string {
  *
  * @example
  * ```ts
- * monitoringFiles({ name: "widgets", namespace: "widgets", job: "widgets-metrics" }, { "app.kubernetes.io/name": "widgets" });
+ * monitoringFiles(
+ *   { name: "widgets", namespace: "widgets", job: "widgets-metrics" },
+ *   { "app.kubernetes.io/name": "widgets" },
+ * );
  * ```
  */
 export function monitoringFiles(

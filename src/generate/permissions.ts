@@ -103,7 +103,12 @@ export interface ControllerPermissionOptions {
  *
  * @example
  * ```ts
- * controllerPermissions({ primary: LoadTest, owns: [Job, ConfigMap], watches: [Pod], leaderElection: { namespace: "lt" } });
+ * controllerPermissions({
+ *   primary: LoadTest,
+ *   owns: [Job, ConfigMap],
+ *   watches: [Pod],
+ *   leaderElection: { namespace: "lt" },
+ * });
  * ```
  */
 export function controllerPermissions(options: ControllerPermissionOptions): PermissionRequest[] {

@@ -32,7 +32,10 @@ export interface Listen {
  *
  * @example
  * ```ts
- * await Manager.create({ name: "widgets", metrics: { secure: true, port: 8443, certDir: "/tmp/k8s-metrics-server/metrics-certs" } });
+ * await Manager.create({
+ *   name: "widgets",
+ *   metrics: { secure: true, port: 8443, certDir: "/tmp/k8s-metrics-server/metrics-certs" },
+ * });
  * ```
  */
 export interface MetricsOptions {

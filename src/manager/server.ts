@@ -32,7 +32,11 @@ export type Guard = (req: IncomingMessage) => Promise<Denial | undefined>;
  *
  * @example
  * ```ts
- * const options: EndpointsOptions = { metrics: registry, tls: { certPem, keyPem }, guard: async () => undefined };
+ * const options: EndpointsOptions = {
+ *   metrics: registry,
+ *   tls: { certPem, keyPem },
+ *   guard: async () => undefined,
+ * };
  * ```
  */
 export interface EndpointsOptions {

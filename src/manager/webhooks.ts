@@ -49,7 +49,11 @@ import { sharedCertificateAuthority } from "./webhook-ca.ts";
  *
  * @example
  * ```ts
- * await Manager.create({ name: "widgets", webhooks: [widgetValidation], webhookServer: { port: 9443, certDir: "/tmp/k8s-webhook-server/serving-certs" } });
+ * await Manager.create({
+ *   name: "widgets",
+ *   webhooks: [widgetValidation],
+ *   webhookServer: { port: 9443, certDir: "/tmp/k8s-webhook-server/serving-certs" },
+ * });
  * ```
  */
 export interface WebhookServingOptions {

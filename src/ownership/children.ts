@@ -126,7 +126,7 @@ export function appliedFrom(desired: KubeObject, actual: KubeObject): boolean {
  * @example
  * ```ts
  * const matches = (want: JobObject, have: JobObject) =>
- *   metadataMatches(want, have) && have.spec.parallelism === want.spec.parallelism;
+ *   metadataMatches(want, have) && have.spec?.parallelism === want.spec?.parallelism;
  * ```
  */
 export function metadataMatches(desired: KubeObject, actual: KubeObject): boolean {

@@ -67,7 +67,9 @@ export class AlreadyOwnedError extends ChildConflictError {
  *
  * @example
  * ```ts
- * controller(host).for(Widget).owns(ConfigMap, { scope: { namespace: "apps" } });
+ * controller(host)
+ *   .for(Widget)
+ *   .owns(ConfigMap, { scope: { namespace: "apps" } });
  * await ensureChild(ctx, widget, ConfigMap, configMapIn("other")); // throws ChildOutOfScopeError
  * ```
  */

@@ -50,10 +50,17 @@ const qualified =
  *
  * @example
  * ```ts
- * return withFinalizer(ctx.client, Backup, backup, "backups.example.com/cleanup", async (event) => {
- *   if (event.type === "cleanup") return void (await bucket.deleteAll(event.object.spec.prefix));
- *   return reconcileBackup(event.object);
- * }, { recorder: ctx.recorder });
+ * return withFinalizer(
+ *   ctx.client,
+ *   Backup,
+ *   backup,
+ *   "backups.example.com/cleanup",
+ *   async (event) => {
+ *     if (event.type === "cleanup") return void (await bucket.deleteAll(event.object.spec.prefix));
+ *     return reconcileBackup(event.object);
+ *   },
+ *   { recorder: ctx.recorder },
+ * );
  * ```
  */
 export async function withFinalizer<T extends KubeObject>(

@@ -129,7 +129,10 @@ export type AnyKind = Kind<z.ZodType, z.ZodType | undefined>;
  * @example
  * ```ts
  * const Widget = defineKind({
- *   group: "example.com", version: "v1", kind: "Widget", scope: "Namespaced",
+ *   group: "example.com",
+ *   version: "v1",
+ *   kind: "Widget",
+ *   scope: "Namespaced",
  *   spec: z.object({ replicas: z.int().min(0).default(1) }),
  *   status: z.object({ readyReplicas: z.int().optional() }),
  *   conditions: WidgetConditions,

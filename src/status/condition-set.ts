@@ -96,7 +96,11 @@ const RESERVED_RULE = "the summary, Reconciling and Stalled are written by the s
  * // in the reconciler
  * const status = AppConditions.begin(app, clock);
  * if (app.spec.replicas < 1) {
- *   status.set("ConfigValid", { status: "False", reason: "InvalidReplicas", message: "spec.replicas must be >= 1" });
+ *   status.set("ConfigValid", {
+ *     status: "False",
+ *     reason: "InvalidReplicas",
+ *     message: "spec.replicas must be >= 1",
+ *   });
  *   status.stalled("InvalidSpec", "fix spec.replicas to continue");
  * } else {
  *   status.set("ConfigValid", { status: "True", reason: "Valid" });

@@ -52,7 +52,9 @@ export interface TransitionEventOptions {
    *
    * @example
    * ```ts
-   * { events: (e) => (e.condition === "Ready" ? e : undefined) } // the summary's transitions only
+   * const options: TransitionEventOptions = {
+   *   events: (e) => (e.condition === "Ready" ? e : undefined), // the summary's transitions only
+   * };
    * ```
    */
   events?: (event: TransitionEvent) => TransitionEvent | undefined;

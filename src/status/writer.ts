@@ -90,12 +90,18 @@ interface Target<T extends KubeObject> {
  * @example
  * ```ts
  * let update: StatusUpdate | undefined;
- * const result = await updateStatus(ctx.client, Gizmo, gizmo, (fresh) => {
- *   const draft = GizmoConditions.begin(fresh);
- *   draft.set("ConfigMapReady", configMapReport(fresh, child));
- *   update = draft.finish();
- *   return { replicas: observedReplicas(child), ...update.status };
- * }, { fieldManager: "gizmos" });
+ * const result = await updateStatus(
+ *   ctx.client,
+ *   Gizmo,
+ *   gizmo,
+ *   (fresh) => {
+ *     const draft = GizmoConditions.begin(fresh);
+ *     draft.set("ConfigMapReady", configMapReport(fresh, child));
+ *     update = draft.finish();
+ *     return { replicas: observedReplicas(child), ...update.status };
+ *   },
+ *   { fieldManager: "gizmos" },
+ * );
  * if (result === "updated" && update) recordTransitions(ctx, gizmo, update.transitions, GizmoConditions);
  * ```
  */

@@ -134,7 +134,9 @@ function untilServing(
  *
  * @example
  * ```ts
- * const code = await whileServingConversions(kubeconfig, [operator], (env) => runTests({ ...process.env, ...env }));
+ * const code = await whileServingConversions(kubeconfig, [operator], (env) =>
+ *   runTests({ ...process.env, ...env }),
+ * );
  * ```
  */
 export async function whileServingConversions<T>(

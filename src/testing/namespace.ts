@@ -43,6 +43,8 @@ export function testNamespaceObject(testName: string): NamespaceObject {
  * ```ts
  * test("a Greeting gets its ConfigMap", async (t) => {
  *   const namespace = await testNamespace(running.client, t);
+ *   await running.client.create(Greeting, greeting("hello", namespace));
+ *   await eventually(() => running.client.get(ConfigMap, "hello", { namespace }));
  * });
  * ```
  */

@@ -53,7 +53,11 @@ export async function createCertificateAuthority(commonName: string): Promise<Ce
  *
  * @example
  * ```ts
- * const serving = await issueCertificate(ca, { commonName: "webhook", hosts: ["webhook.default.svc"], usage: "server" });
+ * const serving = await issueCertificate(ca, {
+ *   commonName: "webhook",
+ *   hosts: ["webhook.default.svc"],
+ *   usage: "server",
+ * });
  * ```
  */
 export async function issueCertificate(ca: CertificateAuthority, request: LeafRequest): Promise<KeyPair> {

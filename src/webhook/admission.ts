@@ -205,8 +205,14 @@ function answerOf(verdict: Verdict | undefined, request: AdmissionRequest): Admi
  * ```ts
  * export const routeValidation = validating(ProxyRoute, async (route, _old, ctx) => {
  *   const routes = await ctx.cache.reader(ProxyRoute);
- *   const taken = routes.list().find((r) => r.spec.host === route.spec.host && r.metadata.name !== route.metadata.name);
- *   if (taken) return Verdict.deny(`host ${route.spec.host} is taken`, { causes: [{ field: "spec.host", message: `used by ${taken.metadata.name}` }] });
+ *   const taken = routes
+ *     .list()
+ *     .find((r) => r.spec.host === route.spec.host && r.metadata.name !== route.metadata.name);
+ *   if (taken) {
+ *     return Verdict.deny(`host ${route.spec.host} is taken`, {
+ *       causes: [{ field: "spec.host", message: `used by ${taken.metadata.name}` }],
+ *     });
+ *   }
  * });
  * ```
  */

@@ -122,7 +122,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  *
  * @example
  * ```ts
- * toHub: (spoke) => restoreFields(toV1(spoke), spoke, ["spec.hosts"]),
+ * toHub: (spoke: MyProxyV1alpha1) => restoreFields(toV1(spoke), spoke, ["spec.hosts"]),
  * ```
  */
 export function restoreFields<H extends KubeObject>(hub: H, spoke: KubeObject, fields: readonly string[]): H {

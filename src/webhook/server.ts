@@ -91,7 +91,10 @@ function requestController(res: ServerResponse): AbortController {
  * ```ts
  * const server = new WebhookServer({
  *   webhooks: [validating(Widget, validateWidget), conversion(Widget, widgetVersions)],
- *   tls: { certFile: "/tmp/k8s-webhook-server/serving-certs/tls.crt", keyFile: "/tmp/k8s-webhook-server/serving-certs/tls.key" },
+ *   tls: {
+ *     certFile: "/tmp/k8s-webhook-server/serving-certs/tls.crt",
+ *     keyFile: "/tmp/k8s-webhook-server/serving-certs/tls.key",
+ *   },
  *   client,
  *   cache,
  *   registry,

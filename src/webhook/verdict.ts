@@ -26,7 +26,9 @@ export interface DenyOptions {
  * @example
  * ```ts
  * if (route.spec.host.includes(" ")) {
- *   return Verdict.deny("the host is unsafe", { causes: [{ field: "spec.host", message: "must not contain spaces" }] });
+ *   return Verdict.deny("the host is unsafe", {
+ *     causes: [{ field: "spec.host", message: "must not contain spaces" }],
+ *   });
  * }
  * return Verdict.allow("spec.timeout is deprecated");
  * ```

@@ -143,7 +143,12 @@ export function defaultSettled(obj: KubeObject): boolean {
  * export default defineConformance<GreetingObject>({
  *   operator: "src/operator.ts",
  *   fixtures: (namespace) => [
- *     { apiVersion: Greeting.apiVersion, kind: Greeting.kind, metadata: { name: "hello", namespace }, spec: { message: "hi" } },
+ *     {
+ *       apiVersion: Greeting.apiVersion,
+ *       kind: Greeting.kind,
+ *       metadata: { name: "hello", namespace },
+ *       spec: { message: "hi" },
+ *     },
  *   ],
  *   mutate: (obj, round) => ({ ...obj, spec: { ...obj.spec, message: `changed ${round}` } }),
  * });
