@@ -10,7 +10,13 @@ import {
   type SecretObject,
   z,
 } from "kubeloop";
-import { type ControllerHost, controller, type ReconcileContext, type Reconciler } from "kubeloop/controller";
+import {
+  type ControllerHost,
+  controller,
+  type ReconcileContext,
+  type Reconciler,
+  StalledError,
+} from "kubeloop/controller";
 import type { Manager } from "kubeloop/manager";
 
 const Widget = defineKind({
@@ -59,3 +65,12 @@ export function setupWidgets(host: ControllerHost): void {
 // #region ReconcileReporting
 ctx.report.conditionTransitioned("Widget", "Ready", "True");
 // #endregion
+
+// #region StalledError
+class QuotaPolicyError extends StalledError {
+  constructor(limit: string) {
+    super("KL_EXAMPLE_QUOTA_POLICY", "QuotaPolicy", `the spec asks for more than ${limit}; lower it`);
+  }
+}
+// #endregion
+export { QuotaPolicyError };

@@ -1,5 +1,5 @@
 import type { ObjectOf } from "kubeloop";
-import { defineConformance } from "kubeloop/testing";
+import { defineConformance } from "kubeloop/testing/conformance";
 import { Greeting } from "../readme-greeting.ts";
 
 type GreetingObject = ObjectOf<typeof Greeting>;

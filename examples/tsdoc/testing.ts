@@ -4,20 +4,19 @@ import { type Client, ConfigMap, type InputOf, type Manager, type Operator } fro
 import type { Cluster } from "kubeloop/cluster";
 import {
   CONVERSION_HOST_ENV,
-  type ConformanceSpec,
   eventually,
   eventuallyWhile,
   exposition,
-  formatReport,
-  metricReferences,
   queryProblems,
-  runConformance,
   serveConversions,
   startOperator,
-  startProxy,
   testNamespace,
   whileServingConversions,
 } from "kubeloop/testing";
+import { type ConformanceSpec, formatReport, runConformance } from "kubeloop/testing/conformance";
+import { startProxy } from "kubeloop/testing/proxy";
+// Not on a door: the PromQL reader is kubeloop's own tests' (src/testing/internal).
+import { metricReferences } from "../../src/testing/internal/promql.ts";
 import { Greeting } from "../readme-greeting.ts";
 
 declare const client: Client;
