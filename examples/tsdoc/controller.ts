@@ -72,5 +72,7 @@ class QuotaPolicyError extends StalledError {
     super("KL_EXAMPLE_QUOTA_POLICY", "QuotaPolicy", `the spec asks for more than ${limit}; lower it`);
   }
 }
+
 // #endregion
+
 export { QuotaPolicyError };
