@@ -3,7 +3,7 @@
  *
  * Every contender runs the same Widget operator (shared/widget.ts) as its own OS process, through
  * its own counting proxy, on a fresh cluster per contender and repetition, with 4 workers, client
- * rate limits off and a 30 s resync. Scenarios, in order on that cluster: converge N Widgets
+ * rate limits off (or, with `--defaults`, every contender at its framework's defaults) and a 30 s resync. Scenarios, in order on that cluster: converge N Widgets
  * created at once; settled for 2 minutes (writes counted); spec update of every Widget; repair of
  * deleted children (p50, p99); restart with N Widgets present; change during restart (50 Widgets
  * created 0.5 s after the start, p50/p99 to converged); starvation (a steady stream of spec changes
@@ -23,6 +23,9 @@
  *   --workers 4   --resync-seconds 30   --repair-count 100   --change-count 50   --stream-rate 300
  *   --node lts              the Node contenders' node: lts (the generated Dockerfile's Node.js LTS,
  *                           installed into the kubeloop cache when missing) or current (the runner's)
+ *   --defaults              every contender at its framework's own default client settings instead of
+ *                           its client-side rate limit off; written to compare-defaults.json and
+ *                           the defaults section of results.md, the rest of results.md kept
  *   --profile               CPU profiles of the Node contenders (--cpu-prof) next to their logs
  *   --report <compare.json> only rewrite results.md and the charts from a previous run's JSON
  */
@@ -31,6 +34,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildContenders } from "./harness/build.ts";
+import { type ClientSettings, rawFileOf } from "./harness/client-settings.ts";
 import { type ContenderName, contenderNames } from "./harness/contenders.ts";
 import { describeMachine } from "./harness/machine.ts";
 import { resultsDir } from "./harness/paths.ts";
@@ -53,6 +57,7 @@ const { values } = parseArgs({
     "change-count": { type: "string", default: "50" },
     "stream-rate": { type: "string", default: "300" },
     node: { type: "string", default: "lts" },
+    defaults: { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
     report: { type: "string" },
   },
@@ -82,7 +87,7 @@ const settings = {
   repairCount: Number(values["repair-count"]),
   changeCount: Number(values["change-count"]),
   streamRate: Number(values["stream-rate"]),
-  rateLimits: "none: every contender's client-side rate limit is off",
+  clientSettings: (values.defaults ? "defaults" : "limits-off") as ClientSettings,
 };
 for (const c of settings.contenders) {
   if (!contenderNames.includes(c))
@@ -111,7 +116,7 @@ const report: Report = {
   wallSeconds: 0,
 };
 mkdirSync(resultsDir, { recursive: true });
-const rawPath = join(resultsDir, "compare.json");
+const rawPath = join(resultsDir, rawFileOf(settings.clientSettings));
 
 for (let rep = 1; rep <= settings.reps; rep++) {
   for (const n of settings.sizes) {
@@ -128,6 +133,7 @@ for (let rep = 1; rep <= settings.reps; rep++) {
           settle: rep <= settings.settleReps,
           workers: settings.workers,
           resyncSeconds: settings.resyncSeconds,
+          clientSettings: settings.clientSettings,
           repairCount: settings.repairCount,
           changeCount: settings.changeCount,
           streamRate: settings.streamRate,

@@ -1,10 +1,19 @@
 /**
  * Turns the medians of the runs (`medians.ts`) into the markdown report (ratios to kubeloop and
- * to the floor, the goals met or missed, the machine) and SVG bar charts, written by hand.
+ * to the floor, the goals met or missed, the machine) and the charts (`charts.ts`); a defaults run
+ * (`--defaults`) into its own section of the same results.md (`client-settings.ts`).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ContenderName, contenderLabels, contenderNames } from "./contenders.ts";
+import { barChart, charts, num } from "./charts.ts";
+import {
+  clientSettingsOf,
+  clientSettingsText,
+  defaultsSectionIn,
+  rawFileOf,
+  withDefaultsSection,
+} from "./client-settings.ts";
+import { type ContenderName, contenderLabels } from "./contenders.ts";
 import type { MachineDescription } from "./machine.ts";
 import { computeMedians, type Medians } from "./medians.ts";
 import { peersDir } from "./paths.ts";
@@ -22,12 +31,6 @@ export interface Report {
 
 // --- formatting -------------------------------------------------------------------------------
 
-const num = (x: number, digits = 2) =>
-  Number.isNaN(x)
-    ? "—"
-    : x === Number.POSITIVE_INFINITY
-      ? "∞"
-      : x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (x: number, base: number) =>
   Number.isNaN(x) || Number.isNaN(base) || base === 0 ? "—" : `${num(x / base)}×`;
 const verbsText = (v: Record<string, number>) =>
@@ -42,7 +45,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
-function sizeSection(ms: Medians[], n: number): string {
+function sizeSection(ms: Medians[], n: number, level: string): string {
   const get = (c: ContenderName) => ms.find((m) => m.contender === c);
   const kl = get("kubeloop");
   const floor = get("floor");
@@ -89,7 +92,7 @@ function sizeSection(ms: Medians[], n: number): string {
     num(m.streamPerSecond, 0),
   ]);
   return [
-    `## N = ${n.toLocaleString("en-US")}`,
+    `${level} N = ${n.toLocaleString("en-US")}`,
     "",
     `Converge ${n.toLocaleString("en-US")} Widgets created at once (time from the first create until the runner sees every Widget converged; CPU of the operator process in that window; requests per object through the proxy).`,
     "",
@@ -250,134 +253,27 @@ function machineSection(r: Report): string {
     `- Node ${m.node}; ${m.go}.`,
     `- Cluster: ${m.cluster}, a fresh one per contender and repetition.`,
     ...Object.entries(m.contenders).map(([k, v]) => `- ${contenderLabels[k as ContenderName]}: ${v}.`),
+    `- Client settings: ${clientSettingsText[clientSettingsOf(r.settings)]}.`,
     `- Settings: ${JSON.stringify(r.settings)}.`,
     `- ${r.runs.length} runs in ${num(r.wallSeconds / 60, 1)} min; medians over repetitions. Date ${r.date}.`,
   ];
   return lines.join("\n");
 }
 
-// --- SVG --------------------------------------------------------------------------------------
-
-const palette: Record<ContenderName, string> = {
-  kubeloop: "#2563eb",
-  "controller-runtime": "#16a34a",
-  "client-node": "#d97706",
-  "dot-i": "#dc2626",
-  floor: "#6b7280",
-};
-
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
-
-/** A grouped bar chart: one group per N, one bar per contender. */
-export function barChart(
-  title: string,
-  unit: string,
-  sizes: number[],
-  ms: Medians[],
-  pick: (m: Medians) => number,
-): string {
-  const contenders = contenderNames.filter((c) => ms.some((m) => m.contender === c));
-  const values = ms.map(pick).filter((v) => Number.isFinite(v));
-  const max = Math.max(1e-9, ...values);
-  const barW = 34;
-  const gap = 36;
-  const groupW = contenders.length * barW + gap;
-  const left = 60;
-  const top = 50;
-  const plotH = 260;
-  const width = left + sizes.length * groupW + 20;
-  const height = top + plotH + 70 + contenders.length * 18;
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
-    `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="${left}" y="24" font-size="14" font-weight="bold">${esc(title)}</text>`,
-    `<text x="${left}" y="40" fill="#555">${esc(unit)} (median; lower is better)</text>`,
-    `<line x1="${left}" y1="${top + plotH}" x2="${width - 10}" y2="${top + plotH}" stroke="#333"/>`,
-  ];
-  for (let t = 0; t <= 4; t++) {
-    const y = top + plotH - (plotH * t) / 4;
-    parts.push(`<line x1="${left}" y1="${y}" x2="${width - 10}" y2="${y}" stroke="#eee"/>`);
-    parts.push(
-      `<text x="${left - 6}" y="${y + 4}" text-anchor="end" fill="#555">${esc(num((max * t) / 4, max < 10 ? 1 : 0))}</text>`,
-    );
-  }
-  sizes.forEach((n, g) => {
-    const x0 = left + g * groupW + gap / 2;
-    parts.push(
-      `<text x="${x0 + (contenders.length * barW) / 2}" y="${top + plotH + 18}" text-anchor="middle">N = ${n}</text>`,
-    );
-    contenders.forEach((c, i) => {
-      const m = ms.find((x) => x.contender === c && x.n === n);
-      const v = m ? pick(m) : Number.NaN;
-      const x = x0 + i * barW;
-      if (!Number.isFinite(v)) {
-        parts.push(
-          `<text x="${x + barW / 2}" y="${top + plotH - 4}" text-anchor="middle" fill="#999">${Number.isNaN(v) ? "—" : "∞"}</text>`,
-        );
-        return;
-      }
-      const h = (plotH * v) / max;
-      parts.push(
-        `<rect x="${x + 2}" y="${top + plotH - h}" width="${barW - 4}" height="${h}" fill="${palette[c]}"><title>${esc(`${c}: ${num(v)}`)}</title></rect>`,
-      );
-      parts.push(
-        `<text x="${x + barW / 2}" y="${top + plotH - h - 3}" text-anchor="middle" font-size="9">${esc(num(v, v < 10 ? 2 : 0))}</text>`,
-      );
-    });
-  });
-  contenders.forEach((c, i) => {
-    const y = top + plotH + 40 + i * 18;
-    parts.push(`<rect x="${left}" y="${y - 10}" width="12" height="12" fill="${palette[c]}"/>`);
-    parts.push(`<text x="${left + 18}" y="${y}">${esc(contenderLabels[c])}</text>`);
-  });
-  parts.push("</svg>");
-  return `${parts.join("\n")}\n`;
+/** The tables of every N, each under a heading of `level` (`##`, or `###` inside a section). */
+function sizeSections(all: Medians[], sizes: number[], level: string): string[] {
+  return sizes.map(
+    (n) =>
+      `${sizeSection(
+        all.filter((m) => m.n === n),
+        n,
+        level,
+      )}\n`,
+  );
 }
 
-const charts: { file: string; title: string; unit: string; pick: (m: Medians) => number }[] = [
-  {
-    file: "compare-converge.svg",
-    title: "Converge N Widgets created at once",
-    unit: "seconds",
-    pick: (m) => m.convergeSeconds,
-  },
-  {
-    file: "compare-cpu.svg",
-    title: "Operator CPU per object while converging",
-    unit: "CPU milliseconds per object",
-    pick: (m) => m.cpuMsPerObject,
-  },
-  {
-    file: "compare-update.svg",
-    title: "Spec update of every Widget",
-    unit: "seconds",
-    pick: (m) => m.updateSeconds,
-  },
-  {
-    file: "compare-repair-p99.svg",
-    title: "Repair latency after deleting children, p99",
-    unit: "milliseconds",
-    pick: (m) => m.repairP99Ms,
-  },
-  {
-    file: "compare-restart.svg",
-    title: "Restart: every Widget reconciled once",
-    unit: "seconds from process start",
-    pick: (m) => m.restartAllSeconds,
-  },
-  {
-    file: "compare-rss.svg",
-    title: "Peak RSS of the operator (first run)",
-    unit: "MiB",
-    pick: (m) => m.peakRssMiB,
-  },
-];
-
-/** Writes compare.json (with medians), results.md and the charts; returns the markdown. */
-export function writeReport(report: Report, dir: string): string {
-  report.medians = computeMedians(report.runs);
-  const all = Object.values(report.medians);
-  const sizes = [...new Set(all.map((m) => m.n))].sort((a, b) => a - b);
+/** results.md of a run with every limit off: tables, goals, charts, `defaults` (kept), notes. */
+function limitsOffReport(report: Report, all: Medians[], sizes: number[], defaults: string): string {
   const goalRows = sizes.flatMap((n) =>
     goals(
       all.filter((m) => m.n === n),
@@ -385,20 +281,14 @@ export function writeReport(report: Report, dir: string): string {
     ),
   );
   const notesFile = join(peersDir, "NOTES.md");
-  const md = [
+  return [
     "# kubeloop against its peers",
     "",
     "Generated by `npm run bench` (bench/peers/run.ts). Every contender runs the same Widget operator as its own process, through its own counting proxy, on a fresh local cluster, with 4 workers, no client-side rate limits and a 30 s resync. Ratios are of medians.",
     "",
     machineSection(report),
     "",
-    ...sizes.map(
-      (n) =>
-        `${sizeSection(
-          all.filter((m) => m.n === n),
-          n,
-        )}\n`,
-    ),
+    ...sizeSections(all, sizes, "##"),
     "## Goals",
     "",
     table(
@@ -408,10 +298,44 @@ export function writeReport(report: Report, dir: string): string {
     "",
     ...charts.map((c) => `![${c.title}](${c.file})`),
     "",
+    ...(defaults ? [defaults, ""] : []),
     existsSync(notesFile) ? readFileSync(notesFile, "utf8") : "",
   ].join("\n");
-  writeFileSync(join(dir, "results.md"), md);
+}
+
+/** The defaults run's section of results.md. */
+function defaultsSection(report: Report, all: Medians[], sizes: number[]): string {
+  return [
+    "## Every contender at its defaults",
+    "",
+    "Generated by `npm run bench -- --defaults`: the same operators and scenarios, each contender with its framework's own default client settings instead of its client-side rate limit turned off (kubeloop without `clientOptions`, as `kubeloop generate`'s operator; controller-runtime with the config of `ctrl.GetConfigOrDie()` untouched; client-node, @dot-i/k8s-operator and the floor have no client-side limiter). Raw runs in compare-defaults.json; ratios are of medians within this run.",
+    "",
+    machineSection(report),
+    "",
+    ...sizeSections(all, sizes, "###"),
+  ].join("\n");
+}
+
+/**
+ * Writes a run's raw runs and medians (compare.json, or compare-defaults.json) and its part of
+ * results.md, and returns that part. A run with every limit off rewrites results.md and the charts,
+ * keeping the defaults run's section; a defaults run replaces only that section.
+ */
+export function writeReport(report: Report, dir: string): string {
+  report.medians = computeMedians(report.runs);
+  const all = Object.values(report.medians);
+  const sizes = [...new Set(all.map((m) => m.n))].sort((a, b) => a - b);
+  const mode = clientSettingsOf(report.settings);
+  writeFileSync(join(dir, rawFileOf(mode)), `${JSON.stringify(report, null, 2)}\n`);
+  const resultsFile = join(dir, "results.md");
+  const previous = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : "";
+  if (mode === "defaults") {
+    const section = defaultsSection(report, all, sizes);
+    writeFileSync(resultsFile, withDefaultsSection(previous, section));
+    return section;
+  }
+  const md = limitsOffReport(report, all, sizes, defaultsSectionIn(previous));
+  writeFileSync(resultsFile, md);
   for (const c of charts) writeFileSync(join(dir, c.file), barChart(c.title, c.unit, sizes, all, c.pick));
-  writeFileSync(join(dir, "compare.json"), `${JSON.stringify(report, null, 2)}\n`);
   return md;
 }

@@ -13,6 +13,7 @@ import { startCluster } from "../../../src/cluster/index.ts";
 import { crdYaml } from "../../../src/schema/index.ts";
 import type { RequestCounts } from "../../../src/testing/proxy/index.ts";
 import { Widget } from "../kubeloop/kinds.ts";
+import type { ClientSettings } from "./client-settings.ts";
 import { type ContenderName, ContenderProcess, type LaunchOptions } from "./contenders.ts";
 import {
   type ChangeDuringRestart,
@@ -53,6 +54,8 @@ export interface SequenceOptions {
   settle: boolean;
   workers: number;
   resyncSeconds: number;
+  /** Every contender's client-side rate limit off, or each at its framework's defaults. */
+  clientSettings: ClientSettings;
   repairCount: number;
   /** Widgets created 0.5 s after the restart in the change-during-restart scenario. */
   changeCount: number;
@@ -176,6 +179,7 @@ export async function runSequence(o: SequenceOptions, log: (line: string) => voi
         BENCH_EXPECT: String(expect),
         BENCH_WORKERS: String(o.workers),
         BENCH_RESYNC_SECONDS: String(o.resyncSeconds),
+        BENCH_CLIENT_SETTINGS: o.clientSettings,
       },
     });
     procs.push(p);

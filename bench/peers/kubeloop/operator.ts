@@ -3,7 +3,8 @@
  * teach it. `ensureChild` converges the ConfigMap (server-side apply with a controller reference,
  * no write when it already matches; drift is reported), and `updateStatus` writes the condition
  * set's status only when it changed. The only settings are the benchmark's: the client's rate
- * limit off (`qps: Infinity`, as for every contender), 4 workers, a 30 s resync, no HTTP endpoints.
+ * limit off (`qps: Infinity`, as for every contender; with `--defaults`, no `clientOptions`, as
+ * `kubeloop generate`'s operator), 4 workers, a 30 s resync, no HTTP endpoints.
  *
  * It imports kubeloop's public entry, src/index.ts, by path: bench/peers is a package of its own,
  * where the bare name would need a link the repository's type check (run without the peers
@@ -17,7 +18,7 @@ import { Widget, WidgetConditions } from "./kinds.ts";
 
 const manager = await Manager.create({
   name: "widgets-kubeloop",
-  clientOptions: { qps: Number.POSITIVE_INFINITY },
+  ...(settings.clientDefaults ? {} : { clientOptions: { qps: Number.POSITIVE_INFINITY } }),
   metrics: false,
   health: false,
 });

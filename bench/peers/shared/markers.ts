@@ -28,8 +28,13 @@ export function reconcileDone(key: string): void {
   if (done.size === expected) process.stdout.write("BENCH all-reconciled\n");
 }
 
-/** Workers and resync period every contender uses (the runner sets them). */
+/**
+ * Workers, resync period and client settings every contender uses (the runner sets them):
+ * `clientDefaults` when the framework's own default client settings apply (`--defaults`), else
+ * the client-side rate limit is off.
+ */
 export const settings = {
   workers: Number(process.env.BENCH_WORKERS ?? 4),
   resyncSeconds: Number(process.env.BENCH_RESYNC_SECONDS ?? 30),
+  clientDefaults: process.env.BENCH_CLIENT_SETTINGS === "defaults",
 };
