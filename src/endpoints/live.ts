@@ -26,7 +26,7 @@ import type { Clock } from "../clock/index.ts";
 import type { HostedController, ReconcileRecord, ReconcileResult } from "../controller/index.ts";
 import type { LeaderElector } from "../election/index.ts";
 import type { QueueReason } from "../queue/index.ts";
-import type { ShardCoordinator } from "../sharding/index.ts";
+import type { ShardCoordinator } from "../shards/index.ts";
 import { errorText } from "./health.ts";
 import { livePageHtml, livePageScript } from "./internal/live-page.ts";
 
