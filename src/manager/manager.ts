@@ -251,13 +251,13 @@ export class Manager implements ControllerHost {
   async setup(setup: Setup): Promise<void> {
     const shards = this.#shards;
     if (!shards) return setup(this);
-    const declarations = await recordDeclarations(setup, this.#options.namespace);
-    for (const declaration of declarations) {
+    for (const declaration of await recordDeclarations(setup, this.#options.namespace)) {
       const { name } = declaration;
       if (shards.declarations.some((d) => d.name === name)) throw new DuplicateControllerError(name);
       this.#declared.addController(declaration);
+      shards.declare(declaration);
     }
-    shards.add(setup, declarations);
+    shards.add(setup);
   }
 
   /** The controller `spec` describes, on the given cache and metrics (and a shard's wiring). */
@@ -472,7 +472,7 @@ export class Manager implements ControllerHost {
       logger: this.logger,
       clock: this.#clock,
       metrics: this.metrics,
-      recorderOptions: this.#recorderOptions(),
+      recorderOptions: () => this.#recorderOptions(),
       build: (spec, deps) => this.#build(spec, deps),
       runLeading: (signal, client) => this.#runRunnables(true, signal, client, this.#graceMs()),
       onLeaseError: (err, phase) => this.#leaseError(err, phase, "sharding"),

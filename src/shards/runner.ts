@@ -69,7 +69,8 @@ export interface ShardRunnerOptions {
   logger: Logger;
   clock: Clock;
   metrics: ShardRunnerMetrics;
-  recorderOptions: EventRecorderOptions;
+  /** How each shard's recorder reports events. */
+  recorderOptions(): EventRecorderOptions;
   /** Builds a controller the manager's way, on the shard's wiring. */
   build<T extends KubeObject>(
     spec: ControllerSpec<T>,
@@ -127,9 +128,13 @@ export class ShardRunner {
     return this.#declarations;
   }
 
-  /** Runs `setup` on each shard held from now on; `declarations` is what it declares. */
-  add(setup: Setup, declarations: readonly ControllerDeclaration[]): void {
-    this.#declarations.push(...declarations);
+  /** Records a controller a setup declares: what the shards' caches and placement are planned from. */
+  declare(declaration: ControllerDeclaration): void {
+    this.#declarations.push(declaration);
+  }
+
+  /** Runs `setup` on each shard held from now on (its controllers {@link ShardRunner.declare}d first). */
+  add(setup: Setup): void {
     this.#setups.push(setup);
   }
 
@@ -230,7 +235,7 @@ export class ShardRunner {
     const { client, controllerClient, logger, metrics } = this.#options;
     const key = this.#key();
     const stopped = new AbortController();
-    const writes = new ShardWrites(client, this.#options.recorderOptions);
+    const writes = new ShardWrites(client, this.#options.recorderOptions());
     const serverShards = (type: ResourceType) =>
       this.#serverShards.get(`${type.apiVersion}/${type.kind}`) ?? true;
     const place = shardPlacement(key, shard, this.#declarations, serverShards);
