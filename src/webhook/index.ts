@@ -19,10 +19,10 @@
  *
  * {@link ManagerWebhooks} serves them for a manager (its `webhooks` option, or `defineOperator`'s):
  * on every replica, before its caches sync, with a certificate the replicas share or one from a
- * directory, the configurations applied with its CA and withdrawn when no replica serves them.
+ * directory, the configurations applied with its CA (and taken back when a local run stops).
  *
- * Not for: running an operator's controllers (`kubeloop/manager`), nor CEL rules, which the CRD checks without a
- * webhook (`withRules` in `kubeloop/schema`): reach for a webhook when a check needs other
+ * Not for: running an operator's controllers (`kubeloop/manager`), nor CEL rules, which the CRD
+ * checks without a webhook (`withRules` in `kubeloop/schema`): reach for a webhook when a check needs other
  * objects, a default is computed, or versions differ in shape.
  *
  * @example
