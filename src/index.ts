@@ -7,8 +7,8 @@
  * reconciler catches, object types and built-in kinds, owned children, finalizers and owner
  * references, and the status writer. Everything else has its own subpath, one per concept:
  * `kubeloop/api`, `kubeloop/client`, `kubeloop/watch`, `kubeloop/cache`, `kubeloop/queue`,
- * `kubeloop/controller`, `kubeloop/manager`, `kubeloop/election`, `kubeloop/status`,
- * `kubeloop/ownership`, `kubeloop/events`, `kubeloop/schema`, `kubeloop/typegen`, `kubeloop/generate`, `kubeloop/sharding`,
+ * `kubeloop/controller`, `kubeloop/manager`, `kubeloop/endpoints`, `kubeloop/election`, `kubeloop/status`,
+ * `kubeloop/ownership`, `kubeloop/events`, `kubeloop/schema`, `kubeloop/typegen`, `kubeloop/generate`, `kubeloop/sharding`, `kubeloop/shards`,
  * `kubeloop/operator`, `kubeloop/webhook`, `kubeloop/clock`, `kubeloop/errors`, `kubeloop/cluster` (the local control
  * plane), `kubeloop/testing` (the end-to-end kit), `kubeloop/testing/proxy` (the fault proxy) and
  * `kubeloop/testing/conformance` (the conformance kit).

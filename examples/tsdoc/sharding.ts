@@ -1,10 +1,5 @@
-import {
-  planShards,
-  type ShardLeaseState,
-  shardHash,
-  shardSelector,
-  splitHashSpace,
-} from "kubeloop/sharding";
+import { shardHash, shardSelector, splitHashSpace } from "kubeloop/sharding";
+import { planShards, type ShardLeaseState } from "kubeloop/shards";
 
 declare const leases: ShardLeaseState[];
 

@@ -3,6 +3,9 @@
  * User code it runs — indexers, the transform, handlers — cannot stop it: a failure is reported
  * (`onError`, `callbackError`) and the object goes on. Should its loop die anyway, it restarts
  * with backoff, and {@link Informer.health} says so.
+ *
+ * One class of ~350 lines on purpose: the store, the handlers and the watch loop share one state
+ * and read best in order; the watch itself lives in `kubeloop/watch`.
  */
 import { type KubeObject, keyOf, type ObjectKey, type ResourceType } from "../api/index.ts";
 import type { ObjectList } from "../client/index.ts";

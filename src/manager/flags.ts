@@ -7,11 +7,11 @@
  * generated Deployment's args mean the same to both.
  */
 import { parseArgs } from "node:util";
+import type { EndpointOptions, Listen } from "../endpoints/index.ts";
 import type { ShardKey } from "../sharding/index.ts";
-import type { EndpointOptions, Listen } from "./endpoints.ts";
+import type { ShardingOptions } from "../shards/index.ts";
+import type { WebhookServingOptions } from "../webhook/index.ts";
 import { EndpointFlagError } from "./errors.ts";
-import type { ShardingOptions } from "./sharded.ts";
-import type { WebhookServingOptions } from "./webhooks.ts";
 
 /** One flag of {@link endpointFlags}. */
 export interface EndpointFlag {

@@ -25,16 +25,38 @@
  * ```
  */
 
-export type { Listen, MetricsOptions } from "./endpoints.ts";
+// Re-exported from where they moved (`kubeloop/endpoints`, `kubeloop/shards`, `kubeloop/webhook`),
+// so that `kubeloop/manager` keeps offering what configures a manager.
+export {
+  type Check,
+  type Denial,
+  type EndpointsOptions,
+  type Guard,
+  LIVE_PATH,
+  type Listen,
+  type LiveController,
+  type LiveDrift,
+  type LiveInformer,
+  type LiveLeadership,
+  type LiveReconcile,
+  type LiveState,
+  MetricsCertificateError,
+  type MetricsOptions,
+  serveEndpoints,
+} from "../endpoints/index.ts";
+export { SHARD_LABEL, type ShardingOptions } from "../shards/index.ts";
+export {
+  WebhookCaSecretError,
+  WebhookConfigurationError,
+  type WebhookServingOptions,
+  webhookServiceName,
+} from "../webhook/index.ts";
 export {
   DuplicateControllerError,
   DuplicateRunnableError,
   EndpointFlagError,
-  MetricsCertificateError,
   ShardingSetupError,
   TracingSetupError,
-  WebhookCaSecretError,
-  WebhookConfigurationError,
 } from "./errors.ts";
 export {
   type EndpointFlag,
@@ -46,25 +68,10 @@ export {
   shardingFlags,
   shardingOptions,
 } from "./flags.ts";
-export {
-  LIVE_PATH,
-  type LiveController,
-  type LiveDrift,
-  type LiveInformer,
-  type LiveLeadership,
-  type LiveReconcile,
-  type LiveState,
-} from "./live.ts";
 export { createLogger, type LoggerOptions } from "./logger.ts";
-export {
-  type LeaderElectionOptions,
-  Manager,
-  type ManagerOptions,
-  runManager,
-} from "./manager.ts";
+export { Manager } from "./manager.ts";
 export { ManagerMetrics } from "./metrics.ts";
+export type { LeaderElectionOptions, ManagerOptions } from "./options.ts";
+export { runManager } from "./run.ts";
 export type { Runnable, RunnableContext } from "./runnable.ts";
-export { type Check, type Denial, type EndpointsOptions, type Guard, serveEndpoints } from "./server.ts";
-export { SHARD_LABEL, type ShardingOptions } from "./sharded.ts";
 export { exportTraces, type TraceExport } from "./tracing.ts";
-export { type WebhookServingOptions, webhookServiceName } from "./webhooks.ts";

@@ -3,6 +3,9 @@
  * existing dashboards and alerts work, plus watch health, each registered from its entry in the
  * catalogue (`src/metrics`). One registry per manager; the hooks the client, watches, queues and
  * controllers call are bound here.
+ *
+ * Over 400 lines on purpose: one registry's metric declarations, each a few lines, read best
+ * together; the batching machinery lives in `internal/batched.ts`.
  */
 import { collectDefaultMetrics, Gauge, type LabelValues, Registry } from "prom-client";
 import type { ResourceType } from "../api/index.ts";

@@ -1,5 +1,5 @@
 /** The replica's pod, as the downward API describes it to the process (the generated Deployment sets `POD_NAME`, `POD_UID`, `POD_NAMESPACE`). */
-import type { ReplicaPod } from "../sharding/index.ts";
+import type { ReplicaPod } from "../shards/index.ts";
 
 /** `$POD_NAME_$POD_UID` when both are set (the generated Deployment sets them), else undefined. */
 export function podIdentity(): string | undefined {

@@ -4,8 +4,10 @@
  * Sharding by hash range, as the apiserver shards lists and watches (`shardSelector`, Kubernetes
  * v1.36 alpha, feature gate `ShardedListAndWatch`): the 64-bit FNV-1a hash of an object's
  * `metadata.uid` or `metadata.namespace`, ranges of that hash space, the selector string, the
- * same match on the client for servers that ignore the selector, and the virtual shards of that
- * space held across an operator's replicas through one Lease each ({@link ShardCoordinator}).
+ * same match on the client for servers that ignore the selector.
+ *
+ * Not for: holding shards across an operator's replicas and running controllers on them
+ * (`kubeloop/shards`, which builds on this math).
  *
  * @example
  * ```ts
@@ -16,16 +18,7 @@
  * ```
  */
 
-export {
-  type HeldShard,
-  ShardCoordinator,
-  type ShardCoordinatorOptions,
-  type ShardLeaseClient,
-} from "./coordinator.ts";
 export { shardHash } from "./hash.ts";
-export type { LeaseDeleteClient, ReplicaPod } from "./membership.ts";
-export { ShardLeaseNames } from "./names.ts";
-export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";
 export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
 export {
   inShard,

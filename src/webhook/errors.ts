@@ -102,3 +102,39 @@ export class WebhookNamespaceError extends KubeloopError {
     super("KL_WEBHOOK_ADMITS_NOTHING", `webhook ${webhook} is sent no request from ${where}: ${why}; ${fix}`);
   }
 }
+
+/**
+ * The manager could not apply a webhook configuration or a CRD's conversion stanza with its CA.
+ * Code `KL_WEBHOOK_CONFIGURATION`.
+ */
+export class WebhookConfigurationError extends KubeloopError {
+  constructor(kind: string, name: string, cause: unknown) {
+    const fix =
+      kind === "CustomResourceDefinition"
+        ? `install the CRD first (kubeloop install, or kubeloop run --install-crds), and let the operator patch it`
+        : "let the operator patch it (kubeloop generate grants this with --webhook-certs self)";
+    super(
+      "KL_WEBHOOK_CONFIGURATION",
+      `cannot apply the webhook CA to the ${kind} ${name} (${cause instanceof Error ? cause.message : String(cause)}); ${fix}, ` +
+        "or give the manager a certificate directory (webhookServer.certDir, --webhook-cert-path) whose CA something else injects",
+      { cause },
+    );
+  }
+}
+
+/**
+ * The manager could not read or create the Secret that holds its replicas' shared webhook CA.
+ * Code `KL_WEBHOOK_CA_SECRET`.
+ */
+export class WebhookCaSecretError extends KubeloopError {
+  constructor(namespace: string, name: string, cause: unknown) {
+    super(
+      "KL_WEBHOOK_CA_SECRET",
+      `cannot read or create the Secret ${namespace}/${name} holding the webhook CA its replicas share ` +
+        `(${cause instanceof Error ? cause.message : String(cause)}); let the operator get and create Secrets ` +
+        "in its namespace (kubeloop generate grants this with --webhook-certs self), or give it a certificate " +
+        "directory (--webhook-cert-path, e.g. cert-manager's Secret)",
+      { cause },
+    );
+  }
+}

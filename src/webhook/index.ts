@@ -17,9 +17,12 @@
  * {@link conversionPatches}) are built here too, with safe defaults, for the manager (which
  * applies them with its own CA when it makes its certificate) and `kubeloop/generate` alike.
  *
- * Not for: serving them with an operator (the manager's `webhooks` option, or `defineOperator`'s,
- * does: on every replica, before its caches sync), nor CEL rules, which the CRD checks without a
- * webhook (`withRules` in `kubeloop/schema`): reach for a webhook when a check needs other
+ * {@link ManagerWebhooks} serves them for a manager (its `webhooks` option, or `defineOperator`'s):
+ * on every replica, before its caches sync, with a certificate the replicas share or one from a
+ * directory, the configurations applied with its CA (and taken back when a local run stops).
+ *
+ * Not for: running an operator's controllers (`kubeloop/manager`), nor CEL rules, which the CRD
+ * checks without a webhook (`withRules` in `kubeloop/schema`): reach for a webhook when a check needs other
  * objects, a default is computed, or versions differ in shape.
  *
  * @example
@@ -100,6 +103,8 @@ export {
 export {
   BadWebhookRequestError,
   ConversionError,
+  WebhookCaSecretError,
+  WebhookConfigurationError,
   WebhookDeclarationError,
   WebhookListenError,
   WebhookNamespaceError,
@@ -132,4 +137,10 @@ export {
   WebhookServer,
   type WebhookServerOptions,
 } from "./server.ts";
+export {
+  type ManagerWebhookDeps,
+  ManagerWebhooks,
+  type WebhookServingOptions,
+  webhookServiceName,
+} from "./serving.ts";
 export { type DenyOptions, type FieldCause, Verdict } from "./verdict.ts";

@@ -16,9 +16,9 @@ import {
   type TokenReviewObject,
 } from "../../../src/api/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
-import { resolveEndpoints, startEndpoints } from "../../../src/manager/endpoints.ts";
+import { resolveEndpoints, startEndpoints } from "../../../src/endpoints/endpoints.ts";
+import type { ReviewClient } from "../../../src/endpoints/internal/request-review.ts";
 import { MetricsCertificateError } from "../../../src/manager/index.ts";
-import type { ReviewClient } from "../../../src/manager/internal/request-review.ts";
 import { createCertificateAuthority, issueCertificate } from "../../../src/tls/index.ts";
 
 const alice: UserInfo = { username: "alice", uid: "1", groups: ["system:authenticated"] };

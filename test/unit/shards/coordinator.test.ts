@@ -11,8 +11,8 @@ import {
   ShardCoordinator,
   type ShardCoordinatorOptions,
   type ShardLeaseClient,
-} from "../../../src/sharding/index.ts";
-import { ShardLeaseNames } from "../../../src/sharding/names.ts";
+} from "../../../src/shards/index.ts";
+import { ShardLeaseNames } from "../../../src/shards/names.ts";
 import { FakeLeaseStore, flush, T0 } from "../election/support.ts";
 
 const SHARDS = 6;

@@ -14,11 +14,11 @@ import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import type { Clock } from "../clock/index.ts";
 import { type KeyPair, selfSignedServingCertificate } from "../tls/index.ts";
+import type { WebhookServingOptions } from "../webhook/index.ts";
 import { MetricsCertificateError } from "./errors.ts";
 import { RequestReview, type ReviewClient } from "./internal/request-review.ts";
 import type { LiveState } from "./live.ts";
 import { type Check, type EndpointsOptions, serveEndpoints } from "./server.ts";
-import type { WebhookServingOptions } from "./webhooks.ts";
 
 /** Where an HTTP endpoint listens; `port: 0` picks a free port. */
 export interface Listen {

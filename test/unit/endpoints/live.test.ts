@@ -11,8 +11,7 @@ import type { KubeObject } from "../../../src/api/index.ts";
 import type { Informer, InformerHealth } from "../../../src/cache/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import type { HostedController, ReconcileRecord } from "../../../src/controller/index.ts";
-import { ManagerMetrics, serveEndpoints } from "../../../src/manager/index.ts";
-import { livePageHtml, livePageScript } from "../../../src/manager/internal/live-page.ts";
+import { livePageHtml, livePageScript } from "../../../src/endpoints/internal/live-page.ts";
 import {
   LIVE_PATH,
   type LiveSource,
@@ -20,7 +19,8 @@ import {
   leadershipOf,
   liveState,
   serveLive,
-} from "../../../src/manager/live.ts";
+} from "../../../src/endpoints/live.ts";
+import { ManagerMetrics, serveEndpoints } from "../../../src/manager/index.ts";
 
 const proxy = { apiVersion: "example.dev/v1", kind: "MyProxy" };
 const configMap = { apiVersion: "v1", kind: "ConfigMap" };

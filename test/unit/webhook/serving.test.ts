@@ -25,8 +25,8 @@ import {
   writeSelfManagedCertificates,
 } from "../../../src/webhook/index.ts";
 import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
-import { admissionReview, Thing, thingVersions } from "../webhook/support.ts";
-import { fakeManager } from "./support.ts";
+import { fakeManager } from "../manager/support.ts";
+import { admissionReview, Thing, thingVersions } from "./support.ts";
 
 const emptyMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "empty", namespace: "ns" } };
 const noEmpty = validating(ConfigMap, (cm) => (cm.data ? undefined : Verdict.deny("data is required")));

@@ -14,7 +14,7 @@ import {
   informerCrashLoopLimitMs,
   informersAlive,
   informersSynced,
-} from "../../../src/manager/health.ts";
+} from "../../../src/endpoints/health.ts";
 import { Manager } from "../../../src/manager/index.ts";
 import { fakeConnection, flush } from "../client/support.ts";
 import { stubUndici } from "../client/undici-stub.ts";

@@ -7,8 +7,9 @@
 import { type KubeObject, Secret, type SecretObject } from "../api/index.ts";
 import { AlreadyExistsError, type Client, NotFoundError } from "../client/index.ts";
 import { type CertificateAuthority, createCertificateAuthority } from "../tls/index.ts";
-import { operatorLabels, webhookCaSecretName } from "../webhook/index.ts";
+import { webhookCaSecretName } from "./certificates.ts";
 import { WebhookCaSecretError } from "./errors.ts";
+import { operatorLabels } from "./selectors.ts";
 
 const base64 = (pem: string) => Buffer.from(pem).toString("base64");
 const pem = (data: string | undefined) => Buffer.from(data ?? "", "base64").toString();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planShards, type ShardLeaseState } from "../../../src/sharding/index.ts";
+import { planShards, type ShardLeaseState } from "../../../src/shards/index.ts";
 
 /** `count` shards, shard i held by `holders[i]` (undefined: free), none expired unless listed. */
 function shards(

@@ -27,7 +27,7 @@ import type { HostedController, ReconcileRecord, ReconcileResult } from "../cont
 import type { LeaderElector } from "../election/index.ts";
 import { METRICS, type MetricDefinition } from "../metrics/index.ts";
 import type { QueueReason } from "../queue/index.ts";
-import type { ShardCoordinator } from "../sharding/index.ts";
+import type { ShardCoordinator } from "../shards/index.ts";
 import { errorText } from "./health.ts";
 import { livePageHtml, livePageScript } from "./internal/live-page.ts";
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { defaultIdentity, leaseName } from "../../../src/election/index.ts";
-import { ShardLeaseNames } from "../../../src/sharding/names.ts";
+import { ShardLeaseNames } from "../../../src/shards/names.ts";
 import { isDnsSubdomain as apiserverAccepts } from "../election/support.ts";
 
 /** A deterministic source of numbers in [0, 1) (mulberry32), so that a failure can be replayed. */

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ForbiddenError, UnreachableError } from "../../../src/client/index.ts";
 import { WebhookConfigurationError } from "../../../src/manager/index.ts";
-import { webhookApplyError } from "../../../src/manager/webhooks.ts";
+import { webhookApplyError } from "../../../src/webhook/serving.ts";
 
 const configuration = {
   apiVersion: "admissionregistration.k8s.io/v1",

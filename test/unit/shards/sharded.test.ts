@@ -10,17 +10,18 @@ import { InformerCache, type InformerCacheOptions } from "../../../src/cache/ind
 import { Client } from "../../../src/client/index.ts";
 import type { FakeClock } from "../../../src/clock/index.ts";
 import { controller, recordDeclarations } from "../../../src/controller/index.ts";
-import { OutsideShardReadError } from "../../../src/manager/errors.ts";
 import { Manager, ShardingSetupError } from "../../../src/manager/index.ts";
-import { ShardCache } from "../../../src/manager/shard-cache.ts";
+import { inRanges, shardHash } from "../../../src/sharding/index.ts";
+import { OutsideShardReadError } from "../../../src/shards/errors.ts";
+import type { HeldShard } from "../../../src/shards/index.ts";
+import { ShardCache } from "../../../src/shards/shard-cache.ts";
 import {
   type Placed,
   type Placement,
   shardAccepts,
   shardPlacement,
   warnLostMappings,
-} from "../../../src/manager/sharded.ts";
-import { type HeldShard, inRanges, shardHash } from "../../../src/sharding/index.ts";
+} from "../../../src/shards/sharded.ts";
 import { cm, names, newCache, startInformer } from "../cache/support.ts";
 import { fakeConnection } from "../client/support.ts";
 import { until } from "../controller/support.ts";

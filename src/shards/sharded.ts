@@ -9,15 +9,8 @@ import type { Informer, InformerScope } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
-import {
-  type HeldShard,
-  hashSpace,
-  inRanges,
-  inShard,
-  type ShardKey,
-  shardHash,
-  shardSelector,
-} from "../sharding/index.ts";
+import { hashSpace, inRanges, inShard, type ShardKey, shardHash, shardSelector } from "../sharding/index.ts";
+import type { HeldShard } from "./coordinator.ts";
 import type { Route } from "./merged.ts";
 
 /** The label a manager sharded by uid puts on children: the index of their owner's shard. */
@@ -26,7 +19,7 @@ export const SHARD_LABEL = "kubeloop.dev/shard";
 /**
  * Sharding of a manager's controllers across its replicas: the hash space is split into
  * `shards` virtual shards, each held by one replica at a time through a Lease
- * (`kubeloop/sharding`'s `ShardCoordinator`), and a replica reconciles the objects of the shards it
+ * (`ShardCoordinator`), and a replica reconciles the objects of the shards it
  * holds, watching only those.
  */
 export interface ShardingOptions extends Partial<ElectionTimings> {

@@ -21,7 +21,7 @@ import {
   type StoreReader,
 } from "../cache/index.ts";
 import type { Clock, Timer } from "../clock/index.ts";
-import type { HeldShard } from "../sharding/index.ts";
+import type { HeldShard } from "./coordinator.ts";
 
 /** Whether an object belongs to the view: its shard's range of a merged informer. */
 type Keep = (obj: KubeObject) => boolean;

@@ -21,10 +21,10 @@ import {
   ObservedRecord,
   readLeaseRecord,
 } from "../election/index.ts";
+import { type ShardRange, splitHashSpace } from "../sharding/index.ts";
 import { holdMembership, type LeaseDeleteClient, ownedByPod, type ReplicaPod } from "./membership.ts";
 import { ShardLeaseNames } from "./names.ts";
 import { planShards, type ShardLeaseState } from "./plan.ts";
-import { type ShardRange, splitHashSpace } from "./ranges.ts";
 
 /**
  * The Lease calls a coordinator makes: the elector's, a list of its namespace's Leases, and the

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
 import { Client, WriteFencedError } from "../../../src/client/index.ts";
-import { ShardWrites } from "../../../src/manager/shard-writes.ts";
+import { ShardWrites } from "../../../src/shards/shard-writes.ts";
 import { fakeConnection } from "../client/support.ts";
 import { type SentRequest, stubUndici } from "../client/undici-stub.ts";
 import { configMap, recordingLogger } from "../events/support.ts";

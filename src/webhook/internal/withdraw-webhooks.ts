@@ -26,7 +26,7 @@ import {
   type ValidatingWebhookConfigurationObject,
 } from "../../api/index.ts";
 import { type Client, ConflictError, NotFoundError } from "../../client/index.ts";
-import type { WebhookClientConfig } from "../../webhook/index.ts";
+import type { WebhookClientConfig } from "../configuration.ts";
 
 type Configuration = ValidatingWebhookConfigurationObject | MutatingWebhookConfigurationObject;
 

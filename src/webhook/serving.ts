@@ -22,27 +22,20 @@ import { type Client, ForbiddenError, NotFoundError } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { METRICS, promClientConfig } from "../metrics/index.ts";
 import { Backoff } from "../watch/index.ts";
+import type { WebhookCache } from "./admission.ts";
+import { CA_FILE, certificateFilesIn, watchFiles, writeSelfManagedCertificates } from "./certificates.ts";
 import {
-  type AdmissionScope,
   admissionConfigurations,
-  admissionsOf,
-  CA_FILE,
   type ConfigurationOptions,
-  certificateFilesIn,
-  checkNamespacesAdmitted,
   configurationNameOf,
   conversionPatches,
-  type Webhook,
-  type WebhookCache,
   type WebhookEndpoint,
-  WebhookServer,
-  watchFiles,
-  writeSelfManagedCertificates,
-} from "../webhook/index.ts";
+} from "./configuration.ts";
 import { WebhookConfigurationError } from "./errors.ts";
 import { type AppliedWebhooks, configurationType, withdrawWebhooks } from "./internal/withdraw-webhooks.ts";
-import type { Check } from "./server.ts";
-import { sharedCertificateAuthority } from "./webhook-ca.ts";
+import { type AdmissionScope, checkNamespacesAdmitted } from "./selectors.ts";
+import { admissionsOf, type Webhook, WebhookServer } from "./server.ts";
+import { sharedCertificateAuthority } from "./shared-ca.ts";
 
 /**
  * How the manager serves its webhooks (`ManagerOptions.webhookServer`).
@@ -165,13 +158,13 @@ export class ManagerWebhooks {
   }
 
   /** `/readyz`: the server takes connections. */
-  readonly listening: Check = () => {
+  readonly listening = (): string => {
     if (!this.#server?.listening) throw new Error("the webhook server is not listening");
     return `listening on port ${this.#port}`;
   };
 
   /** `/readyz`, with a CA to inject: the apiserver was given the CA the server's certificate is signed by. */
-  readonly trusted: Check = () => {
+  readonly trusted = (): string => {
     if (this.#current !== this.#applied) {
       throw new Error("the webhook CA changed and could not be applied to the configurations yet (retrying)");
     }

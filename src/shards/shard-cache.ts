@@ -13,8 +13,8 @@ import {
   type InformerScope,
   readerOf,
 } from "../cache/index.ts";
-import type { HeldShard } from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
+import type { HeldShard } from "./coordinator.ts";
 import { OutsideShardReadError } from "./errors.ts";
 import { joinInformers } from "./joined.ts";
 import { MovableView, type Route, routeId, type WatchMerger } from "./merged.ts";

@@ -8,8 +8,8 @@ import { X509Certificate } from "node:crypto";
 import { describe, it } from "node:test";
 import { Client } from "../../../src/client/index.ts";
 import { WebhookCaSecretError } from "../../../src/manager/index.ts";
-import { sharedCertificateAuthority } from "../../../src/manager/webhook-ca.ts";
 import { createCertificateAuthority } from "../../../src/tls/index.ts";
+import { sharedCertificateAuthority } from "../../../src/webhook/shared-ca.ts";
 import { fakeConnection } from "../client/support.ts";
 import { pathOf, stubUndici } from "../client/undici-stub.ts";
 
