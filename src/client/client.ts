@@ -26,7 +26,7 @@ import type {
   WatchRequestOptions,
   WriteOptions,
 } from "./options.ts";
-import { tracedRequest } from "./tracing.ts";
+import { endRequestSpan, startRequestSpan } from "./tracing.ts";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -447,10 +447,15 @@ export class Client {
 
   async #send<T>(request: ApiRequest): Promise<T> {
     const fenced = this.#fences.length > 0 ? { ...request, fences: this.#fences } : request;
-    const trace = this.#trace;
-    const res = await (trace
-      ? tracedRequest(trace, request, () => this.#core.dispatch(fenced))
-      : this.#core.dispatch(fenced));
+    const span = this.#trace && startRequestSpan(this.#trace, request);
+    let res: ApiResponse;
+    try {
+      res = await this.#core.dispatch(fenced);
+    } catch (error) {
+      if (span) endRequestSpan(span, { error });
+      throw error;
+    }
+    if (span) endRequestSpan(span, res);
     this.#reportWarnings(res, request);
     const body = await readBody(res);
     if (res.status >= 400) throw apiErrorFrom(res.status, body, request);
