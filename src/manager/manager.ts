@@ -19,7 +19,6 @@ import {
   type ControllerHost,
   type ControllerSpec,
   type HostedController,
-  type PermissionRequest,
   recordDeclarations,
 } from "../controller/index.ts";
 import { LeaderElector, type LeadershipLostError, leaseName } from "../election/index.ts";

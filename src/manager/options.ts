@@ -3,9 +3,9 @@ import type { Logger } from "pino";
 import type { InformerCacheOptions } from "../cache/index.ts";
 import type { Client, ClientOptions, LoadConfigOptions } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
+import type { PermissionRequest } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
 import type { Listen, MetricsOptions } from "../endpoints/index.ts";
-import type { PermissionRequest } from "../controller/index.ts";
 import type { ShardingOptions } from "../shards/index.ts";
 import type { Webhook, WebhookServingOptions } from "../webhook/index.ts";
 
