@@ -23,7 +23,7 @@ import { CacheSyncTimeoutError, InformerStoppedError } from "./errors.ts";
 import { HealthTracker, type InformerHealth } from "./health.ts";
 import { internStrings } from "./intern.ts";
 import { type Divergence, Relister } from "./internal/relist.ts";
-import { childController } from "./internal/signals.ts";
+import { childController } from "./internal/shared-abort.ts";
 import { SyncWaiters } from "./internal/sync-waiters.ts";
 import {
   type Change,

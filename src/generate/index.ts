@@ -53,7 +53,6 @@ export {
   serviceAccountManifest,
   WEBHOOKS_FILE,
 } from "./manifests.ts";
-export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./metrics.ts";
 export {
   MONITORING_DIR,
   type MonitoringOptions,
@@ -85,6 +84,7 @@ export {
   rbacFor,
   rulesFor,
 } from "./rbac.ts";
+export { metricsAuthRbac, metricsReaderRole, metricsServiceManifest } from "./secure-metrics.ts";
 export { userRoles } from "./user-roles.ts";
 export { declarationWarnings } from "./warnings.ts";
 export {

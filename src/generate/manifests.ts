@@ -18,16 +18,16 @@ import { type AnyKind, crdFor, toYaml } from "../schema/index.ts";
 import type { ShardKey } from "../sharding/index.ts";
 import { operatorLabels } from "../webhook/index.ts";
 import { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
+import { monitoringFiles } from "./monitoring.ts";
+import { eventPermissions, leaderElectionPermissions, shardingPermissions } from "./permissions.ts";
+import { type RbacObjects, rbacFor } from "./rbac.ts";
 import {
   metricsAuthRbac,
   metricsReaderRole,
   metricsServiceManifest,
   metricsServiceName,
   SECURE_METRICS_PORT,
-} from "./metrics.ts";
-import { monitoringFiles } from "./monitoring.ts";
-import { eventPermissions, leaderElectionPermissions, shardingPermissions } from "./permissions.ts";
-import { type RbacObjects, rbacFor } from "./rbac.ts";
+} from "./secure-metrics.ts";
 import { userRoles } from "./user-roles.ts";
 import {
   type OperatorWebhooks,

@@ -1,7 +1,7 @@
 /** Running a manager as a process's main: signals, traces, the exit code. */
 import { LeadershipLostError } from "../election/index.ts";
 import type { Manager } from "./manager.ts";
-import { handleShutdownSignals } from "./signals.ts";
+import { handleShutdownSignals } from "./shutdown-signals.ts";
 import { exportTraces } from "./tracing.ts";
 
 /**

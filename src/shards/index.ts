@@ -35,6 +35,7 @@ export {
 export { OutsideShardReadError } from "./errors.ts";
 export type { LeaseDeleteClient, ReplicaPod } from "./membership.ts";
 export { ShardLeaseNames } from "./names.ts";
+export { SHARD_LABEL, type ShardingOptions } from "./placement.ts";
 export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";
 export {
   type Setup,
@@ -42,4 +43,3 @@ export {
   type ShardRunnerMetrics,
   type ShardRunnerOptions,
 } from "./runner.ts";
-export { SHARD_LABEL, type ShardingOptions } from "./sharded.ts";

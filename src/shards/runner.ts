@@ -24,9 +24,6 @@ import type { WorkQueue } from "../queue/index.ts";
 import type { ShardKey } from "../sharding/index.ts";
 import { type HeldShard, ShardCoordinator } from "./coordinator.ts";
 import type { ReplicaPod } from "./membership.ts";
-import { WatchMerger } from "./merged.ts";
-import { ShardCache } from "./shard-cache.ts";
-import { ShardWrites } from "./shard-writes.ts";
 import {
   hashShardedKinds,
   runsOn,
@@ -36,7 +33,10 @@ import {
   shardAccepts,
   shardPlacement,
   warnLostMappings,
-} from "./sharded.ts";
+} from "./placement.ts";
+import { ShardCache } from "./shard-cache.ts";
+import { ShardWrites } from "./shard-writes.ts";
+import { WatchMerger } from "./watch-merger.ts";
 
 /** What builds controllers on a host: an operator's `setup`. */
 export type Setup = (host: ControllerHost) => void | Promise<void>;

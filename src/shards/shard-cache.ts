@@ -16,9 +16,9 @@ import {
 import type { WatchClient } from "../watch/index.ts";
 import type { HeldShard } from "./coordinator.ts";
 import { OutsideShardReadError } from "./errors.ts";
-import { joinInformers } from "./joined.ts";
-import { MovableView, type Route, routeId, type WatchMerger } from "./merged.ts";
-import type { Placement } from "./sharded.ts";
+import { joinInformers } from "./joined-informers.ts";
+import type { Placement } from "./placement.ts";
+import { MovableView, type Route, routeId, type WatchMerger } from "./watch-merger.ts";
 
 /** How a shard's cache joins the replica's merged watches ({@link WatchMerger}). */
 export interface ShardMerging {

@@ -102,6 +102,16 @@ export {
   transitionEvents,
 } from "./transition-events.ts";
 export {
+  type ComputeStatus,
+  DEFAULT_STATUS_WRITE_ATTEMPTS,
+  type StatusClient,
+  type StatusOf,
+  type StatusWriteMethod,
+  type StatusWriteResult,
+  type UpdateStatusOptions,
+  updateStatus,
+} from "./update-status.ts";
+export {
   MAX_MESSAGE_LENGTH,
   MAX_REASON_LENGTH,
   MAX_TYPE_LENGTH,
@@ -118,13 +128,3 @@ export {
   type WriteStatusOptions,
   writeStatus,
 } from "./write-status.ts";
-export {
-  type ComputeStatus,
-  DEFAULT_STATUS_WRITE_ATTEMPTS,
-  type StatusClient,
-  type StatusOf,
-  type StatusWriteMethod,
-  type StatusWriteResult,
-  type UpdateStatusOptions,
-  updateStatus,
-} from "./writer.ts";

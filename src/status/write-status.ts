@@ -19,7 +19,7 @@ import {
   type StatusWriteResult,
   type UpdateStatusOptions,
   updateStatus,
-} from "./writer.ts";
+} from "./update-status.ts";
 
 /** What {@link writeStatus} uses of a reconcile context; a `ReconcileContext` fits. */
 export interface StatusContext extends TransitionReporting {

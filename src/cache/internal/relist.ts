@@ -9,7 +9,7 @@ import type { Backoff } from "../../watch/index.ts";
 import { InvalidRelistOptionsError } from "../errors.ts";
 import type { DivergenceKind, RelistOptions } from "../relist.ts";
 import type { StoreReader } from "../store.ts";
-import { followAbort } from "./signals.ts";
+import { followAbort } from "./shared-abort.ts";
 
 /** One difference between a list and the store. `object` is the listed one, or the stored one for `deleted`. */
 export interface Divergence<T extends KubeObject> {

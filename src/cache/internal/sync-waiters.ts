@@ -1,6 +1,6 @@
 /** Callers waiting for an informer's first sync, each bounded by its signal and a timeout. */
 import type { Clock, Timer } from "../../clock/index.ts";
-import { followAbort } from "./signals.ts";
+import { followAbort } from "./shared-abort.ts";
 
 /** The pending waits for one informer's sync. */
 export class SyncWaiters {

@@ -10,7 +10,7 @@ import { ConfigMap, type ConfigMapObject, type ResourceType } from "../../../src
 import { ForbiddenError } from "../../../src/client/index.ts";
 import { Action, type ControllerOptions } from "../../../src/controller/index.ts";
 import { type Condition, defineConditionSet, findCondition } from "../../../src/status/index.ts";
-import { conflict, FakeStatusClient } from "../status/writer-support.ts";
+import { conflict, FakeStatusClient } from "../status/update-status-support.ts";
 import { flush, harness, unfenced } from "./support.ts";
 
 const WidgetConditions = defineConditionSet({ summary: "Ready", dependents: { Configured: "normal-true" } });

@@ -9,7 +9,7 @@ import { InvalidError, UnreachableError } from "../../../src/client/index.ts";
 import { TerminalError } from "../../../src/controller/index.ts";
 import { InvalidChildError } from "../../../src/ownership/index.ts";
 import { type Condition, defineConditionSet } from "../../../src/status/index.ts";
-import { conflict, FakeStatusClient } from "../status/writer-support.ts";
+import { conflict, FakeStatusClient } from "../status/update-status-support.ts";
 import { type Behaviour, cm, flush, harness, unfenced } from "./support.ts";
 
 const CronJobConditions = defineConditionSet({

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ConfigMap, type ConfigMapObject, type ResourceType } from "../../../src/api/index.ts";
 import { defineKind } from "../../../src/schema/index.ts";
 import { type Condition, defineConditionSet } from "../../../src/status/index.ts";
-import { FakeStatusClient } from "../status/writer-support.ts";
+import { FakeStatusClient } from "../status/update-status-support.ts";
 import { cm, flush, harness, unfenced } from "./support.ts";
 
 const SiteConditions = defineConditionSet({ summary: "Ready", dependents: { ServiceReady: "normal-true" } });

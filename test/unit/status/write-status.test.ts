@@ -19,7 +19,7 @@ import {
   type GadgetObject,
   gadget,
   notFound,
-} from "./writer-support.ts";
+} from "./update-status-support.ts";
 
 const GadgetConditions = defineConditionSet({ summary: "Ready", dependents: { Available: "normal-true" } });
 

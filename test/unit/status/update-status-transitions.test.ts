@@ -10,7 +10,7 @@ import {
   transitionEvents,
 } from "../../../src/status/index.ts";
 import { NOW_MS, stored, subject } from "./support.ts";
-import { countingReport, FakeRecorder } from "./writer-support.ts";
+import { countingReport, FakeRecorder } from "./update-status-support.ts";
 
 const App = defineConditionSet({
   summary: "Ready",

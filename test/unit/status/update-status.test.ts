@@ -9,7 +9,14 @@ import {
   updateStatus,
 } from "../../../src/status/index.ts";
 import { NOW_MS, stored } from "./support.ts";
-import { conflict, FakeStatusClient, Gadget, type GadgetObject, gadget, notFound } from "./writer-support.ts";
+import {
+  conflict,
+  FakeStatusClient,
+  Gadget,
+  type GadgetObject,
+  gadget,
+  notFound,
+} from "./update-status-support.ts";
 
 type Status = StatusOf<GadgetObject>;
 

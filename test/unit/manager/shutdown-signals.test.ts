@@ -7,7 +7,7 @@ import { describe, it, type TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { FakeClock } from "../../../src/clock/index.ts";
-import { handleShutdownSignals, SAME_PRESS_MS } from "../../../src/manager/signals.ts";
+import { handleShutdownSignals, SAME_PRESS_MS } from "../../../src/manager/shutdown-signals.ts";
 
 const fixture = fileURLToPath(new URL("./fixtures/run-manager.ts", import.meta.url));
 const checkout = join(fileURLToPath(import.meta.url), "../../../..");

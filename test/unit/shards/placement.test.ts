@@ -14,14 +14,14 @@ import { Manager, ShardingSetupError } from "../../../src/manager/index.ts";
 import { inRanges, shardHash } from "../../../src/sharding/index.ts";
 import { OutsideShardReadError } from "../../../src/shards/errors.ts";
 import type { HeldShard } from "../../../src/shards/index.ts";
-import { ShardCache } from "../../../src/shards/shard-cache.ts";
 import {
   type Placed,
   type Placement,
   shardAccepts,
   shardPlacement,
   warnLostMappings,
-} from "../../../src/shards/sharded.ts";
+} from "../../../src/shards/placement.ts";
+import { ShardCache } from "../../../src/shards/shard-cache.ts";
 import { cm, names, newCache, startInformer } from "../cache/support.ts";
 import { fakeConnection } from "../client/support.ts";
 import { until } from "../controller/support.ts";

@@ -11,7 +11,7 @@ import type { ControllerDeclaration } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
 import { hashSpace, inRanges, inShard, type ShardKey, shardHash, shardSelector } from "../sharding/index.ts";
 import type { HeldShard } from "./coordinator.ts";
-import type { Route } from "./merged.ts";
+import type { Route } from "./watch-merger.ts";
 
 /** The label a manager sharded by uid puts on children: the index of their owner's shard. */
 export const SHARD_LABEL = "kubeloop.dev/shard";
