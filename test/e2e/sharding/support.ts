@@ -167,6 +167,47 @@ async function oneRunsRunnable(replicas: readonly OperatorProcess[]): Promise<vo
   assert.ok(runner && held(runner).has(0), `${runner?.identity} runs the runnable without holding shard 0`);
 }
 
+/**
+ * Why a takeover did not end: the killed replica's keys no survivor reconciled since `killedAt`,
+ * each with the last replica that began reconciling it before, and the shards each survivor holds
+ * and acquired since.
+ */
+function untakenOver(
+  victim: OperatorProcess,
+  survivors: readonly OperatorProcess[],
+  victimKeys: ReadonlySet<string>,
+  killedAt: number,
+): string {
+  const starts = (r: OperatorProcess) =>
+    r.all("reconcile-start").map((e) => ({ r, key: e.key, at: e.at as number }));
+  const all = [victim, ...survivors].flatMap(starts);
+  const missing = [...victimKeys].filter((key) => !all.some((s) => s.key === key && s.at > killedAt));
+  const lastBefore = (key: string) =>
+    all.filter((s) => s.key === key).sort((a, b) => b.at - a.at)[0]?.r.identity;
+  const keys = missing.slice(0, 10).map((key) => `${key} (last by ${lastBefore(key)})`);
+  const shardsOf = survivors.map((r) => {
+    const acquired = r
+      .all("shard-acquired")
+      .filter((e) => (e.at as number) > killedAt)
+      .map((e) => e.shard);
+    return `${r.identity} holds [${[...held(r)].sort((a, b) => a - b)}], acquired [${acquired}] since`;
+  });
+  return `${missing.length} key(s) not reconciled again: ${keys.join(", ")}; ${shardsOf.join("; ")}`;
+}
+
+/** The keys whose last reconcile begun among `replicas` was begun by `replica`. */
+function lastReconciledBy(replica: OperatorProcess, replicas: readonly OperatorProcess[]): Set<string> {
+  const last = new Map<string, { by: OperatorProcess; at: number }>();
+  for (const r of replicas) {
+    for (const e of r.all("reconcile-start")) {
+      const key = e.key as string;
+      const at = e.at as number;
+      if ((last.get(key)?.at ?? Number.NEGATIVE_INFINITY) < at) last.set(key, { by: r, at });
+    }
+  }
+  return new Set([...last].filter(([, { by }]) => by === replica).map(([key]) => key));
+}
+
 /** The keys `replica` reconciled. */
 const reconciled = (replica: OperatorProcess) =>
   new Set(replica.all("reconcile-start").map((e) => e.key as string));
@@ -222,8 +263,11 @@ export async function shareObjects(
   }
 
   const [victim, ...survivors] = replicas as [Replica, ...Replica[]];
-  const victimKeys = reconciled(victim);
   const killedAt = now();
+  // The keys the victim held when killed: those it was the last to begin reconciling. A key it
+  // reconciled while holding a shard that moved to a survivor before the kill (replicas still even
+  // out their shares after the first balance) is the survivor's, reconciled by it when it took the shard.
+  const victimKeys = lastReconciledBy(victim, replicas);
   // SIGKILL: a crash, after which nothing releases the shards (rolling-update.test.ts stops replicas with SIGTERM).
   await operator.stop(victim, "SIGKILL");
   const reconciledAfterKill = (key: string) =>
@@ -231,6 +275,8 @@ export async function shareObjects(
   await eventually(() => [...victimKeys].every((key) => reconciledAfterKill(key).length > 0), {
     what: "the survivors to reconcile the killed replica's objects",
     timeoutMs: 60_000,
+  }).catch((err: Error) => {
+    throw new Error(`${err.message}: ${untakenOver(victim, survivors, victimKeys, killedAt)}`);
   });
   const takenOver = [...victimKeys].map((key) => Math.min(...reconciledAfterKill(key).map((e) => e.at)));
   const takeoverMs = Math.max(...takenOver) - killedAt;
