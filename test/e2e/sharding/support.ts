@@ -268,6 +268,7 @@ export async function shareObjects(
   // reconciled while holding a shard that moved to a survivor before the kill (replicas still even
   // out their shares after the first balance) is the survivor's, reconciled by it when it took the shard.
   const victimKeys = lastReconciledBy(victim, replicas);
+  assert.ok(victimKeys.size > 0, `${victim.identity} held no key when killed`);
   // SIGKILL: a crash, after which nothing releases the shards (rolling-update.test.ts stops replicas with SIGTERM).
   await operator.stop(victim, "SIGKILL");
   const reconciledAfterKill = (key: string) =>
