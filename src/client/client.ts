@@ -1,8 +1,9 @@
 /**
  * The Kubernetes client: typed REST verbs for any kind over one pooled transport per cluster and
- * credential, with client-side rate limiting, safe retries, 401 refresh and per-attempt metrics.
+ * credential, with safe retries, 429 and `Retry-After` honoured, 401 refresh, per-attempt metrics
+ * and, when configured, a client-side rate limit (off by default, as controller-runtime's).
  *
- * One class of ~460 lines on purpose: a verb per method, each a few lines over the same core, is
+ * One class of ~550 lines on purpose: a verb per method, each a few lines over the same core, is
  * the client's reference; the policies live in `internal/` (interceptors, paths).
  */
 import { type Context, ROOT_CONTEXT, type Span, trace } from "@opentelemetry/api";

@@ -178,13 +178,9 @@ function untakenOver(
   victimKeys: ReadonlySet<string>,
   killedAt: number,
 ): string {
-  const starts = (r: OperatorProcess) =>
-    r.all("reconcile-start").map((e) => ({ r, key: e.key, at: e.at as number }));
-  const all = [victim, ...survivors].flatMap(starts);
-  const missing = [...victimKeys].filter((key) => !all.some((s) => s.key === key && s.at > killedAt));
-  const lastBefore = (key: string) =>
-    all.filter((s) => s.key === key).sort((a, b) => b.at - a.at)[0]?.r.identity;
-  const keys = missing.slice(0, 10).map((key) => `${key} (last by ${lastBefore(key)})`);
+  const last = lastStarts([victim, ...survivors]);
+  const missing = [...victimKeys].filter((key) => (last.get(key)?.at ?? 0) <= killedAt);
+  const keys = missing.slice(0, 10).map((key) => `${key} (last by ${last.get(key)?.by.identity})`);
   const shardsOf = survivors.map((r) => {
     const acquired = r
       .all("shard-acquired")
@@ -195,17 +191,22 @@ function untakenOver(
   return `${missing.length} key(s) not reconciled again: ${keys.join(", ")}; ${shardsOf.join("; ")}`;
 }
 
-/** The keys whose last reconcile begun among `replicas` was begun by `replica`. */
-function lastReconciledBy(replica: OperatorProcess, replicas: readonly OperatorProcess[]): Set<string> {
+/** Each key's last reconcile begun among `replicas`: by which replica, and when. */
+function lastStarts(replicas: readonly OperatorProcess[]): Map<string, { by: OperatorProcess; at: number }> {
   const last = new Map<string, { by: OperatorProcess; at: number }>();
-  for (const r of replicas) {
-    for (const e of r.all("reconcile-start")) {
-      const key = e.key as string;
+  for (const by of replicas) {
+    for (const e of by.all("reconcile-start")) {
       const at = e.at as number;
-      if ((last.get(key)?.at ?? Number.NEGATIVE_INFINITY) < at) last.set(key, { by: r, at });
+      if ((last.get(e.key as string)?.at ?? Number.NEGATIVE_INFINITY) < at)
+        last.set(e.key as string, { by, at });
     }
   }
-  return new Set([...last].filter(([, { by }]) => by === replica).map(([key]) => key));
+  return last;
+}
+
+/** The keys whose last reconcile begun among `replicas` was begun by `replica`. */
+function lastReconciledBy(replica: OperatorProcess, replicas: readonly OperatorProcess[]): Set<string> {
+  return new Set([...lastStarts(replicas)].filter(([, { by }]) => by === replica).map(([key]) => key));
 }
 
 /** The keys `replica` reconciled. */
