@@ -165,6 +165,9 @@ export class ManagerWebhooks {
 
   /** `/readyz`, with a CA to inject: the apiserver was given the CA the server's certificate is signed by. */
   readonly trusted = (): string => {
+    // Before the CA file is read both are undefined: not ready until a first application.
+    if (this.#applied === undefined)
+      throw new Error("the webhook CA is not applied to the configurations yet");
     if (this.#current !== this.#applied) {
       throw new Error("the webhook CA changed and could not be applied to the configurations yet (retrying)");
     }

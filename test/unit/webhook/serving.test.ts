@@ -12,18 +12,25 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
+import { pino } from "pino";
+import { Registry } from "prom-client";
 import { ConfigMap } from "../../../src/api/index.ts";
+import { InformerCache } from "../../../src/cache/index.ts";
+import { Client } from "../../../src/client/index.ts";
+import { FakeClock } from "../../../src/clock/index.ts";
 import { type Manager, parseEndpointFlags } from "../../../src/manager/index.ts";
 import { defineOperator } from "../../../src/operator/index.ts";
 import { managerOptionsOf } from "../../../src/operator/operator.ts";
 import { eventually } from "../../../src/testing/index.ts";
 import {
+  ManagerWebhooks,
   Verdict,
   validating,
   WebhookListenError,
   WebhookNamespaceError,
   writeSelfManagedCertificates,
 } from "../../../src/webhook/index.ts";
+import { fakeConnection } from "../client/support.ts";
 import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
 import { fakeManager } from "../manager/support.ts";
 import { admissionReview, Thing, thingVersions } from "./support.ts";
@@ -122,6 +129,36 @@ describe("a manager's webhooks", () => {
     assert.equal(answer.response.allowed, false);
     const readyz = await get(`http://127.0.0.1:${manager.ports.health}/readyz?verbose`);
     assert.match(readyz, new RegExp(`\\[\\+\\]webhook ok: listening on port ${port}`));
+  });
+
+  it("are not ready for the CA until the configurations carry it, from before the CA file is read", async (t) => {
+    const webhooks = new ManagerWebhooks(
+      [noEmpty],
+      { port: 0, host: "127.0.0.1" },
+      {
+        name: "widgets",
+        client: new Client(fakeConnection()),
+        cache: new InformerCache(new Client(fakeConnection())),
+        registry: new Registry(),
+        logger: pino({ level: "silent" }),
+        clock: new FakeClock(),
+        inCluster: false,
+      },
+    );
+    assert.throws(() => webhooks.trusted(), /applied to the configurations yet/);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    stubUndici(t, async (req) => {
+      await held;
+      return { status: 200, body: JSON.parse(req.body ?? "{}") };
+    });
+    const starting = webhooks.start();
+    t.after(() => webhooks.stop());
+    await eventually(() => webhooks.port !== undefined, { what: "the server listening" });
+    assert.throws(() => webhooks.trusted(), /applied to the configurations yet/);
+    release();
+    await starting;
+    assert.equal(webhooks.trusted(), "configurations carry the serving CA");
   });
 
   it("fail start with one error naming the port in use and the flag that changes it", async (t) => {
