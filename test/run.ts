@@ -1,23 +1,25 @@
 /**
- * Runs test tiers with node:test: `tsx test/run.ts <unit|e2e|all> [--without-browser] [filter...]`
- * (`all`, which `npm test` runs, is the unit tier then the end-to-end one).
+ * Runs test tiers with node:test: `tsx test/run.ts <unit|integration|system|e2e|all>
+ * [--without-browser] [filter...]` (`tiers.ts` says what each needs; `e2e` is integration and
+ * system; `all`, which `npm test` runs, is the unit tier then the two others side by side).
  *
  * Before any test runs, it checks what the chosen files need from the machine (`preflight.ts`: Go
  * or `KUBELOOP_ASSETS`, nginx, a browser) and stops with one message naming every missing piece.
  * `--without-browser` leaves out the files that need a browser, saying so before and after the run.
  *
- * The e2e tier starts one local control plane for the whole run, hands it to every test file
+ * The end-to-end tiers start one local control plane for the whole run, hand it to every test file
  * through `KUBECONFIG` (and `KUBELOOP_E2E_BIN` for the built kubectl), serves the reference
  * operators' conversion webhooks for the whole cluster (as `kubeloop test` does, see
  * `serveConversions`), and stops it at the end. Filters keep only files whose path contains one of them.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodeTestArgs, testFilesIn } from "../src/cli/test-files.ts";
 import type { Operator } from "../src/operator/index.ts";
 import { leftOutLines, type Plan, preflight, prerequisites, stoppedMessage } from "./preflight.ts";
+import { e2eTierOf, type Tier, tiers } from "./tiers.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const repository = join(root, "..");
@@ -25,20 +27,17 @@ const [chosen = "unit", ...rest] = process.argv.slice(2);
 const switches = rest.filter((a) => a.startsWith("--"));
 const filters = rest.filter((a) => !a.startsWith("--"));
 
-/** The tiers, in the order `all` runs them. */
-const tiers = ["unit", "e2e"] as const;
-type Tier = (typeof tiers)[number];
-
 function testFiles(dir: string): string[] {
   return testFilesIn(dir).filter(
     (f) => filters.length === 0 || filters.some((x) => relative(repository, f).includes(x)),
   );
 }
 
-function runNodeTest(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  // End-to-end files mostly wait on the cluster: on 2 cores, 3 at once ran the suite in 13 min
-  // against 19 min for 2 (2026-11-25); unit files are CPU-bound, 2 at once.
-  const concurrency = process.env.KUBELOOP_TEST_CONCURRENCY ?? (tier === "e2e" ? "3" : "2");
+function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  // End-to-end files mostly wait on a cluster: on 2 cores, 3 at once ran them in 13 min against
+  // 19 min for 2 (2026-11-25); the integration and system tiers run side by side, 2 files each.
+  // Unit files are CPU-bound, 2 at once.
+  const concurrency = process.env.KUBELOOP_TEST_CONCURRENCY ?? "2";
   const args = [
     "--conditions=kubeloop-source",
     ...nodeTestArgs(files, ["--test-reporter=spec", `--test-concurrency=${concurrency}`]),
@@ -59,14 +58,17 @@ function runNodeTest(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promi
 const long =
   /conformance|verify-cli|init\.test|sharding\/(replicas|myproxy)|rolling-update|chaos\/silenced-watches-defaults/;
 
-/** Test files of a tier: `test/<tier>/**` plus each reference operator's `operators/<name>/test/<tier>/**`, the long ones first. */
+/** Test files of a tier: `test/<dir>/**` plus each reference operator's `operators/<name>/test/<dir>/**`, the long ones first. */
 function tierFiles(tier: Tier): string[] {
+  const dir = tier === "unit" ? "unit" : "e2e";
   const operators = join(root, "..", "operators");
   const operatorTests = readdirSync(operators)
-    .map((name) => join(operators, name, "test", tier))
-    .filter((dir) => existsSync(dir))
+    .map((name) => join(operators, name, "test", dir))
+    .filter((d) => existsSync(d))
     .flatMap(testFiles);
-  const files = [...testFiles(join(root, tier)), ...operatorTests];
+  const files = [...testFiles(join(root, dir)), ...operatorTests].filter(
+    (f) => tier === "unit" || e2eTierOf(readFileSync(f, "utf8")) === tier,
+  );
   return [...files.filter((f) => long.test(f)), ...files.filter((f) => !long.test(f))];
 }
 
@@ -77,13 +79,25 @@ async function referenceOperators(): Promise<Operator[]> {
   return Promise.all(readdirSync(dir).map((name) => loadOperator(join(dir, name, "operator.ts"))));
 }
 
+/** A tier's run: its line for the summary, and its exit code. */
+interface TierRun {
+  line: string;
+  code: number;
+}
+
+/** Runs a tier's files with `env`, timing it. */
+async function timed(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<TierRun> {
+  const start = performance.now();
+  const code = await runNodeTest(files, env);
+  return { line: tierTime(tier, files.length, performance.now() - start, code), code };
+}
+
 /**
- * Runs one tier's files: the end-to-end tier on a local control plane started for it. (The
+ * Runs the end-to-end tiers side by side on one local control plane started for them. (The
  * modules that needs are imported here, so that the check, and `rerunFromSources`, load only what
  * they use and answer in seconds.)
  */
-async function runTier(tier: Tier, files: string[]): Promise<number> {
-  if (tier !== "e2e") return runNodeTest(tier, files, process.env);
+async function onSharedCluster(runs: [Tier, string[]][]): Promise<TierRun[]> {
   const { startCluster } = await import("../src/cluster/index.ts");
   const { whileServingConversions } = await import("../src/testing/index.ts");
   const cluster = await startCluster({ nodes: 3 });
@@ -91,13 +105,18 @@ async function runTier(tier: Tier, files: string[]): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
-    return await whileServingConversions(cluster.kubeconfigPath, await referenceOperators(), (conversions) =>
-      runNodeTest(tier, files, {
-        ...process.env,
-        ...conversions,
-        KUBECONFIG: cluster.kubeconfigPath,
-        KUBELOOP_E2E_BIN: dirname(cluster.assets.kubectl),
-      }),
+    return await whileServingConversions(
+      cluster.kubeconfigPath,
+      await referenceOperators(),
+      (conversions) => {
+        const env = {
+          ...process.env,
+          ...conversions,
+          KUBECONFIG: cluster.kubeconfigPath,
+          KUBELOOP_E2E_BIN: dirname(cluster.assets.kubectl),
+        };
+        return Promise.all(runs.map(([tier, files]) => timed(tier, files, env)));
+      },
     );
   } finally {
     await cluster.stop();
@@ -110,12 +129,16 @@ function chosenTiers(): Tier[] | undefined {
   const unknown = switches.filter((s) => !known.includes(s));
   if (unknown.length > 0) console.error(`unknown option ${unknown.join(", ")} (known: ${known.join(", ")})`);
   else if (chosen === "all") return [...tiers];
+  else if (chosen === "e2e") return ["integration", "system"];
   else if (tiers.includes(chosen as Tier)) return [chosen as Tier];
-  else console.error(`unknown tier ${chosen}: use unit, e2e or all`);
+  else console.error(`unknown tier ${chosen}: use ${tiers.join(", ")}, e2e (integration and system) or all`);
   return undefined;
 }
 
-/** Checks the prerequisites of every file of the run first, then runs its tiers in turn, stopping at the first that fails. */
+/**
+ * Checks the prerequisites of every file of the run first, then runs the unit tier and, if it
+ * passed, the end-to-end tiers side by side.
+ */
 async function main(): Promise<number> {
   const chosenTierList = chosenTiers();
   if (!chosenTierList) return 1;
@@ -131,18 +154,21 @@ async function main(): Promise<number> {
     return 1;
   }
   announce(plan);
-  let code = plan.files.length > 0 ? 0 : 1;
-  const times: string[] = [];
-  for (const [tier, inTier] of files) {
-    const kept = inTier.filter((f) => plan.files.includes(relative(repository, f)));
-    if (code !== 0 || kept.length === 0) continue;
-    const start = performance.now();
-    code = await runTier(tier, kept);
-    times.push(tierTime(tier, kept.length, performance.now() - start, code));
-  }
-  for (const line of times) console.log(`ℹ ${line}`);
+  const kept = [...files]
+    .map(([tier, inTier]): [Tier, string[]] => [
+      tier,
+      inTier.filter((f) => plan.files.includes(relative(repository, f))),
+    ])
+    .filter(([, inTier]) => inTier.length > 0);
+  const runs: TierRun[] = [];
+  const unit = kept.find(([tier]) => tier === "unit");
+  if (unit) runs.push(await timed("unit", unit[1], process.env));
+  const onCluster = kept.filter(([tier]) => tier !== "unit");
+  if (onCluster.length > 0 && runs.every((r) => r.code === 0))
+    runs.push(...(await onSharedCluster(onCluster)));
+  for (const { line } of runs) console.log(`ℹ ${line}`);
   announce(plan);
-  return code;
+  return plan.files.length === 0 ? 1 : (runs.find((r) => r.code !== 0)?.code ?? 0);
 }
 
 /** One line saying how long a tier took: `.ci/run` and developers see where the time goes. */
