@@ -151,7 +151,7 @@ async function startOnce(assets: Assets, options: ClusterOptions): Promise<Clust
     return proc;
   };
   const ready = (name: ComponentName) =>
-    readiness(name, procs.get(name) as ComponentProcess, api, ports, timeout);
+    readiness(name, procs.get(name) as ComponentProcess, api, ports, timeout, options.nodes ?? 1);
   const relaunch = async (name: ComponentName) => {
     await stopProcess(procs.get(name) as ComponentProcess, 0);
     launch(name);
@@ -235,6 +235,7 @@ async function readiness(
   api: AdminApi,
   ports: Ports,
   timeout: number,
+  nodeCount: number,
 ): Promise<void> {
   switch (name) {
     case "etcd":
@@ -256,7 +257,7 @@ async function readiness(
     case "kube-scheduler":
       return waitReady(proc, () => insecureHealthy(`https://127.0.0.1:${ports.scheduler}/healthz`), timeout);
     case "kwok":
-      return waitReady(proc, () => nodesReady(api), timeout, "did not make every node Ready");
+      return waitReady(proc, () => nodesReady(api, nodeCount), timeout, "did not make every node Ready");
   }
 }
 
@@ -291,12 +292,13 @@ async function createNodes(api: AdminApi, count: number): Promise<void> {
   }
 }
 
-async function nodesReady(api: AdminApi): Promise<boolean> {
+/** Whether `count` nodes (or more) exist and every one is Ready. */
+async function nodesReady(api: AdminApi, count: number): Promise<boolean> {
   const { status, body } = await api.call("GET", "/api/v1/nodes");
   if (status !== 200) return false;
   const items = (body as { items: { status?: { conditions?: { type: string; status: string }[] } }[] }).items;
   return (
-    items.length > 0 &&
+    items.length >= count &&
     items.every((n) => n.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"))
   );
 }

@@ -16,16 +16,19 @@ const alive = (pid: number) => {
   }
 };
 
-test("two clusters run at once without port clashes, and stop leaves no process of either", async () => {
-  const [a, b] = await Promise.all([startCluster({ report: () => {} }), startCluster({ report: () => {} })]);
+test("two clusters run at once without port clashes, with the nodes asked for (none too), and stop leaves no process of either", async () => {
+  const [a, b] = await Promise.all([
+    startCluster({ nodes: 2, report: () => {} }),
+    startCluster({ nodes: 0, report: () => {} }),
+  ]);
   const pids = [...Object.values(a.pids()), ...Object.values(b.pids())] as number[];
   try {
     assert.notEqual(a.server, b.server);
     assert.equal(pids.length, 10);
-    for (const cluster of [a, b]) {
-      const nodes = await cluster.kubectl(["get", "nodes", "--no-headers"]);
-      assert.match(nodes.stdout, /kwok-node-0\s+Ready/);
-    }
+    const nodes = await a.kubectl(["get", "nodes", "--no-headers"]);
+    assert.match(nodes.stdout, /kwok-node-0\s+Ready/);
+    assert.match(nodes.stdout, /kwok-node-1\s+Ready/);
+    assert.equal((await b.kubectl(["get", "nodes", "--no-headers"])).stdout.trim(), "");
     assert.ok(pids.every(alive), "all ten processes run");
   } finally {
     await Promise.all([a.stop(), b.stop()]);
