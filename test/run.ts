@@ -1,16 +1,16 @@
 /**
  * Runs test tiers with node:test: `tsx test/run.ts <unit|integration|system|e2e|all>
  * [--without-browser] [filter...]` (`tiers.ts` says what each needs; `e2e` is integration and
- * system; `all`, which `npm test` runs, is the unit tier then the two others side by side).
+ * system; `all`, which `npm test` runs, is the unit tier then the two others, in one pool of workers).
  *
  * Before any test runs, it checks what the chosen files need from the machine (`preflight.ts`: Go
  * or `KUBELOOP_ASSETS`, nginx, a browser) and stops with one message naming every missing piece.
  * `--without-browser` leaves out the files that need a browser, saying so before and after the run.
  *
  * The end-to-end tiers start one local control plane for the whole run, hand it to every test file
- * through `KUBECONFIG` (and `KUBELOOP_E2E_BIN` for the built kubectl), serves the reference
+ * through `KUBECONFIG` (and `KUBELOOP_E2E_BIN` for the built kubectl), serve the reference
  * operators' conversion webhooks for the whole cluster (as `kubeloop test` does, see
- * `serveConversions`), and stops it at the end. Filters keep only files whose path contains one of them.
+ * `serveConversions`), and stop it at the end. Filters keep only files whose path contains one of them.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { nodeTestArgs, testFilesIn } from "../src/cli/test-files.ts";
 import type { Operator } from "../src/operator/index.ts";
 import { leftOutLines, type Plan, preflight, prerequisites, stoppedMessage } from "./preflight.ts";
-import { e2eTierOf, type Tier, tiers } from "./tiers.ts";
+import { e2eTierOf, minutes, type Tier, tiers } from "./tiers.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const repository = join(root, "..");
@@ -33,15 +33,16 @@ function testFiles(dir: string): string[] {
   );
 }
 
-function runNodeTest(files: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  // End-to-end files mostly wait on a cluster: on 2 cores, 3 at once ran them in 13 min against
-  // 19 min for 2 (2026-11-25); the integration and system tiers run side by side, 2 files each.
-  // Unit files are CPU-bound, 2 at once.
-  const concurrency = process.env.KUBELOOP_TEST_CONCURRENCY ?? "2";
-  const args = [
-    "--conditions=kubeloop-source",
-    ...nodeTestArgs(files, ["--test-reporter=spec", `--test-concurrency=${concurrency}`]),
-  ];
+/**
+ * How many files run at once. Unit files are CPU-bound: 2 on 2 cores. End-to-end files mostly
+ * wait on a cluster (Lease durations, a conformance kit's windows): at 3, the two CPUs were busy
+ * 65 % of an 18-minute run (1,429 s of CPU, `/usr/bin/time -v`, 2026-11-28), so they run 4 at once.
+ */
+const concurrency = (tier: "unit" | "e2e") =>
+  process.env.KUBELOOP_TEST_CONCURRENCY ?? (tier === "unit" ? "2" : "4");
+
+function runNodeTest(files: string[], env: NodeJS.ProcessEnv, options: string[]): Promise<number> {
+  const args = ["--conditions=kubeloop-source", ...nodeTestArgs(files, options)];
   // Processes the tests spawn (operator fixtures) resolve `kubeloop` to the sources as well.
   const nodeOptions = [env.NODE_OPTIONS, "--conditions=kubeloop-source"].filter(Boolean).join(" ");
   const child = spawn(process.execPath, args, {
@@ -79,45 +80,58 @@ async function referenceOperators(): Promise<Operator[]> {
   return Promise.all(readdirSync(dir).map((name) => loadOperator(join(dir, name, "operator.ts"))));
 }
 
-/** A tier's run: its line for the summary, and its exit code. */
+/** A run of some tiers: its line for the summary, and its exit code. */
 interface TierRun {
   line: string;
   code: number;
 }
 
-/** Runs a tier's files with `env`, timing it. */
-async function timed(tier: Tier, files: string[], env: NodeJS.ProcessEnv): Promise<TierRun> {
+/** Runs the unit tier, timed. */
+async function runUnit(files: string[]): Promise<TierRun> {
   const start = performance.now();
-  const code = await runNodeTest(files, env);
-  return { line: tierTime(tier, files.length, performance.now() - start, code), code };
+  const options = ["--test-reporter=spec", `--test-concurrency=${concurrency("unit")}`];
+  const code = await runNodeTest(files, process.env, options);
+  return { line: tierTime("unit tier", files.length, performance.now() - start, code), code };
 }
 
 /**
- * Runs the end-to-end tiers side by side on one local control plane started for them. (The
- * modules that needs are imported here, so that the check, and `rerunFromSources`, load only what
- * they use and answer in seconds.)
+ * Runs the end-to-end tiers in one pool of workers, the system files (the long ones) first, on one
+ * local control plane started for them; `tier-reporter.mjs` says when each tier's last file ended.
+ * (The modules that needs are imported here, so that the check, and `rerunFromSources`, load only
+ * what they use and answer in seconds.)
  */
-async function onSharedCluster(runs: [Tier, string[]][]): Promise<TierRun[]> {
+async function runOnSharedCluster(tierOf: Record<string, Tier>): Promise<TierRun> {
+  const files = Object.keys(tierOf);
   const { startCluster } = await import("../src/cluster/index.ts");
   const { whileServingConversions } = await import("../src/testing/index.ts");
+  const start = performance.now();
   const cluster = await startCluster({ nodes: 3 });
   const stop = () => void cluster.stop().then(() => process.exit(130));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  const options = [
+    ...["--test-reporter=spec", "--test-reporter-destination=stdout"],
+    ...[`--test-reporter=${join(root, "tier-reporter.mjs")}`, "--test-reporter-destination=stdout"],
+    `--test-concurrency=${concurrency("e2e")}`,
+  ];
   try {
-    return await whileServingConversions(
+    const code = await whileServingConversions(
       cluster.kubeconfigPath,
       await referenceOperators(),
-      (conversions) => {
-        const env = {
-          ...process.env,
-          ...conversions,
-          KUBECONFIG: cluster.kubeconfigPath,
-          KUBELOOP_E2E_BIN: dirname(cluster.assets.kubectl),
-        };
-        return Promise.all(runs.map(([tier, files]) => timed(tier, files, env)));
-      },
+      (conversions) =>
+        runNodeTest(
+          files,
+          {
+            ...process.env,
+            ...conversions,
+            KUBECONFIG: cluster.kubeconfigPath,
+            KUBELOOP_E2E_BIN: dirname(cluster.assets.kubectl),
+            KUBELOOP_TEST_TIERS: JSON.stringify(tierOf),
+          },
+          options,
+        ),
     );
+    return { line: tierTime("end-to-end tiers", files.length, performance.now() - start, code), code };
   } finally {
     await cluster.stop();
   }
@@ -154,30 +168,24 @@ async function main(): Promise<number> {
     return 1;
   }
   announce(plan);
-  const kept = [...files]
-    .map(([tier, inTier]): [Tier, string[]] => [
-      tier,
-      inTier.filter((f) => plan.files.includes(relative(repository, f))),
-    ])
-    .filter(([, inTier]) => inTier.length > 0);
+  const kept = (tier: Tier) =>
+    (files.get(tier) ?? []).filter((f) => plan.files.includes(relative(repository, f)));
   const runs: TierRun[] = [];
-  const unit = kept.find(([tier]) => tier === "unit");
-  if (unit) runs.push(await timed("unit", unit[1], process.env));
-  const onCluster = kept.filter(([tier]) => tier !== "unit");
-  if (onCluster.length > 0 && runs.every((r) => r.code === 0))
-    runs.push(...(await onSharedCluster(onCluster)));
+  if (kept("unit").length > 0) runs.push(await runUnit(kept("unit")));
+  const endToEnd = Object.fromEntries(
+    (["system", "integration"] as const).flatMap((tier) => kept(tier).map((f) => [f, tier])),
+  );
+  if (Object.keys(endToEnd).length > 0 && runs.every((r) => r.code === 0))
+    runs.push(await runOnSharedCluster(endToEnd));
   for (const { line } of runs) console.log(`ℹ ${line}`);
   announce(plan);
   return plan.files.length === 0 ? 1 : (runs.find((r) => r.code !== 0)?.code ?? 0);
 }
 
-/** One line saying how long a tier took: `.ci/run` and developers see where the time goes. */
-function tierTime(tier: Tier, files: number, ms: number, code: number): string {
-  const took =
-    ms >= 60_000
-      ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`
-      : `${Math.round(ms / 1000)} s`;
-  return `${tier} tier: ${files} file${files === 1 ? "" : "s"} in ${took}${code === 0 ? "" : ` (failed, exit ${code})`}`;
+/** One line saying how long a run of tiers took: `.ci/run` and developers see where the time goes. */
+function tierTime(what: string, files: number, ms: number, code: number): string {
+  const failed = code === 0 ? "" : ` (failed, exit ${code})`;
+  return `${what}: ${files} file${files === 1 ? "" : "s"} in ${minutes(ms)}${failed}`;
 }
 
 /** Says which files the run leaves out, if any (before the run, and again at its end). */

@@ -6,7 +6,7 @@
  * file itself, of one of the functions that start a control plane.
  */
 
-/** The tiers, in the order `all` runs them (integration and system run side by side). */
+/** The tiers, in the order `all` runs them (integration and system side by side, in one pool of workers). */
 export const tiers = ["unit", "integration", "system"] as const;
 
 /** A tier of the suite. */
@@ -23,4 +23,11 @@ const ownControlPlane =
 /** The tier of an end-to-end file, from its text: `system` when it starts a control plane of its own. */
 export function e2eTierOf(text: string): Exclude<Tier, "unit"> {
   return ownControlPlane.test(text) ? "system" : "integration";
+}
+
+/** `ms` as "3 min 4 s", or "12 s" under a minute. */
+export function minutes(ms: number): string {
+  return ms >= 60_000
+    ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`
+    : `${Math.round(ms / 1000)} s`;
 }
