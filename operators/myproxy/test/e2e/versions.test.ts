@@ -54,7 +54,14 @@ test("a v1alpha1 MyProxy reads back in v1beta1 and in v1alpha1 unchanged, and ru
   await (await operator.startReplica()).ready();
   const client = operator.client;
   await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: "edge" } });
-  await client.create(MyProxyV1alpha1, v1alpha1("edge", "old", { replicas: 1, image, port: 8080 }));
+  const old = v1alpha1("edge", "old", { replicas: 1, image, port: 8080 });
+  // A ready replica gets its endpoint next, which the apiserver then has to see: dry runs convert
+  // through the Service until it does, as a client would retry "no endpoints available".
+  await eventually(() => client.create(MyProxyV1alpha1, old, { dryRun: true }), {
+    what: "the apiserver to convert a MyProxy through the operator's webhook Service",
+    timeoutMs: 60_000,
+  });
+  await client.create(MyProxyV1alpha1, old);
 
   const asV1beta1 = await client.get(MyProxy, "old", { namespace: "edge" });
   assert.deepEqual(asV1beta1.spec, { replicas: 1, nginx: { image, port: 8080 } });
