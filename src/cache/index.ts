@@ -39,7 +39,13 @@
  * ```
  */
 export { type CacheReader, InformerCache, type InformerCacheOptions, readerOf } from "./cache.ts";
-export { CacheSyncTimeoutError, InformerStoppedError, InvalidRelistOptionsError } from "./errors.ts";
+export { CostedWriter, estimateBytes } from "./cost.ts";
+export {
+  CacheSyncTimeoutError,
+  InformerStoppedError,
+  InvalidRelistOptionsError,
+  MissingInformerError,
+} from "./errors.ts";
 export type { InformerHealth, InformerState } from "./health.ts";
 export {
   Informer,
