@@ -97,3 +97,15 @@ export class MissingInformerError extends KubeloopError {
     this.kind = `${type.apiVersion}/${type.kind}`;
   }
 }
+
+/**
+ * A cache budget that is not a positive, finite number of bytes. Code `KL_CACHE_BUDGET`.
+ */
+export class InvalidCacheBudgetError extends KubeloopError {
+  constructor(kind: string, budget: unknown) {
+    super(
+      "KL_CACHE_BUDGET",
+      `the cache budget of ${kind} must be a positive number of bytes (e.g. 512 * 2 ** 20 for 512 MiB), not ${String(budget)}`,
+    );
+  }
+}
