@@ -28,6 +28,7 @@ import { getHeapSnapshot } from "node:v8";
 import type { KubeObject } from "../src/api/index.ts";
 import {
   createStore,
+  estimateBytes,
   internStrings,
   reflect,
   stripManagedFields,
@@ -46,8 +47,13 @@ function informerDefault(): Transform<KubeObject> {
   return (obj) => intern(stripManagedFields(obj));
 }
 
-const variants: { name: string; transform: () => Transform<KubeObject> }[] = [
-  { name: "default transform (managedFields stripped, repeated strings shared)", transform: informerDefault },
+/** `interned`: the transform shares strings as the informer's default does (what `estimateBytes` is told). */
+const variants: { name: string; transform: () => Transform<KubeObject>; interned?: boolean }[] = [
+  {
+    name: "default transform (managedFields stripped, repeated strings shared)",
+    transform: informerDefault,
+    interned: true,
+  },
   { name: "managedFields stripped only", transform: () => stripManagedFields },
   { name: "managedFields kept (identity)", transform: () => (o) => o },
   {
@@ -98,16 +104,24 @@ function settledHeap(): number {
 interface Measured {
   bytesPerObject: number;
   jsonBytesPerObject: number;
+  /** What `kubeloop_cache_bytes` would say, per object (`estimateBytes` summed over the store). */
+  estimatedBytesPerObject: number;
 }
 
 async function measure(variant: number, count: number, offset: number): Promise<Measured> {
-  const transform = (variants[variant] as (typeof variants)[number]).transform();
+  const { transform, interned = false } = variants[variant] as (typeof variants)[number];
   const before = settledHeap();
-  const store = await fill(count, offset, transform);
+  const store = await fill(count, offset, transform());
   const after = settledHeap();
-  const sample = store.reader.list().slice(0, 200);
+  const stored = store.reader.list();
+  const sample = stored.slice(0, 200);
   const json = sample.reduce((sum, o) => sum + JSON.stringify(o).length, 0) / sample.length;
-  return { bytesPerObject: (after - before) / count, jsonBytesPerObject: json };
+  const estimate = stored.reduce((sum, o) => sum + estimateBytes(o, interned), 0) / count;
+  return {
+    bytesPerObject: (after - before) / count,
+    jsonBytesPerObject: json,
+    estimatedBytesPerObject: estimate,
+  };
 }
 
 interface HeapCensus {
@@ -196,6 +210,7 @@ async function parent(n: number, repetitions: number): Promise<void> {
       name: variant.name,
       bytesPerObject: median(list.map((s) => s.bytesPerObject)),
       jsonBytesPerObject: median(list.map((s) => s.jsonBytesPerObject)),
+      estimatedBytesPerObject: median(list.map((s) => s.estimatedBytesPerObject)),
       samples: list.map((s) => s.bytesPerObject),
     };
   });
@@ -209,12 +224,21 @@ async function parent(n: number, repetitions: number): Promise<void> {
   );
   console.log(
     table(
-      ["what is cached", "heap B/object", "stored JSON B/object", "heap / JSON"],
+      [
+        "what is cached",
+        "heap B/object",
+        "stored JSON B/object",
+        "heap / JSON",
+        "estimate B/object",
+        "estimate / heap",
+      ],
       rows.map((r) => [
         r.name,
         fmt(r.bytesPerObject),
         fmt(r.jsonBytesPerObject),
         fmt(r.bytesPerObject / r.jsonBytesPerObject, 2),
+        fmt(r.estimatedBytesPerObject),
+        fmt(r.estimatedBytesPerObject / r.bytesPerObject, 2),
       ]),
     ),
   );

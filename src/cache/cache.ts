@@ -7,7 +7,7 @@ import type { KubeObject, ResourceType } from "../api/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { shardSelector } from "../sharding/index.ts";
 import type { WatchClient } from "../watch/index.ts";
-import { type CacheSyncTimeoutError, InformerStoppedError } from "./errors.ts";
+import { type CacheSyncTimeoutError, InformerStoppedError, MissingInformerError } from "./errors.ts";
 import type { InformerHealth } from "./health.ts";
 import { Informer, type InformerMetrics, type InformerOptions, type InformerScope } from "./informer.ts";
 import type { LabelSelectorMatcher } from "./labels.ts";
@@ -40,6 +40,15 @@ export interface InformerCacheOptions {
   syncTimeoutMs?: number;
   /** Told when a read starts an informer nobody declared, so unplanned cluster-wide caches are visible. */
   onLazyInformer?: (type: ResourceType, scope: InformerScope) => void;
+  /**
+   * Refuse a cached read ({@link InformerCache.reader}) of a kind no informer was made for, with
+   * {@link MissingInformerError}, instead of starting one then: a read of an undeclared kind could
+   * otherwise cache a whole cluster's objects unplanned. Off by default, as controller-runtime's
+   * `ReaderFailOnMissingInformer`: a read of a kind declared only in the operator's `permissions`
+   * starts its informer (the manager warns of one nothing declared at all), and code written
+   * against that keeps working.
+   */
+  failOnMissingInformer?: boolean;
   clock?: Clock;
 }
 
@@ -179,10 +188,12 @@ export class InformerCache {
    * reported through `onLazyInformer`, because such an informer may cache a whole cluster.
    * Rejects with the signal's reason when `signal` aborts before the informer synced, and with
    * {@link CacheSyncTimeoutError} after `syncTimeoutMs`: it never hands out an unsynced store.
+   * With `failOnMissingInformer`, rejects with {@link MissingInformerError} instead of starting one.
    */
   async reader<T extends KubeObject>(type: ResourceType<T>, signal?: AbortSignal): Promise<CacheReader<T>> {
     const scope = this.scopeFor(type);
     const exists = this.#informers.has(informerKey(type, scope));
+    if (!exists && this.#options.failOnMissingInformer) throw new MissingInformerError(type, scope.namespace);
     const informer = this.informer(type, scope);
     if (!exists) this.#options.onLazyInformer?.(type, scope);
     await informer.waitForSync(signal, this.syncTimeoutMs);

@@ -75,3 +75,37 @@ export class InvalidRelistOptionsError extends KubeloopError {
     super("KL_CACHE_RELIST_OPTIONS", `relist ${option} must be ${range}, not ${String(value)}`);
   }
 }
+
+/**
+ * A cached read of a kind the cache has no informer for, with the cache's
+ * `failOnMissingInformer` on (controller-runtime's `ReaderFailOnMissingInformer`): rather than
+ * start an informer that may cache a whole cluster, the read fails. Code `KL_CACHE_MISSING_INFORMER`.
+ */
+export class MissingInformerError extends KubeloopError {
+  /** `apiVersion/kind` of the read. */
+  readonly kind: string;
+
+  constructor(type: ResourceType, namespace: string | undefined) {
+    const where = namespace ? ` in namespace ${namespace}` : " in every namespace";
+    super(
+      "KL_CACHE_MISSING_INFORMER",
+      `a cached read of ${type.kind} (${type.apiVersion}) would start an informer${where} that nothing ` +
+        "declared, and the cache's failOnMissingInformer is on: declare the kind on a controller " +
+        `(.watches(${type.kind}, map) or .owns(${type.kind})) so that it is cached from the start, ` +
+        "or read it through the client (ctx.client.get / list) instead of the cache",
+    );
+    this.kind = `${type.apiVersion}/${type.kind}`;
+  }
+}
+
+/**
+ * A cache budget that is not a positive, finite number of bytes. Code `KL_CACHE_BUDGET`.
+ */
+export class InvalidCacheBudgetError extends KubeloopError {
+  constructor(kind: string, budget: unknown) {
+    super(
+      "KL_CACHE_BUDGET",
+      `the cache budget of ${kind} must be a positive number of bytes (e.g. 512 * 2 ** 20 for 512 MiB), not ${String(budget)}`,
+    );
+  }
+}

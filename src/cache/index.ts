@@ -38,8 +38,17 @@
  * console.log(pods.store.list().length);
  * ```
  */
+
+export { type BudgetCrossing, BudgetWatch, type CacheBudgets } from "./budgets.ts";
 export { type CacheReader, InformerCache, type InformerCacheOptions, readerOf } from "./cache.ts";
-export { CacheSyncTimeoutError, InformerStoppedError, InvalidRelistOptionsError } from "./errors.ts";
+export { CostedWriter, estimateBytes } from "./cost.ts";
+export {
+  CacheSyncTimeoutError,
+  InformerStoppedError,
+  InvalidCacheBudgetError,
+  InvalidRelistOptionsError,
+  MissingInformerError,
+} from "./errors.ts";
 export type { InformerHealth, InformerState } from "./health.ts";
 export {
   Informer,

@@ -31,6 +31,19 @@ const uniqueValued = new Set([
 const maxLength = 256;
 
 /**
+ * True when {@link internStrings} shares `value`, found in `field` of an object that is itself in
+ * `parent`: short enough, and not of a field whose values are unique per object.
+ */
+export function sharedByInterning(
+  value: string,
+  field: string | undefined,
+  parent: string | undefined,
+): boolean {
+  const unique = uniqueValued.has(field ?? "") || (field === "name" && parent === "metadata");
+  return value.length <= maxLength && !unique;
+}
+
+/**
  * A transform that replaces, in place, the repeated string values of each object with one shared
  * copy from a pool of at most `maxEntries` strings. It mutates the object it is given, so use it
  * only on objects nobody else holds (freshly parsed watch objects, as the informer does).
@@ -45,10 +58,7 @@ export function internStrings<T extends KubeObject>(maxEntries = 16_384): Transf
     return s;
   };
   const visit = (value: unknown, field: string | undefined, parent: string | undefined): unknown => {
-    if (typeof value === "string") {
-      const unique = uniqueValued.has(field ?? "") || (field === "name" && parent === "metadata");
-      return value.length <= maxLength && !unique ? intern(value) : value;
-    }
+    if (typeof value === "string") return sharedByInterning(value, field, parent) ? intern(value) : value;
     if (value !== null && typeof value === "object") walk(value as Record<string, unknown>, field);
     return value;
   };

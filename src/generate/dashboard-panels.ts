@@ -223,6 +223,12 @@ const informers: RowSpec = {
       gauge(METRICS.cacheObjects, ["kind"], "", "sum", s),
     ),
     timeseries(
+      "Cache memory",
+      "Estimated heap bytes of the informer caches, per kind (kubeloop_cache_bytes)",
+      "bytes",
+      gauge(METRICS.cacheBytes, ["kind"], "", "sum", s),
+    ),
+    timeseries(
       "Watch events",
       "Watch events received per second, per kind and type",
       "ops",

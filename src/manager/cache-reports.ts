@@ -2,11 +2,12 @@
  * What the manager tells people about its caches: a log line per informer failure, a log line per
  * relist that found changes the watch had missed, one per kind whose shard selector the apiserver
  * ignored, and — in a cluster — a Warning event on the manager's own pod each time an informer
- * dies and restarts, so `kubectl describe pod` says why.
+ * dies and restarts, so `kubectl describe pod` says why; and a line each time a kind's caches go
+ * over their heap budget, or back under it.
  */
 import type { Logger } from "pino";
 import type { ObjectReference, ResourceType } from "../api/index.ts";
-import type { DivergedObject, InformerMetrics } from "../cache/index.ts";
+import type { BudgetCrossing, DivergedObject, InformerMetrics } from "../cache/index.ts";
 import { KindNotFoundError } from "../client/index.ts";
 import type { EventRecorder } from "../events/index.ts";
 
@@ -91,4 +92,27 @@ export function logInformerFailure(logger: Pick<Logger, "warn">, err: unknown, c
   if (err instanceof KindNotFoundError)
     logger.warn({ code: err.code, kind: err.kind }, `${context}: ${err.message}`);
   else logger.warn({ err }, context);
+}
+
+/** A warning when a kind's caches went over their heap budget, an info line once back under it. */
+export function logBudgetCrossing(
+  logger: Pick<Logger, "warn" | "info">,
+  { type, bytes, budget, exceeded }: BudgetCrossing,
+): void {
+  const fields = { kind: type.kind, apiVersion: type.apiVersion, bytes: Math.round(bytes), budget };
+  const held = `the cache of ${type.kind} (${type.apiVersion}) holds an estimated ${mib(bytes)}`;
+  if (!exceeded) {
+    logger.info(fields, `${held}, back under its budget of ${mib(budget)}`);
+    return;
+  }
+  logger.warn(
+    fields,
+    `${held}, over its budget of ${mib(budget)} (cache.budgets["${type.apiVersion}/${type.kind}"]): ` +
+      "narrow what it caches (a namespace, a label selector, metadataOnly for a kind read only by name " +
+      "and labels, a transform dropping fields), raise the budget, or give the operator more memory",
+  );
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }

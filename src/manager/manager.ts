@@ -9,7 +9,7 @@
  */
 import type { Logger } from "pino";
 import type { KubeObject } from "../api/index.ts";
-import { type Informer, InformerCache, type InformerCacheOptions } from "../cache/index.ts";
+import { BudgetWatch, type Informer, InformerCache, type InformerCacheOptions } from "../cache/index.ts";
 import { Client } from "../client/index.ts";
 import { type Clock, systemClock, untilAborted } from "../clock/index.ts";
 import {
@@ -39,6 +39,7 @@ import { EventRecorder, type EventRecorderOptions } from "../events/index.ts";
 import { type Setup, ShardRunner } from "../shards/index.ts";
 import { ManagerWebhooks } from "../webhook/index.ts";
 import {
+  logBudgetCrossing,
   logDivergence,
   logInformerFailure,
   ownPod,
@@ -111,13 +112,23 @@ export class Manager implements ControllerHost {
       this.#declared.check(type, `client.${verb}`),
     );
     const withFallbackWarning = shardFallbackWarnings(logger);
+    const { budgets = {}, ...cache } = options.cache ?? {};
+    const budgetWatch = new BudgetWatch(budgets, (crossing) => {
+      metrics.cacheBudgetExceeded(crossing.type.kind, crossing.exceeded);
+      logBudgetCrossing(logger, crossing);
+    });
+    for (const kind of Object.keys(budgets))
+      metrics.cacheBudgetExceeded(kind.split("/").pop() ?? kind, false);
     this.#cacheOptions = {
-      ...options.cache,
+      ...cache,
       namespace: options.namespace,
       clock: this.#clock,
       metrics: (type) =>
-        withFallbackWarning(
-          withPodEvents(metrics.informer(type), type, ownPod(process.env), () => this.recorder),
+        budgetWatch.watch(
+          withFallbackWarning(
+            withPodEvents(metrics.informer(type), type, ownPod(process.env), () => this.recorder),
+            type,
+          ),
           type,
         ),
       onError: (err, context) => logInformerFailure(logger, err, context),
@@ -132,6 +143,7 @@ export class Manager implements ControllerHost {
     };
     this.cache = new InformerCache(this.client, this.#cacheOptions);
     metrics.trackCachedObjects(() => this.#informers());
+    metrics.trackCachedBytes(() => this.#informers());
     metrics.trackInformerSync(() => this.#informers());
     this.recorder = new EventRecorder(this.client, this.#recorderOptions());
     // Leases are written through the unfenced client (a Lease held may still be released), with a

@@ -80,6 +80,7 @@ export class ManagerMetrics {
 
   /** Status history kept out of status: condition changes written by controllers. */
   readonly #runnableRunning = this.#gauge(METRICS.runnableRunning);
+  readonly #budgetExceeded = this.#gauge(METRICS.cacheBudgetExceeded);
   readonly #runnableFailures = this.#counter(METRICS.runnableFailures);
   /** Hooks for the runnables' runs. */
   readonly runnables: RunnableMetrics = {
@@ -208,6 +209,20 @@ export class ManagerMetrics {
    */
   trackCachedObjects(informers: () => readonly { type: ResourceType; store: { size: number } }[]): void {
     this.#perKind(METRICS.cacheObjects, informers, (held, { store }) => (held ?? 0) + store.size);
+  }
+
+  /**
+   * `kubeloop_cache_bytes{kind}`: the estimated heap bytes `informers()` hold when scraped, per
+   * kind — the sum of each informer's running estimate (`Informer.bytes`), no walk of a store.
+   * Call once.
+   */
+  trackCachedBytes(informers: () => readonly { type: ResourceType; bytes: number }[]): void {
+    this.#perKind(METRICS.cacheBytes, informers, (held, { bytes }) => (held ?? 0) + bytes);
+  }
+
+  /** `kubeloop_cache_budget_exceeded{kind}`: 1 while the caches of `kind` hold more than its budget. */
+  cacheBudgetExceeded(kind: string, exceeded: boolean): void {
+    this.#budgetExceeded.set({ kind }, exceeded ? 1 : 0);
   }
 
   /**

@@ -1,6 +1,6 @@
 /** What a manager is created with: {@link ManagerOptions}, and its leader election's. */
 import type { Logger } from "pino";
-import type { InformerCacheOptions } from "../cache/index.ts";
+import type { CacheBudgets, InformerCacheOptions } from "../cache/index.ts";
 import type { Client, ClientOptions, LoadConfigOptions } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { PermissionRequest } from "../controller/index.ts";
@@ -38,8 +38,16 @@ export interface ManagerOptions {
    * client call or cached read of a kind declared in neither is warned about, once per kind.
    */
   permissions?: readonly Pick<PermissionRequest, "type">[];
-  /** Cache tuning: per-kind scopes, transforms, watch timing, periodic relist (per cache and per kind). */
-  cache?: Pick<InformerCacheOptions, "byKind" | "informer" | "relistByKind">;
+  /**
+   * Cache tuning: per-kind scopes, transforms, watch timing, periodic relist (per cache and per
+   * kind), refusing cached reads that would start an informer (`failOnMissingInformer`), and
+   * per-kind heap `budgets` in bytes (keyed by `apiVersion/kind`, e.g. `{ "v1/Pod": 512 * 2 ** 20 }`):
+   * a kind whose caches' estimated heap (`kubeloop_cache_bytes`) goes over its budget is warned
+   * about once, and `kubeloop_cache_budget_exceeded{kind}` is 1 until it is back under 90 % of it.
+   */
+  cache?: Pick<InformerCacheOptions, "byKind" | "informer" | "relistByKind" | "failOnMissingInformer"> & {
+    budgets?: CacheBudgets;
+  };
   /**
    * `/metrics` endpoint; `false` disables it. Default, as kubebuilder's scaffold: in a cluster
    * (`KUBERNETES_SERVICE_HOST` set) HTTPS on 0.0.0.0:8443 for authenticated and authorized

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject, Namespace, Secret } from "../../../src/api/index.ts";
+import { MissingInformerError } from "../../../src/cache/index.ts";
 import { type ShardRange, splitHashSpace } from "../../../src/sharding/index.ts";
 import { flush, isSettled } from "../watch/support.ts";
 import { cm, names, newCache, withManagedFields } from "./support.ts";
@@ -223,6 +224,27 @@ describe("InformerCache.reader", () => {
       "cluster-scoped kinds ignore a namespace",
     );
     assert.equal(reader.get("team")?.metadata.name, "team");
+  });
+
+  it("refuses, with failOnMissingInformer, a read that would start an informer, naming the kind and the fix", async (t) => {
+    const { cache, client, lazy, stop } = newCache(t, { namespace: "team", failOnMissingInformer: true });
+    cache.informer(Namespace);
+    cache.start(stop.signal);
+    await assert.rejects(cache.reader(ConfigMap), (err: unknown) => {
+      assert.ok(err instanceof MissingInformerError);
+      assert.equal(err.code, "KL_CACHE_MISSING_INFORMER");
+      assert.equal(err.kind, "v1/ConfigMap");
+      assert.match(err.message, /ConfigMap \(v1\) would start an informer in namespace team/);
+      assert.match(err.message, /\.watches\(ConfigMap, map\) or \.owns\(ConfigMap\)/);
+      assert.match(err.message, /read it through the client/);
+      return true;
+    });
+    assert.equal(cache.existing(ConfigMap, { namespace: "team" }), undefined, "no informer was started");
+    assert.deepEqual(lazy, []);
+    client.kind("Namespace").page([ns("team")], "5");
+    client.kind("Namespace").stream();
+    const reader = await cache.reader(Namespace);
+    assert.equal(reader.get("team")?.metadata.name, "team", "an informer made beforehand is read as ever");
   });
 
   it("rejects with an AbortError, never an unsynced reader, when its signal aborts", async (t) => {

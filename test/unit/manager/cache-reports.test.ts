@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { ConfigMap, Secret } from "../../../src/api/index.ts";
 import type { DivergedObject } from "../../../src/cache/index.ts";
 import {
+  logBudgetCrossing,
   logDivergence,
   ownPod,
   shardFallbackWarnings,
@@ -91,6 +92,33 @@ describe("cache reports: a shard selector the apiserver ignored", () => {
     assert.match(
       warnings[0] ?? "",
       /ignored the shard selector of ConfigMap.*ShardedListAndWatch feature gate/,
+    );
+  });
+});
+
+describe("cache reports: heap budgets", () => {
+  it("warns when a kind's caches go over budget, naming the estimate, the budget and the fixes, and says when back under", () => {
+    const lines: string[] = [];
+    const logger = {
+      warn: (fields: object, message: string) => lines.push(`warn ${JSON.stringify(fields)} ${message}`),
+      info: (fields: object, message: string) => lines.push(`info ${JSON.stringify(fields)} ${message}`),
+    };
+    const budget = 512 * 2 ** 20;
+    logBudgetCrossing(logger as never, { type: ConfigMap, bytes: 600 * 2 ** 20, budget, exceeded: true });
+    logBudgetCrossing(logger as never, {
+      type: ConfigMap,
+      bytes: 400 * 2 ** 20 + 0.4,
+      budget,
+      exceeded: false,
+    });
+    assert.equal(lines.length, 2);
+    assert.match(
+      lines[0] ?? "",
+      /^warn \{"kind":"ConfigMap","apiVersion":"v1","bytes":629145600,"budget":536870912\} the cache of ConfigMap \(v1\) holds an estimated 600\.0 MiB, over its budget of 512\.0 MiB \(cache\.budgets\["v1\/ConfigMap"\]\): narrow what it caches .*metadataOnly.*raise the budget/,
+    );
+    assert.match(
+      lines[1] ?? "",
+      /^info .*"bytes":419430400,.* holds an estimated 400\.0 MiB, back under its budget of 512\.0 MiB$/,
     );
   });
 });

@@ -121,6 +121,37 @@ describe("ManagerMetrics: what a replica caches and shares", () => {
     );
   });
 
+  it("sums the estimated cache bytes per kind over every informer, as they are when scraped", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    let informers = [
+      { type: ConfigMap, bytes: 3000 },
+      { type: ConfigMap, bytes: 2000 },
+      { type: Secret, bytes: 100 },
+    ];
+    metrics.trackCachedBytes(() => informers);
+    assert.deepEqual(await samples(metrics, "kubeloop_cache_bytes"), [
+      '{"kind":"ConfigMap"}=5000',
+      '{"kind":"Secret"}=100',
+    ]);
+    informers = [{ type: ConfigMap, bytes: 2500 }];
+    assert.deepEqual(await samples(metrics, "kubeloop_cache_bytes"), ['{"kind":"ConfigMap"}=2500']);
+  });
+
+  it("shows 1 for a kind over its cache budget and 0 once back under", async () => {
+    const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
+    metrics.cacheBudgetExceeded("Pod", false);
+    metrics.cacheBudgetExceeded("ConfigMap", true);
+    assert.deepEqual(await samples(metrics, "kubeloop_cache_budget_exceeded"), [
+      '{"kind":"Pod"}=0',
+      '{"kind":"ConfigMap"}=1',
+    ]);
+    metrics.cacheBudgetExceeded("ConfigMap", false);
+    assert.deepEqual(await samples(metrics, "kubeloop_cache_budget_exceeded"), [
+      '{"kind":"Pod"}=0',
+      '{"kind":"ConfigMap"}=0',
+    ]);
+  });
+
   it("reports a kind synced only while every informer of it has synced and is watching", async () => {
     const metrics = new ManagerMetrics(new FakeClock(), { processMetrics: false });
     const informer = (type: typeof ConfigMap | typeof Secret, state: InformerState) => ({

@@ -1,13 +1,18 @@
-/** A namespace-scoped manager keeps every informer in its namespace, per-kind overrides too. */
+/**
+ * A namespace-scoped manager keeps every informer in its namespace, per-kind overrides too; its
+ * cache options refuse undeclared reads and budget the heap per kind when asked.
+ */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { pino } from "pino";
 import { type KubeObject, resourceType } from "../../../src/api/index.ts";
+import { InvalidCacheBudgetError, MissingInformerError } from "../../../src/cache/index.ts";
 import { Client } from "../../../src/client/index.ts";
 import { FakeClock } from "../../../src/clock/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import { Manager } from "../../../src/manager/index.ts";
 import { fakeConnection } from "../client/support.ts";
+import { fakeManager } from "./support.ts";
 
 const Widget = resourceType<KubeObject>("example.com/v1", "Widget", "widgets", true);
 const Gadget = resourceType<KubeObject>("example.com/v1", "Gadget", "gadgets", true);
@@ -41,5 +46,26 @@ describe("Manager: namespace and per-kind cache overrides", () => {
       ["Widget", "team-a", "tier=gold"],
       ["Gadget", "shared", undefined],
     ]);
+  });
+});
+
+describe("Manager: cache budgets and undeclared reads", () => {
+  it("shows 0 for each budgeted kind from the start, and refuses a budget that is not bytes", async () => {
+    const { manager } = await fakeManager({ cache: { budgets: { "example.com/v1/Widget": 2 ** 20 } } });
+    const gauge = manager.metrics.registry.getSingleMetric("kubeloop_cache_budget_exceeded");
+    assert.deepEqual(
+      (await gauge?.get())?.values.map((v) => [v.labels.kind, v.value]),
+      [["Widget", 0]],
+    );
+    await assert.rejects(fakeManager({ cache: { budgets: { "v1/Pod": -1 } } }), InvalidCacheBudgetError);
+  });
+
+  it("refuses a cached read of an undeclared kind with cache.failOnMissingInformer, and reads a declared one", async () => {
+    const { manager } = await fakeManager({ cache: { failOnMissingInformer: true } });
+    controller(manager)
+      .for(Widget)
+      .reconcile(async () => undefined);
+    await assert.rejects(manager.cache.reader(Gadget), MissingInformerError);
+    assert.equal(manager.cache.informers().length, 1, "only the declared kind is cached");
   });
 });

@@ -57,6 +57,7 @@ export async function everySeries(): Promise<Registry> {
   metrics.shardHandover("lost");
   metrics.shardHandover("acquired", { index: 3, unownedMs: 1500 });
   metrics.clientFiltered("Pod", true);
+  metrics.cacheBudgetExceeded("Pod", true);
   metrics.runnables.running("sweeper", true);
   metrics.runnables.failed("sweeper");
   const webhooks = new WebhookMetrics(metrics.registry);
