@@ -1,6 +1,6 @@
 /**
  * The descriptor of every built-in kind of kube-apiserver v1.36.3, re-exported under its kind's
- * name by its group/version's module and by `preferred.ts`. Do not edit: run `npm run api:generate`.
+ * name by its group/version's module and by `preferred.ts`. Do not edit: run `npm run generate:api-types`.
  */
 import type * as admissionregistrationv1 from "./admissionregistration.k8s.io/v1.ts";
 import type * as apiextensionsv1 from "./apiextensions.k8s.io/v1.ts";

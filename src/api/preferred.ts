@@ -1,6 +1,6 @@
 /**
  * The preferred version of every built-in kind of kube-apiserver v1.36.3: its descriptor and
- * its object type, under the kind's name and as `<Kind>Object`. Do not edit: run `npm run api:generate`.
+ * its object type, under the kind's name and as `<Kind>Object`. Do not edit: run `npm run generate:api-types`.
  */
 import type * as admissionregistrationv1 from "./admissionregistration.k8s.io/v1.ts";
 import type * as apiextensionsv1 from "./apiextensions.k8s.io/v1.ts";

@@ -1,6 +1,6 @@
 /**
  * The committed source of kubeloop's built-in API (`src/api/<group>/<version>.ts` and
- * `src/api/preferred.ts`), as a cluster's apiserver defines it: what `npm run api:generate`
+ * `src/api/preferred.ts`), as a cluster's apiserver defines it: what `npm run generate:api-types`
  * writes and the freshness test compares.
  */
 import type { Client } from "../client/index.ts";

@@ -101,7 +101,7 @@ class ApiModel {
     return builder.render(
       `Kubernetes ${module === META_MODULE ? "apimachinery meta/v1" : apiVersion}: types${resources.length > 0 ? " and descriptors" : ""}, ` +
         `generated from the OpenAPI v3 of kube-apiserver ${this.#snapshot.version}.\n` +
-        "Do not edit: run `npm run api:generate`.",
+        "Do not edit: run `npm run generate:api-types`.",
     );
   }
 
@@ -215,7 +215,7 @@ function preferredModule(snapshot: ApiSnapshot, model: ApiModel): string {
   }
   return builder.render(
     `The preferred version of every built-in kind of kube-apiserver ${snapshot.version}: its descriptor and\n` +
-      "its object type, under the kind's name and as `<Kind>Object`. Do not edit: run `npm run api:generate`.",
+      "its object type, under the kind's name and as `<Kind>Object`. Do not edit: run `npm run generate:api-types`.",
   );
 }
 
@@ -235,7 +235,7 @@ function descriptorsModule(snapshot: ApiSnapshot, model: ApiModel): string {
   }
   return builder.render(
     `The descriptor of every built-in kind of kube-apiserver ${snapshot.version}, re-exported under its kind's\n` +
-      "name by its group/version's module and by `preferred.ts`. Do not edit: run `npm run api:generate`.",
+      "name by its group/version's module and by `preferred.ts`. Do not edit: run `npm run generate:api-types`.",
   );
 }
 

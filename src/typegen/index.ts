@@ -2,7 +2,7 @@
  * @module typegen
  *
  * TypeScript types and descriptors from Kubernetes schemas. The built-in API is generated from an
- * apiserver's own OpenAPI v3 and discovery ({@link apiFiles}, behind `npm run api:generate`);
+ * apiserver's own OpenAPI v3 and discovery ({@link apiFiles}, behind `npm run generate:api-types`);
  * a CustomResourceDefinition's structural schema becomes a module per version
  * ({@link crdModules}, behind `kubeloop import`). Both share one schema → TypeScript emitter:
  * required and optional fields as the schema says, enums as unions of literals, int-or-string as

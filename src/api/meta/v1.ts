@@ -1,6 +1,6 @@
 /**
  * Kubernetes apimachinery meta/v1: types, generated from the OpenAPI v3 of kube-apiserver v1.36.3.
- * Do not edit: run `npm run api:generate`.
+ * Do not edit: run `npm run generate:api-types`.
  */
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from "../meta.ts";
 

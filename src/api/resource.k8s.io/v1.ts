@@ -1,6 +1,6 @@
 /**
  * Kubernetes resource.k8s.io/v1: types and descriptors, generated from the OpenAPI v3 of kube-apiserver v1.36.3.
- * Do not edit: run `npm run api:generate`.
+ * Do not edit: run `npm run generate:api-types`.
  */
 import type * as corev1 from "../core/v1.ts";
 import type * as metav1 from "../meta/v1.ts";

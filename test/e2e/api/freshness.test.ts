@@ -23,6 +23,6 @@ test("the committed built-in API is what the running apiserver's OpenAPI generat
   assert.deepEqual(
     stale.map(([path]) => path),
     [],
-    "the generated API differs from the apiserver's: run npm run api:generate against a v1.36 cluster",
+    "the generated API differs from the apiserver's: run npm run generate:api-types against a v1.36 cluster",
   );
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run api:generate`: regenerates the built-in API types and descriptors under `src/api/` from
+ * `npm run generate:api-types`: regenerates the built-in API types and descriptors under `src/api/` from
  * the cluster of the current kubeconfig (start one with `kubeloop cluster up`, Kubernetes v1.36.3).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
