@@ -35,7 +35,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildContenders } from "./harness/build.ts";
 import { type ClientSettings, rawFileOf } from "./harness/client-settings.ts";
-import { type ContenderName, contenderNames } from "./harness/contenders.ts";
+import { type ContenderName, contenderNames, defaultContenders } from "./harness/contenders.ts";
 import { describeMachine } from "./harness/machine.ts";
 import { resultsDir } from "./harness/paths.ts";
 import { type Report, writeReport } from "./harness/report.ts";
@@ -79,7 +79,7 @@ if (values.report) {
 const settings = {
   sizes: (list(values.n) ?? (values.quick ? ["200"] : ["1000", "5000"])).map(Number),
   reps: Number(values.reps ?? (values.quick ? 1 : 3)),
-  contenders: (list(values.contenders) ?? contenderNames) as ContenderName[],
+  contenders: (list(values.contenders) ?? defaultContenders) as ContenderName[],
   settleSeconds: Number(values["settle-seconds"] ?? (values.quick ? 30 : 120)),
   settleReps: Number(values["settle-reps"] ?? Number.POSITIVE_INFINITY),
   workers: Number(values.workers),

@@ -65,6 +65,7 @@ export {
   parseLabelSelector,
   selectorFromLabels,
 } from "./labels.ts";
+export { defaultOwnWriteWaitMs, OwnWrites, type OwnWriteWait } from "./own-writes.ts";
 export {
   type Change,
   reflect,

@@ -68,6 +68,7 @@ export class Client {
   /** The fences of this view's chain: a write goes out only while none of them has aborted. */
   #fences: readonly AbortSignal[] = [];
   #onCall: CallObserver | undefined;
+  #onWrite: WriteObserver | undefined;
   /** The context of the span this view's requests are children of; none: untraced. */
   #trace: Context | undefined;
 
@@ -149,6 +150,26 @@ export class Client {
   }
 
   /**
+   * A view of this client that tells `onWrite` what each of its writes left on the server, once the
+   * server accepted it: the object a create, update, patch or apply (of the object or its status)
+   * returned, or the name of what a delete removed (with the object's last state when the server
+   * returned one). Dry runs are not told. It shares everything else with this client. The
+   * controller hands each reconcile such a view, to read its own writes (`readYourOwnWrites`).
+   *
+   * @example
+   * ```ts
+   * const versions: string[] = [];
+   * const recorded = client.written((_type, write) => versions.push(write.object?.metadata.resourceVersion ?? "gone"));
+   * await recorded.create(ConfigMap, cm); // versions: the resourceVersion of the created ConfigMap
+   * ```
+   */
+  written(onWrite: WriteObserver): Client {
+    const view = this.#view(this.#fences, this.#onCall);
+    view.#onWrite = onWrite;
+    return view;
+  }
+
+  /**
    * A view of this client with a client-side rate limit of its own (`qps`, `burst`) instead of
    * this client's (none unless its options set one): its requests never wait behind this client's, nor this client's behind its.
    * It shares everything else (connection pools, metrics, discovery, fence). As controller-runtime
@@ -183,6 +204,7 @@ export class Client {
     }
     view.#fences = fences;
     view.#onCall = onCall;
+    view.#onWrite = this.#onWrite;
     view.#trace = this.#trace;
     return view;
   }
@@ -340,7 +362,10 @@ export class Client {
       },
       signal: opts.signal,
     });
-    return body.kind === "Status" ? undefined : body;
+    const last = body.kind === "Status" ? undefined : body;
+    if (!opts.dryRun)
+      this.#onWrite?.(type, { name, namespace: this.#ns(type, opts.namespace), object: last, deleted: true });
+    return last;
   }
 
   /**
@@ -443,7 +468,18 @@ export class Client {
     this.#onCall?.(type, verb);
     const path = resourcePath(type, at);
     const result = await this.#send<T>({ method, verb, path, body, query, contentType, signal });
-    return { ...result, apiVersion: result.apiVersion ?? type.apiVersion, kind: result.kind ?? type.kind };
+    const object = {
+      ...result,
+      apiVersion: result.apiVersion ?? type.apiVersion,
+      kind: result.kind ?? type.kind,
+    };
+    if (this.#onWrite && verb !== "get" && !query?.dryRun) this.#tellWrite(this.#onWrite, type, object);
+    return object;
+  }
+
+  #tellWrite(onWrite: WriteObserver, type: ResourceType, object: KubeObject): void {
+    const { name, namespace } = object.metadata;
+    if (name !== undefined) onWrite(type, { name, namespace, object, deleted: false });
   }
 
   async #send<T>(request: ApiRequest): Promise<T> {
@@ -510,6 +546,19 @@ export class Client {
 
 /** Told the kind and verb of each typed call of an {@link Client.observed} view. */
 export type CallObserver = (type: ResourceType, verb: Verb) => void;
+
+/** What a write of a {@link Client.written} view left on the server. */
+export interface Written {
+  readonly name: string;
+  readonly namespace: string | undefined;
+  /** The object the server returned: the written state, or a deleted object's last one (absent when a delete returned a Status). */
+  readonly object: KubeObject | undefined;
+  /** True for a delete. */
+  readonly deleted: boolean;
+}
+
+/** Told each write of a {@link Client.written} view, after the server accepted it. */
+export type WriteObserver = (type: ResourceType, write: Written) => void;
 
 /** The core a view under construction takes instead of building one; set only inside `Client.#view`. */
 let viewCore: ClientCore | undefined;

@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { type KubeObject, parseKey, type ResourceType } from "../api/index.ts";
-import type { Informer, InformerCache } from "../cache/index.ts";
+import { type Informer, type InformerCache, OwnWrites } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import { type Clock, systemClock, type Timer, untilAborted } from "../clock/index.ts";
 import type { EventRecorder } from "../events/index.ts";
@@ -97,6 +97,8 @@ export class Controller<T extends KubeObject> {
   /** The check of a spec's refinements before its reconcile, for a kind that has some. */
   readonly #specCheck: ReturnType<typeof specCheckOf>;
   readonly #recent = new Ring<ReconcileRecord>(RECENT_RECONCILES);
+  /** The watermarks of each key's writes, when reads of them wait for them (`readYourOwnWrites`). */
+  readonly #ownWrites: OwnWrites | undefined;
   #active = 0;
   #hardStop: AbortController | undefined;
   #running = false;
@@ -127,6 +129,8 @@ export class Controller<T extends KubeObject> {
     const failureDeps = { client, recorder, clock: this.#clock, report: this.#report };
     this.#failures = new FailureReports(primary.type, failureDeps, options.showFailingAfter);
     this.#specCheck = specCheckOf(primary.type);
+    this.#ownWrites =
+      options.readYourOwnWrites === false ? undefined : new OwnWrites(deps.cache, { clock: this.#clock });
     const limiter = options.rateLimiter ?? defaultControllerRateLimiter(this.#clock);
     this.queue = new WorkQueue({
       clock: this.#clock,
@@ -272,12 +276,13 @@ export class Controller<T extends KubeObject> {
     const debug = this.#debugging();
     const triggers = item.reasons;
     if (debug) this.#say(() => log().debug({ triggers }, "reconciling"));
+    await this.#readOwnWrites(item.key, stopping.signal);
     const started = this.#clock.now();
     const timeoutMs = this.#options.reconciliationTimeoutMs;
     const run = stopping.start(item.key, timeoutMs, this.#clock, (err) => this.#timedOut(log, err));
     const span = startReconcileSpan(this.name, item.key, reconcileID, triggers);
     const traced = span ? { ...run, client: run.client.traced(span) } : run;
-    const ctx = this.#context(request, log, reconcileID, item, traced);
+    const ctx = this.#context(request, log, reconcileID, item, this.#recordingWrites(item.key, traced));
     const outcome = await this.#reconcile(ctx, run);
     const took = (this.#clock.now() - started) / 1000;
     try {
@@ -299,6 +304,30 @@ export class Controller<T extends KubeObject> {
       this.#handlingFailed("outcome", err);
       this.#retry(item.key, undefined, item.priority);
     }
+  }
+
+  /**
+   * Waits (bounded) until the cache has seen the writes the last reconciles of `key` made, so that
+   * this one reads them; counts each wait and how it ended.
+   */
+  async #readOwnWrites(key: string, signal: AbortSignal): Promise<void> {
+    const waited = await this.#ownWrites?.caughtUp(key, signal);
+    if (!waited) return;
+    this.#metrics.ownWritesWaited(waited);
+    if (waited === "timeout")
+      this.#say(() =>
+        this.#deps.logger.warn(
+          { controller: this.name, key },
+          "the cache did not show this key's own writes in time; reconciling anyway",
+        ),
+      );
+  }
+
+  /** `run` with a client whose writes are recorded for `key`'s next reconcile, when it reads its own writes. */
+  #recordingWrites(key: string, run: ReconcileRun): ReconcileRun {
+    const ownWrites = this.#ownWrites;
+    if (!ownWrites) return run;
+    return { ...run, client: run.client.written((type, write) => ownWrites.record(key, type, write)) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { OwnWriteWait } from "../cache/index.ts";
 import { noopQueueMetrics, type QueueMetrics } from "../queue/index.ts";
 import type { ReconcileReporting } from "./reconciler.ts";
 
@@ -23,6 +24,8 @@ export interface ControllerMetrics extends ReconcileReporting {
   failed(terminal: boolean): void;
   /** `controller_runtime_reconcile_timeouts_total`: a reconcile ran past `reconciliationTimeoutMs`. */
   timedOut(): void;
+  /** `kubeloop_read_own_writes_waits_total{outcome}`: a reconcile waited for the cache to show its key's last writes. */
+  ownWritesWaited(outcome: OwnWriteWait): void;
   /** `kubeloop_reconcile_handling_errors_total{source}`: the worker survived a throw outside the reconcile. */
   handlingFailed(source: HandlingFailure): void;
   /** `controller_runtime_active_workers`. */
@@ -40,6 +43,7 @@ export const noopControllerMetrics: ControllerMetrics = {
   reconciled() {},
   failed() {},
   timedOut() {},
+  ownWritesWaited() {},
   handlingFailed() {},
   activeWorkers() {},
   maxConcurrent() {},

@@ -86,6 +86,19 @@ export interface ControllerOptions {
    * has waited this long it is reconciled next, in order of readiness. Default 10 000 (10 s).
    */
   starvationBoundMs?: number;
+  /**
+   * Read your own writes, as controller-runtime v0.25's experimental
+   * `ReadYourOwnWriteConsistencyEnabled`: the resourceVersion of every write a reconcile makes
+   * through `ctx.client` (create, update, patch, apply, status writes, delete; `ensureChild`'s
+   * too) is kept per object, and before the key's next reconcile the controller waits until the
+   * informers show each written object at that version or newer (a deleted one gone), for at
+   * most 5 s (then it reconciles anyway; both outcomes are counted in
+   * `kubeloop_read_own_writes_waits_total`). So `ctx.object` and cached reads of the objects it
+   * wrote are never older than its own last writes: it does not create a child twice, nor act on
+   * the status it just replaced. Writes of other keys' reconciles are not waited for.
+   * RYW_DEFAULT_DOC
+   */
+  readYourOwnWrites?: boolean;
 }
 
 /** How soon a key whose reconciles keep failing shows it on its object; see {@link ControllerOptions.showFailingAfter}. */

@@ -277,8 +277,8 @@ export class Manager implements ControllerHost {
     spec: ControllerSpec<T>,
     deps: Pick<ControllerDeps, "cache" | "metrics"> & Partial<ControllerDeps>,
   ): Controller<T> {
-    const { gracefulShutdownMs, reconciliationTimeoutMs } = this.#options;
-    const options = { gracefulShutdownMs, reconciliationTimeoutMs, ...spec.options };
+    const { gracefulShutdownMs, reconciliationTimeoutMs, readYourOwnWrites } = this.#options;
+    const options = { gracefulShutdownMs, reconciliationTimeoutMs, readYourOwnWrites, ...spec.options };
     return buildController(
       { ...spec, options },
       {

@@ -44,6 +44,7 @@ export class ManagerMetrics {
   readonly #maxConcurrent = this.#gauge(METRICS.maxConcurrentReconciles);
   readonly #activeWorkers = this.#gauge(METRICS.activeWorkers);
   readonly #handlingErrors = this.#counter(METRICS.reconcileHandlingErrors);
+  readonly #ownWritesWaits = this.#counter(METRICS.readOwnWritesWaits);
   readonly #triggers = this.#counter(METRICS.reconcileTriggers);
   readonly #depth = this.#gauge(METRICS.queueDepth);
   readonly #adds = this.#counter(METRICS.queueAdds);
@@ -163,6 +164,7 @@ export class ManagerMetrics {
       },
       failed: (terminal) => (terminal ? this.#terminalErrors : this.#reconcileErrors).inc(labels),
       timedOut: () => this.#reconcileTimeouts.inc(labels),
+      ownWritesWaited: (outcome) => this.#ownWritesWaits.inc({ ...labels, outcome }),
       handlingFailed: (source) => this.#handlingErrors.inc({ ...labels, source }),
       activeWorkers,
       maxConcurrent,

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { CacheBudgets, InformerCacheOptions } from "../cache/index.ts";
 import type { Client, ClientOptions, LoadConfigOptions } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
-import type { PermissionRequest } from "../controller/index.ts";
+import type { ControllerOptions, PermissionRequest } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
 import type { Listen, MetricsOptions } from "../endpoints/index.ts";
 import type { ShardingOptions } from "../shards/index.ts";
@@ -114,6 +114,12 @@ export interface ManagerOptions {
    * `ctx.signal` aborts and its client is fenced. Default none.
    */
   reconciliationTimeoutMs?: number;
+  /**
+   * The default of every controller's own `readYourOwnWrites` (see
+   * {@link ControllerOptions.readYourOwnWrites}): the next reconcile of a key waits, bounded, until
+   * the cache shows the writes its last reconcile made. RYW_DEFAULT_DOC
+   */
+  readYourOwnWrites?: boolean;
   /**
    * Logger. Default: pino named after the operator, at `$LOG_LEVEL` (default `info`), readable
    * lines when stdout is a terminal, JSON otherwise.

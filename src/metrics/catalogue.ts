@@ -166,6 +166,12 @@ const kubeloop = {
     help: "Throws outside the reconcile that a worker survived (errorPolicy, rate limiter, logger, outcome handling) or that killed a worker, per controller and source",
     labelNames: ["controller", "source"],
   },
+  readOwnWritesWaits: {
+    name: "kubeloop_read_own_writes_waits_total",
+    type: "counter",
+    help: "Reconciles that waited for the cache to show their key's last writes (readYourOwnWrites), per controller and outcome (observed, timeout: reconciled anyway after the bound)",
+    labelNames: ["controller", "outcome"],
+  },
   reconcileTriggers: {
     name: "kubeloop_reconcile_triggers_total",
     type: "counter",

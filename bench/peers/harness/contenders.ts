@@ -7,18 +7,37 @@ import { join } from "node:path";
 import { peersDir } from "./paths.ts";
 import { BenchProcess } from "./process.ts";
 
-export type ContenderName = "kubeloop" | "controller-runtime" | "client-node" | "dot-i" | "floor";
+export type ContenderName =
+  | "kubeloop"
+  | "kubeloop-own-writes-off"
+  | "controller-runtime"
+  | "client-node"
+  | "dot-i"
+  | "floor";
 export const contenderNames: ContenderName[] = [
   "kubeloop",
+  "kubeloop-own-writes-off",
   "controller-runtime",
   "client-node",
   "dot-i",
   "floor",
 ];
 
+/**
+ * Variants of a contender, for measuring one of its settings against its defaults in the same
+ * run: the same compiled program with an environment of its own. Only run when named.
+ */
+const variants: Partial<Record<ContenderName, { of: ContenderName; env: Record<string, string> }>> = {
+  "kubeloop-own-writes-off": { of: "kubeloop", env: { BENCH_READ_OWN_WRITES: "off" } },
+};
+
+/** The contenders a run has when none are named: every one but the variants. */
+export const defaultContenders = contenderNames.filter((name) => !variants[name]);
+
 /** What each contender is, for the report. */
 export const contenderLabels: Record<ContenderName, string> = {
   kubeloop: "kubeloop (this repo)",
+  "kubeloop-own-writes-off": "kubeloop, readYourOwnWrites off",
   "controller-runtime": "controller-runtime (Go)",
   "client-node": "client-node 1.4 informers",
   "dot-i": "@dot-i/k8s-operator",
@@ -53,7 +72,7 @@ export function commandOf(name: ContenderName, opts: LaunchOptions): { cmd: stri
   if (name === "controller-runtime") return { cmd: opts.goBinary, args: [] };
   const prof = opts.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.cpuProfileDir}`] : [];
   const peer = javaScriptEntry[name];
-  const entry = peer ? join(peersDir, peer) : opts.built[name];
+  const entry = peer ? join(peersDir, peer) : opts.built[variants[name]?.of ?? name];
   if (!entry) throw new Error(`${name} was not compiled: run buildContenders first`);
   return { cmd: opts.node, args: [...prof, entry] };
 }
@@ -64,7 +83,7 @@ export class ContenderProcess extends BenchProcess {
 
   constructor(name: ContenderName, opts: LaunchOptions) {
     super(name, commandOf(name, opts), {
-      env: { ...opts.env, KUBECONFIG: opts.kubeconfig, LOG_LEVEL: "info" },
+      env: { ...opts.env, ...variants[name]?.env, KUBECONFIG: opts.kubeconfig, LOG_LEVEL: "info" },
       logFile: opts.logFile,
     });
     this.name = name;

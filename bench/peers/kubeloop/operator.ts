@@ -21,6 +21,7 @@ const manager = await Manager.create({
   ...(settings.clientDefaults ? {} : { clientOptions: { qps: Number.POSITIVE_INFINITY } }),
   metrics: false,
   health: false,
+  readYourOwnWrites: settings.readOwnWrites,
 });
 
 controller(manager)

@@ -37,4 +37,6 @@ export const settings = {
   workers: Number(process.env.BENCH_WORKERS ?? 4),
   resyncSeconds: Number(process.env.BENCH_RESYNC_SECONDS ?? 30),
   clientDefaults: process.env.BENCH_CLIENT_SETTINGS === "defaults",
+  /** kubeloop's `readYourOwnWrites`: off for the `kubeloop-own-writes-off` variant (BENCH_READ_OWN_WRITES=off). */
+  readOwnWrites: process.env.BENCH_READ_OWN_WRITES !== "off",
 };

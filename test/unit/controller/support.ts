@@ -71,6 +71,7 @@ export function recordingControllerMetrics(): { metrics: ControllerMetrics; call
     reconciled: (result, seconds) => calls.push(`reconciled ${result} ${seconds}`),
     failed: (terminal) => calls.push(`failed ${terminal ? "terminal" : "retriable"}`),
     timedOut: () => calls.push("timed out"),
+    ownWritesWaited: (outcome) => calls.push(`own writes ${outcome}`),
     handlingFailed: (source) => calls.push(`handling ${source}`),
     activeWorkers: (count) => calls.push(`active ${count}`),
     maxConcurrent: (count) => calls.push(`max ${count}`),
@@ -88,7 +89,7 @@ export function recordingControllerMetrics(): { metrics: ControllerMetrics; call
  * `fake` itself (the controller fences each reconcile's client by its signal).
  */
 export function unfenced(fake: object): Client {
-  return Object.assign(fake, { fenced: () => fake }) as unknown as Client;
+  return Object.assign(fake, { fenced: () => fake, written: () => fake }) as unknown as Client;
 }
 
 /** One call of the reconciler, as it saw it. */

@@ -18,6 +18,7 @@ async function controllerSeries(manager: Awaited<ReturnType<typeof fakeManager>>
   controller.failed(false);
   controller.failed(true);
   controller.timedOut();
+  controller.ownWritesWaited("timeout");
   controller.handlingFailed("logger");
   controller.activeWorkers(1);
   controller.maxConcurrent(1);

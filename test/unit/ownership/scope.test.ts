@@ -29,6 +29,7 @@ it("with owns(ConfigMap, { scope: { namespace } }), ensureChild starts no other 
       return obj;
     },
     fenced: () => client,
+    written: () => client,
   } as unknown as Client;
   const built: HostedController[] = [];
   const host: ControllerHost = {
