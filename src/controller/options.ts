@@ -96,7 +96,7 @@ export interface ControllerOptions {
    * `kubeloop_read_own_writes_waits_total`). So `ctx.object` and cached reads of the objects it
    * wrote are never older than its own last writes: it does not create a child twice, nor act on
    * the status it just replaced. Writes of other keys' reconciles are not waited for.
-   * RYW_DEFAULT_DOC
+   * Default true. Measured (bench/results/read-own-writes.md, N = 5,000 converge, on a loaded machine): no measurable converge-throughput cost (median 82 s on, 130 s off), operator CPU +7.5 % by medians, within run-to-run spread; hence on by default.
    */
   readYourOwnWrites?: boolean;
 }

@@ -117,7 +117,7 @@ export interface ManagerOptions {
   /**
    * The default of every controller's own `readYourOwnWrites` (see
    * {@link ControllerOptions.readYourOwnWrites}): the next reconcile of a key waits, bounded, until
-   * the cache shows the writes its last reconcile made. RYW_DEFAULT_DOC
+   * the cache shows the writes its last reconcile made. Default true (see that option for the measured cost).
    */
   readYourOwnWrites?: boolean;
   /**

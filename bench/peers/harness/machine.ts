@@ -58,7 +58,8 @@ export function describeMachine(goBinary: string, node: string): MachineDescript
     cluster: `Kubernetes ${v.kubernetes}, etcd ${v.etcd} (local control plane, no scheduler or kwok)`,
     contenders: {
       kubeloop: `${kubeloopRevision()}, from its built dist/ (npm run build); the contender compiled ahead of time with esbuild, run by ${plainNode}`,
-      "kubeloop-own-writes-off": "the kubeloop contender with BENCH_READ_OWN_WRITES=off: readYourOwnWrites false",
+      "kubeloop-own-writes-off":
+        "the kubeloop contender with BENCH_READ_OWN_WRITES=off: readYourOwnWrites false",
       "controller-runtime": `sigs.k8s.io/controller-runtime ${goModVersion("sigs.k8s.io/controller-runtime")}, k8s.io/client-go ${goModVersion("k8s.io/client-go")}`,
       "client-node": `@kubernetes/client-node ${packageVersion(join(modules, "@kubernetes/client-node/package.json"))}, ${plainNode}`,
       "dot-i": `@dot-i/k8s-operator ${packageVersion(join(modules, "@dot-i/k8s-operator/package.json"))} on @kubernetes/client-node ${packageVersion(join(modules, "@dot-i/k8s-operator/node_modules/@kubernetes/client-node/package.json"))}, ${plainNode}`,
