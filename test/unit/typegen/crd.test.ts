@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -58,8 +58,9 @@ function crd(schema: unknown, kind = "CustomResourceDefinition"): CrdDocument {
   };
 }
 
-test("bad input is one TypegenError naming the cause and the fix", () => {
+test("bad input is one TypegenError naming the cause and the fix", (t) => {
   const dir = mkdtempSync(join(tmpdir(), "kubeloop-import-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const notCrd = join(dir, "cm.yaml");
   writeFileSync(notCrd, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
   assert.throws(() => readCrdFile(join(dir, "missing.yaml")), {
