@@ -8,7 +8,7 @@
  * and read best in order; the watch itself lives in `kubeloop/watch`.
  */
 import { type KubeObject, keyOf, type ObjectKey, type ResourceType } from "../api/index.ts";
-import type { ObjectList } from "../client/index.ts";
+import { ClientClosedError, type ObjectList } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
 import { type ShardFilter, shardFilter } from "../sharding/index.ts";
 import {
@@ -315,6 +315,7 @@ export class Informer<T extends KubeObject> {
         if (!signal.aborted) throw new Error("the watch ended although the informer was not stopped");
       } catch (err) {
         if (signal.aborted) return;
+        if (err instanceof ClientClosedError) return this.#closedUnder(err);
         const delayMs = backoff.next();
         this.#health.failed(err, true);
         this.#options.metrics?.restart?.(err, delayMs);
@@ -322,6 +323,13 @@ export class Informer<T extends KubeObject> {
         await this.#clock.sleep(delayMs, signal).catch(() => {});
       }
     }
+  }
+
+  /** Its client was closed under it: stops (the relist too), unhealthy, saying why; never restarts. */
+  #closedUnder(err: ClientClosedError): void {
+    this.#health.failed(err);
+    this.#report(err, `informer ${this.type.kind} stopped: its client was closed while it ran`);
+    this.#controller?.abort();
   }
 
   async #follow(signal: AbortSignal, backoff: Backoff): Promise<void> {

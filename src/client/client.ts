@@ -404,7 +404,10 @@ export class Client {
     return this.#send<T>(request);
   }
 
-  /** Closes the connection pools after in-flight requests finish. */
+  /**
+   * Closes the connection pools after in-flight requests finish, for good: a request after it
+   * (through this client or a view of it) throws {@link ClientClosedError}.
+   */
   close(): Promise<void> {
     return this.#core.transport.close();
   }

@@ -218,6 +218,21 @@ export function apiserverAway(err: unknown): boolean {
   );
 }
 
+/**
+ * A request through a client after its {@link Client.close}: closed is for good, so that a watch
+ * or informer left running on it ends, saying so, rather than reconnecting forever. Not retried.
+ * Code `KL_CLIENT_CLOSED`.
+ */
+export class ClientClosedError extends KubeloopError {
+  constructor(server: string) {
+    super(
+      "KL_CLIENT_CLOSED",
+      `the client of ${server} was closed, so it sends nothing more. Fix: stop the watches, informers ` +
+        "and managers that use a client before closing it, or make a new Client.",
+    );
+  }
+}
+
 /** The apiserver could not be reached at all (refused, reset, DNS, TLS). Code `KL_UNREACHABLE`. */
 export class UnreachableError extends KubeloopError {
   constructor(server: string, cause: unknown) {

@@ -6,6 +6,7 @@
  */
 import type { Agent as AgentType, Dispatcher } from "undici";
 import type { AuthSnapshot, ClusterConnection } from "./config/index.ts";
+import { ClientClosedError } from "./errors.ts";
 import { Agent } from "./internal/agent.ts";
 import { type ResponseBody, sendBuffered } from "./internal/buffered.ts";
 
@@ -80,6 +81,8 @@ export class Transport {
   readonly #origin: string;
   readonly #basePath: string;
   readonly #pools = new Map<string, AgentType>();
+  /** Set by {@link close} and {@link destroy}: no pool is made again after them. */
+  #closed = false;
 
   constructor(connection: ClusterConnection, options: TransportOptions = {}) {
     this.#connection = connection;
@@ -122,6 +125,7 @@ export class Transport {
   };
 
   #pool(auth: AuthSnapshot): AgentType {
+    if (this.#closed) throw new ClientClosedError(this.#connection.server);
     let pool = this.#pools.get(auth.identity);
     if (!pool) {
       const { tls } = this.#connection;
@@ -149,6 +153,7 @@ export class Transport {
 
   /** Closes every pool, waiting for in-flight requests. */
   async close(): Promise<void> {
+    this.#closed = true;
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.close()));
@@ -156,6 +161,7 @@ export class Transport {
 
   /** Aborts in-flight requests and closes every pool at once. */
   async destroy(): Promise<void> {
+    this.#closed = true;
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.destroy()));

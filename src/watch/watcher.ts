@@ -10,6 +10,7 @@ import {
   type ApiResponse,
   apiErrorFrom,
   apiserverAway,
+  ClientClosedError,
   ExpiredError,
   InvalidError,
   KindNotFoundError,
@@ -170,6 +171,8 @@ export async function* watch<T extends KubeObject>(
       expiries = 0;
     } catch (err) {
       if (options.signal?.aborted) return;
+      // Closed for good: reconnecting could only fail again, forever.
+      if (err instanceof ClientClosedError) throw err;
       if (resourceVersion === undefined && !listing) {
         // As client-go does, any failure of the streaming attempt falls back to list-then-watch at
         // once: a proxy that drops sendInitialEvents or breaks the stream must not keep the cache

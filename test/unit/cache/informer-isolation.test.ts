@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ConfigMapObject } from "../../../src/api/index.ts";
 import type { InformerCallback } from "../../../src/cache/index.ts";
+import { ClientClosedError } from "../../../src/client/index.ts";
 import { flush } from "../watch/support.ts";
 import { cm, names, recording, startInformer } from "./support.ts";
 
@@ -127,6 +128,28 @@ describe("Informer: restarts and health", () => {
       ["add a@1 (initial)", "update a@1→a@1", "add b@11"],
       "a restart's adds are not initial",
     );
+  });
+
+  it("stops for good when its client is closed under it, saying so, instead of restarting", async (t) => {
+    const restarts: number[] = [];
+    const { client, clock, informer, start, errors } = startInformer(t, {
+      metrics: { restart: (_err, delayMs) => restarts.push(delayMs) },
+    });
+    client.page([cm("a")], "10");
+    const stream = client.stream();
+    const running = start();
+    await informer.waitForSync();
+    client.failWatch(new ClientClosedError("https://s"));
+    stream.send("ADDED", cm("b", "ns", "11")).end(); // A clean close: the watch resumes at once.
+    await running;
+    const health = informer.health();
+    assert.equal(health.state, "stopped");
+    assert.equal((health.lastError as ClientClosedError).code, "KL_CLIENT_CLOSED");
+    assert.deepEqual(restarts, [], "not restarted");
+    assert.equal(errors.at(-1)?.[1], "informer ConfigMap stopped: its client was closed while it ran");
+    clock.advance(3_600_000);
+    await flush();
+    assert.equal(client.lists.length, 1, "no relist either");
   });
 
   it("goes pending → syncing → failing → synced → stopped", async (t) => {

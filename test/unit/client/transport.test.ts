@@ -5,6 +5,19 @@ import { FakeCredentials, fakeConnection, snapshot } from "./support.ts";
 import { pathOf, queryOf, stubUndici } from "./undici-stub.ts";
 
 describe("Transport.dispatch", () => {
+  it("refuses every request once closed, for good (no pool is made again)", async (t) => {
+    const sent = stubUndici(t, () => ({ status: 200 }));
+    const transport = new Transport(fakeConnection());
+    await transport.dispatch({ method: "GET", verb: "get", path: "/api" });
+    await transport.close();
+    await assert.rejects(transport.dispatch({ method: "GET", verb: "get", path: "/api" }), {
+      name: "ClientClosedError",
+      code: "KL_CLIENT_CLOSED",
+      message: /was closed.*Fix: stop the watches, informers and managers that use a client before closing it/,
+    });
+    assert.equal(sent.length, 1);
+  });
+
   it("sends to the server's origin under its path prefix, with the query string", async (t) => {
     const sent = stubUndici(t, () => ({ status: 200 }));
     const transport = new Transport(fakeConnection());

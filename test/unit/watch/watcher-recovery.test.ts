@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { UnreachableError } from "../../../src/client/index.ts";
+import { ClientClosedError, UnreachableError } from "../../../src/client/index.ts";
 import { expiredEvent, failure, startWatch } from "./harness.ts";
 import { flush, isSettled, object } from "./support.ts";
 
@@ -15,6 +15,20 @@ async function syncedWatch(t: TestContext) {
   assert.deepEqual(await watcher.take(3), ["init", "initApply a@1", "initDone"]);
   return { ...watcher, first };
 }
+
+describe("watch: a closed client", () => {
+  it("ends the watch with ClientClosedError instead of reconnecting forever", async (t) => {
+    const { client, events, first, clock } = await syncedWatch(t);
+    const next = events.next();
+    first.end();
+    await flush();
+    client.failWatch(new ClientClosedError("https://s"));
+    await assert.rejects(next, { code: "KL_CLIENT_CLOSED" });
+    clock.advance(60_000);
+    await flush();
+    assert.equal(client.watches.length, 2, "no reconnection after the client closed");
+  });
+});
 
 describe("watch: resuming", () => {
   it("resumes at once from the last resourceVersion, bookmarks included, after a clean close", async (t) => {
