@@ -76,8 +76,9 @@ export interface ControllerOptions {
    * a relist re-delivers them) and from the periodic resync are queued at {@link LOW_PRIORITY},
    * everything else at {@link NORMAL_PRIORITY}, so a real change made while a restarted operator
    * walks through its unchanged objects is reconciled first. Requeues and retries keep the
-   * priority the key had. Low-priority keys never starve: past `starvationBoundMs` they go out in
-   * order of readiness (the bound is stated on {@link WorkQueue}). `false` queues everything at
+   * priority the key had. Low-priority keys never starve: while they wait they get a third of the
+   * workers' time (normal keys the rest), and past `starvationBoundMs` they go out in order
+   * of readiness (the shares and the bound are stated on {@link WorkQueue}). `false` queues everything at
    * normal priority, in order of readiness.
    */
   priorityQueue?: boolean;

@@ -10,9 +10,11 @@
  * again, once, when it is done. Failures back off per key ({@link RateLimiter}s compose), and
  * delayed adds keep the sooner time. Keys have priorities, as in controller-runtime's priority
  * queue ({@link NORMAL_PRIORITY} for changes, {@link LOW_PRIORITY} for initial lists and
- * resyncs): the highest goes first, FIFO within one, and a key keeps the highest it was added
- * with; unlike controller-runtime's, a key ready for `starvationBoundMs` (10 s) goes next
- * whatever its priority, so low-priority keys never starve ({@link WorkQueue} states the bound).
+ * resyncs): FIFO within one, and a key keeps the highest it was added with; unlike
+ * controller-runtime's, where the highest goes first until none is left, each priority gets a share
+ * of the consumers' time while it waits (2 × as much per 100 points higher), and a key ready for
+ * `starvationBoundMs` (10 s) goes next whatever its priority, so low-priority keys never starve
+ * ({@link WorkQueue} states the shares and the bound).
  * {@link QueueMetrics} hooks mirror controller-runtime's `workqueue_*` metrics. All time comes
  * from an injected `Clock` (`src/clock`).
  *

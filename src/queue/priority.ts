@@ -13,7 +13,8 @@ export const LOW_PRIORITY = -100;
 /** Options of {@link WorkQueue.add}, {@link WorkQueue.addAfter} and {@link WorkQueue.addRateLimited}. */
 export interface AddOptions {
   /**
-   * Higher priorities are handed out first (within the starvation bound). A key added again
+   * Higher priorities get a larger share of the consumers' time (2 × per 100 points; see
+   * {@link WorkQueue}), and with no time between takes are handed out first. A key added again
    * keeps the highest priority it was added with until it is handed out. Any finite number;
    * default {@link NORMAL_PRIORITY}.
    */

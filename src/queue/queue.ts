@@ -33,18 +33,36 @@ interface Queued {
   priority: number;
 }
 
+/** A key handed out and not yet done. */
+interface InFlight {
+  /** Clock time (ms) it was handed out, for the metrics. */
+  startedAt: number;
+  /** Monotonic time (ms) it was handed out, for its priority's share. */
+  startedMs: number;
+  /** The priority it was handed out at, charged with its time. */
+  priority: number;
+}
+
 /**
  * A queue of keys with client-go workqueue semantics — duplicates collapse (their reasons add
  * up), a key is never handed to two consumers at once, delayed and rate-limited adds, graceful
- * shutdown — and controller-runtime's priorities, without their starvation. See the `queue`
+ * shutdown — and controller-runtime's priorities, with fair shares instead of their starvation. See the `queue`
  * module documentation for an example.
  *
- * **Priorities.** Ready keys of the highest priority are handed out first, and keys of one
- * priority in the order they became ready. A key added again before it is handed out (queued,
- * delayed, or in flight and so queued again on {@link done}) keeps the highest priority it was
- * added with; a ready key raised to a higher priority joins the end of that priority's line.
+ * **Priorities.** Keys of one priority are handed out in the order they became ready. Between
+ * priorities, each gets a share of the consumers' time — a key's time runs from {@link get} to
+ * {@link done}, and counts while it runs — of weight `2^(priority / 100)`: while keys of several
+ * priorities are ready, the next key is the first of the priority that has used the least time
+ * for its weight (ties to the higher). So `LOW_PRIORITY` keys get a third of the time while
+ * {@link NORMAL_PRIORITY} keys wait too, and are served from the moment they wait, not when the
+ * higher priorities run out. With no time passing between takes (as in a drain), that is the
+ * highest priority first. A priority with nothing queued or in flight banks no share: it starts
+ * again level with the others. A key added again before it is handed out (queued, delayed, or in
+ * flight and so queued again on {@link done}) keeps the highest priority it was added with; a
+ * ready key raised to a higher priority joins the end of that priority's line.
  *
- * **Starvation bound.** When the key that has been ready longest has waited
+ * **Starvation bound.** A backstop for priorities whose share is too small for their keys (a
+ * priority far below the others, or keys that each take long). When the key that has been ready longest has waited
  * `starvationBoundMs` (default 10 s), it is handed out next, whatever its priority: past the
  * bound, keys go out in the order they became ready, ahead of any key that became ready after
  * them. A key is ready from its add, the end of its delay, or — added while in flight — its
@@ -66,8 +84,8 @@ export class WorkQueue {
   readonly #ready: ReadyKeys;
   /** Priority → number of queued keys with it, for `workqueue_depth{priority}`. */
   readonly #depths = new Map<number, number>();
-  /** Keys being processed → when they were handed out. */
-  readonly #processing = new Map<string, number>();
+  /** Keys being processed → when (clock and monotonic ms) and at which priority they were handed out. */
+  readonly #processing = new Map<string, InFlight>();
   readonly #consumers = new Waiters<QueueItem | undefined>();
   readonly #drains = new Waiters<void>();
   #shuttingDown = false;
@@ -152,10 +170,11 @@ export class WorkQueue {
    * nothing for a key that is not in flight.
    */
   done(key: string): void {
-    const startedAt = this.#processing.get(key);
-    if (startedAt === undefined) return;
+    const inFlight = this.#processing.get(key);
+    if (inFlight === undefined) return;
     this.#processing.delete(key);
-    this.#metrics.workDuration(this.#secondsSince(startedAt));
+    this.#metrics.workDuration(this.#secondsSince(inFlight.startedAt));
+    this.#ready.finished(inFlight.priority, inFlight.startedMs, this.#clock.monotonicMs());
     const queued = this.#queued.get(key);
     if (queued) this.#makeReady(key, queued.priority);
     this.#settle();
@@ -190,14 +209,14 @@ export class WorkQueue {
   /** `workqueue_unfinished_work_seconds`: the summed time, so far, of every key in flight. */
   unfinishedWorkSeconds(): number {
     let total = 0;
-    for (const startedAt of this.#processing.values()) total += this.#secondsSince(startedAt);
+    for (const { startedAt } of this.#processing.values()) total += this.#secondsSince(startedAt);
     return total;
   }
 
   /** `workqueue_longest_running_processor_seconds`: how long the oldest key in flight has run. */
   longestRunningProcessorSeconds(): number {
     let oldest = this.#clock.now();
-    for (const startedAt of this.#processing.values()) oldest = Math.min(oldest, startedAt);
+    for (const { startedAt } of this.#processing.values()) oldest = Math.min(oldest, startedAt);
     return this.#secondsSince(oldest);
   }
 
@@ -220,7 +239,7 @@ export class WorkQueue {
     this.#countDepth(queued.priority, -1);
     this.#countDepth(priority, 1);
     queued.priority = priority;
-    this.#ready.raise(key, priority);
+    this.#ready.raise(key, priority, this.#clock.monotonicMs());
   }
 
   #makeReady(key: string, priority: number): void {
@@ -229,12 +248,13 @@ export class WorkQueue {
   }
 
   #take(): QueueItem | undefined {
-    const key = this.#ready.take(this.#clock.monotonicMs());
+    const startedMs = this.#clock.monotonicMs();
+    const key = this.#ready.take(startedMs);
     if (key === undefined) return undefined;
     const { reasons, queuedAt, priority } = this.#queued.get(key)!;
     const startedAt = this.#clock.now();
     this.#queued.delete(key);
-    this.#processing.set(key, startedAt);
+    this.#processing.set(key, { startedAt, startedMs, priority });
     this.#countDepth(priority, -1);
     this.#metrics.queueDuration((startedAt - queuedAt) / 1000);
     return { key, reasons: reasonList(reasons), queuedAt, startedAt, priority };

@@ -35,6 +35,8 @@ export interface Medians {
   changeP99Ms: number;
   changeAllSeconds: number;
   starvationSeconds: number;
+  starvationChangedP50Ms: number;
+  starvationChangedP99Ms: number;
   streamPerSecond: number;
   peakRssMiB: number;
 }
@@ -109,6 +111,8 @@ export function computeMedians(runs: RunResult[]): Record<string, Medians> {
         changeP99Ms: m((r) => r.changeDuringRestart?.p99Ms),
         changeAllSeconds: m((r) => r.changeDuringRestart?.allReconciledSeconds),
         starvationSeconds: m((r) => r.starvation?.lastLowPrioritySeconds),
+        starvationChangedP50Ms: m((r) => r.starvation?.changedP50Ms),
+        starvationChangedP99Ms: m((r) => r.starvation?.changedP99Ms),
         streamPerSecond: m((r) => r.starvation?.changesPerSecond),
         peakRssMiB: m((r) => r.peakRssMiB),
       };

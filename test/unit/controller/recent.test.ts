@@ -37,7 +37,10 @@ describe("Controller: recent reconciles", () => {
     h.controller.enqueue("ns/later", "resync", -100);
     void h.run();
     const first = (key: string) => h.controller.recentReconciles().findLast((r) => r.item.key === key);
-    await eventually(() => first("ns/later"), { intervalMs: 1, what: "the low-priority key recorded" });
+    await eventually(() => first("ns/later") && first("ns/bad"), {
+      intervalMs: 1,
+      what: "the three keys recorded",
+    });
     const [slow, bad, later] = [first("ns/slow"), first("ns/bad"), first("ns/later")];
     assert.equal(slow?.item.key, "ns/slow");
     assert.deepEqual(slow?.item.reasons, [{ reason: "owned:ConfigMap:update", count: 2 }]);
@@ -47,13 +50,17 @@ describe("Controller: recent reconciles", () => {
     assert.equal((bad?.error as Error | undefined)?.message, "boom");
     assert.equal(later?.result, "requeue_after");
     assert.equal(later?.item.priority, -100);
-    assert.equal(later?.item.startedAt, 10_000 + 255, "started once the two before it had run");
+    assert.equal(
+      later?.item.startedAt,
+      10_000 + 250,
+      "its priority's share of the time ns/slow took, before ns/bad",
+    );
     assert.deepEqual(
       h.controller
         .recentReconciles()
         .map((r) => r.item.key)
         .slice(-3),
-      ["ns/later", "ns/bad", "ns/slow"],
+      ["ns/bad", "ns/later", "ns/slow"],
       "newest first",
     );
   });

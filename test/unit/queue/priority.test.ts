@@ -173,31 +173,125 @@ describe("WorkQueue: priorities", () => {
   });
 });
 
-describe("WorkQueue: the starvation bound", () => {
-  /**
-   * One consumer takes a key every `workMs` while a new normal key arrives for each one taken:
-   * normal work never stops. Returns the items in the order they were handed out.
-   */
-  async function underSteadyLoad(clock: FakeClock, queue: WorkQueue, rounds: number, workMs: number) {
-    const items = [];
-    for (let i = 0; i < rounds; i++) {
-      queue.add(`normal-${i}`, "watch:Pod");
-      const item = await queue.get();
-      assert.ok(item);
-      items.push(item);
-      clock.advance(workMs);
-      queue.done(item.key);
-    }
-    return items;
+/**
+ * One consumer takes a key, works on it for `workMs(key)`, and marks it done, `rounds` times;
+ * before each take a new normal key arrives, so normal work never runs out. Returns the keys in
+ * the order they were handed out.
+ */
+async function underSteadyLoad(
+  clock: FakeClock,
+  queue: WorkQueue,
+  rounds: number,
+  workMs: (key: string) => number,
+) {
+  const items = [];
+  for (let i = 0; i < rounds; i++) {
+    queue.add(`normal-${i}`, "watch:Pod");
+    const item = await queue.get();
+    assert.ok(item);
+    items.push(item);
+    clock.advance(workMs(item.key));
+    queue.done(item.key);
   }
+  return items;
+}
 
-  it("hands out a low-priority key within the bound under a steady stream of normal keys", async () => {
-    const { clock, queue } = setup(1_000);
+const isLow = (key: string) => key.startsWith("low-");
+
+describe("WorkQueue: fair shares of the consumers' time", () => {
+  it("serves a waiting low key at once under a steady stream of normal keys, long before the bound", async () => {
+    const { clock, queue } = setup();
     queue.add("normal-backlog", "watch:Pod");
-    queue.add("low", "resync", low);
-    const items = await underSteadyLoad(clock, queue, 200, 30);
-    const item = items.find((i) => i.key === "low");
-    assert.ok(item, "the low-priority key was handed out");
+    queue.add("low-0", "resync", low);
+    const items = await underSteadyLoad(clock, queue, 10, () => 30);
+    const index = items.findIndex((i) => i.key === "low-0");
+    assert.equal(index, 1, `low-0 goes out right after the first normal key (at ${index})`);
+    assert.equal(items[index]!.startedAt - items[index]!.queuedAt, 30);
+  });
+
+  it("gives low keys a third of the time when they cost as much as normal ones", async () => {
+    const { clock, queue } = setup();
+    for (let i = 0; i < 20; i++) queue.add(`low-${i}`, "resync", low);
+    const items = await underSteadyLoad(clock, queue, 60, () => 30);
+    const lows = items.filter((i) => isLow(i.key));
+    assert.equal(lows.length, 20, "every low key went out in 60 takes");
+    assert.deepEqual(
+      lows.map((i) => i.key),
+      Array.from({ length: 20 }, (_, i) => `low-${i}`),
+      "low keys in order of readiness",
+    );
+    const shares = [0, 15, 30, 45].map(
+      (from) => items.slice(from, from + 15).filter((i) => isLow(i.key)).length,
+    );
+    assert.deepEqual(shares, [5, 5, 5, 5], "one take in three is a low key while they wait");
+    assert.ok(
+      lows.at(-1)!.startedAt - lows.at(-1)!.queuedAt < 60 * 30,
+      "the last low key waited 60 keys' work at most",
+    );
+  });
+
+  it("serves many cheap low keys for each expensive normal one: shares are of time, not of takes", async () => {
+    const { clock, queue } = setup();
+    for (let i = 0; i < 100; i++) queue.add(`low-${i}`, "resync", low);
+    const items = await underSteadyLoad(clock, queue, 130, (key) => (isLow(key) ? 1 : 40));
+    const lastLow = items.findLastIndex((i) => isLow(i.key));
+    assert.ok(lastLow >= 0 && lastLow < 130, "every low key went out");
+    const normalsBefore = items.slice(0, lastLow).filter((i) => !isLow(i.key)).length;
+    assert.ok(
+      normalsBefore <= 6,
+      `20 low keys (20 ms) per normal key (40 ms): ${normalsBefore} normal keys first`,
+    );
+    assert.ok(normalsBefore >= 4, `normal keys kept two thirds of the time: ${normalsBefore}`);
+  });
+
+  it("counts time in flight: a long low key does not let low keys take every consumer", async () => {
+    const { clock, queue } = setup();
+    for (let i = 0; i < 4; i++) queue.add(`normal-backlog-${i}`, "watch:Pod");
+    for (let i = 0; i < 4; i++) queue.add(`low-${i}`, "resync", low);
+    const first = await queue.get();
+    clock.advance(30);
+    queue.done(first!.key);
+    const slow = await queue.get();
+    assert.equal(slow?.key, "low-0", "low's turn after 30 ms of normal work");
+    clock.advance(20);
+    const taken = [];
+    for (let i = 0; i < 3; i++) {
+      const item = await queue.get();
+      taken.push(item!.key);
+      clock.advance(10);
+    }
+    assert.deepEqual(
+      taken,
+      ["normal-backlog-1", "normal-backlog-2", "normal-backlog-3"],
+      "low-0 in flight for 20 ms, then more, counts as 40 ms of normal work and more",
+    );
+  });
+
+  it("banks no share for a priority while it has nothing queued", async () => {
+    const { clock, queue } = setup();
+    const items = await underSteadyLoad(clock, queue, 50, () => 30);
+    assert.equal(items.length, 50);
+    for (let i = 0; i < 10; i++) queue.add(`low-${i}`, "resync", low);
+    const later = await underSteadyLoad(clock, queue, 10, () => 30);
+    assert.deepEqual(
+      later.map((i) => (isLow(i.key) ? "low" : "normal")),
+      ["low", "normal", "normal", "low", "normal", "normal", "low", "normal", "normal", "low"],
+      "low keys queued after 1.5 s of normal work alone get their share from then on, not a burst",
+    );
+  });
+});
+
+describe("WorkQueue: the starvation bound", () => {
+  it("hands out a key whose share is negligible within the bound under a steady stream of normal keys", async () => {
+    const { clock, queue } = setup(1_000);
+    const farBelow = { priority: LOW_PRIORITY * 10 }; // a share of 2^-10 of normal's
+    queue.add("normal-backlog", "watch:Pod");
+    queue.add("far-0", "resync", farBelow);
+    queue.add("far-1", "resync", farBelow);
+    const items = await underSteadyLoad(clock, queue, 200, () => 30);
+    assert.equal(items[1]?.key, "far-0", "far-0 has the turn its priority gets on arriving");
+    const item = items.find((i) => i.key === "far-1");
+    assert.ok(item, "far-1 was handed out");
     const waited = item.startedAt - item.queuedAt;
     assert.ok(waited >= 1_000, `it was passed over until the bound (waited ${waited} ms)`);
     assert.ok(waited <= 1_000 + 30, `it waited at most the bound plus one key's work (${waited} ms)`);
@@ -250,10 +344,11 @@ describe("WorkQueue: the starvation bound", () => {
     assert.equal((await queue.get())?.key, "low");
   });
 
-  it("bounds every low key of a backlog: each goes out in readiness order once over the bound", async () => {
+  it("bounds every low key of a backlog: its share too small, each goes out in readiness order once over the bound", async () => {
     const { clock, queue } = setup(1_000);
     for (let i = 0; i < 20; i++) queue.add(`low-${i}`, "resync", low);
-    const items = await underSteadyLoad(clock, queue, 300, 20);
+    // At one take in five, the 20th low key would go out after 2 s: the bound comes first.
+    const items = await underSteadyLoad(clock, queue, 300, () => 20);
     const lows = items.filter((i) => i.key.startsWith("low-"));
     assert.deepEqual(
       lows.map((i) => i.key),
