@@ -158,7 +158,9 @@ export function candidateSteps(schema: JSONSchemaProps, spec: unknown): Step[] {
 function fieldSteps(schema: JSONSchemaProps, value: unknown, path: string[]): Step[] {
   const steps: Step[] = [];
   const required = new Set(schema.required ?? []);
-  for (const [name, field] of Object.entries(schema.properties ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, field] of Object.entries(schema.properties ?? {}).sort(([a], [b]) =>
+    a.localeCompare(b),
+  )) {
     const current = at(value, name);
     const fieldPath = [...path, name];
     if (field.type === "object" && field.properties) {

@@ -151,7 +151,11 @@ export async function historyIndependent(
 }
 
 /** Oracle (d): deleting the primaries removes every output, and leaves nothing the operator wrote. */
-export async function noOrphan(session: ConformanceSession, explored: Snapshot, marker: number): Promise<void> {
+export async function noOrphan(
+  session: ConformanceSession,
+  explored: Snapshot,
+  marker: number,
+): Promise<void> {
   try {
     await deletePrimaries(session, explored, "the trial's end");
   } catch (err) {

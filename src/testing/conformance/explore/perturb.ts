@@ -4,7 +4,7 @@
  * them through one at a time; once the k-th has completed, the next one (if any) is still held when
  * the operator dies, so the cluster is left exactly between the k-th and the (k+1)-th write.
  */
-import { type RuleHandle, mutatingVerbs } from "../../proxy/index.ts";
+import { mutatingVerbs, type RuleHandle } from "../../proxy/index.ts";
 import { now, poll } from "../internal/poll.ts";
 import { concerns, isReconcileWrite } from "../internal/requests.ts";
 import type { ConformanceSession } from "../session.ts";
@@ -41,18 +41,22 @@ export async function killAfterWrite(
     await act();
     let lastMove = now();
     while (writes(session, namespace, marker).done < k) {
-      const held = await poll(async () => {
-        const seen = writes(session, namespace, marker);
-        if (seen.held) return true;
-        const idle = now() - lastMove > idleGraceMs && (await session.operator.state()).idle;
-        return idle ? false : undefined;
-      }, session.subject.timings.convergeMs, 20);
+      const held = await poll(
+        async () => {
+          const seen = writes(session, namespace, marker);
+          if (seen.held) return true;
+          const idle = now() - lastMove > idleGraceMs && (await session.operator.state()).idle;
+          return idle ? false : undefined;
+        },
+        session.subject.timings.convergeMs,
+        20,
+      );
       if (!held) break;
       const before = writes(session, namespace, marker).done;
       // Release the held write and hold the next, in one go: no write slips through in between.
       rule.remove();
       rule = hold();
-      await poll(() => (writes(session, namespace, marker).done > before || undefined), 30_000, 10);
+      await poll(() => writes(session, namespace, marker).done > before || undefined, 30_000, 10);
       lastMove = now();
     }
     await session.operator.kill();

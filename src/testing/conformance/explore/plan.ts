@@ -20,6 +20,7 @@ export interface TrialPlan {
   /** Indices into the trial's generated steps that this plan keeps (all of them until shrunk). */
   indices: number[];
   steps: Step[];
+  /** Absent once shrinking dropped the step it followed. */
   perturbation?: Perturbation;
 }
 
@@ -37,17 +38,18 @@ export function trialSeed(seed: number, trial: number): number {
 
 /**
  * The plan of trial `trial`: {@link STEPS_PER_TRIAL} steps drawn from `candidates` with the trial's
- * seed; every other trial is perturbed — half of them at the creation, whose reconcile writes the
- * most — with k cycling through 1..{@link MAX_KILL_WRITE} so that each k a reconcile reaches gets tried.
+ * seed, and one kill: half the time at the creation, whose reconcile writes the most, else after a
+ * random step; k cycles through 1..{@link MAX_KILL_WRITE} over the trials, so that each k a
+ * reconcile reaches gets tried within a few trials.
  */
 export function planTrial(candidates: readonly Step[], seed: number, trial: number): TrialPlan {
   const random = seededRandom(trialSeed(seed, trial));
   const pick = () => Math.floor(random() * candidates.length);
   const indices = Array.from({ length: STEPS_PER_TRIAL }, pick);
   const steps = indices.map((i) => candidates[i] as Step);
-  const k = 1 + (Math.floor(trial / 2) % MAX_KILL_WRITE);
+  const k = 1 + (trial % MAX_KILL_WRITE);
   const at = random() < 0.5 ? 0 : 1 + Math.floor(random() * steps.length);
-  return { seed, trial, indices, steps, ...(trial % 2 === 1 ? { perturbation: { at, k } } : {}) };
+  return { seed, trial, indices, steps, perturbation: { at, k } };
 }
 
 /** The plan keeping only the steps at `positions` (positions in `plan.steps`); the perturbation follows its step. */
@@ -59,12 +61,19 @@ export function keepSteps(plan: TrialPlan, positions: readonly number[]): TrialP
     ...plan,
     indices: kept.map((i) => plan.indices[i] as number),
     steps: kept.map((i) => plan.steps[i] as Step),
-    ...(p && moved !== undefined && (p.at === 0 || moved > 0) ? { perturbation: { at: moved, k: p.k } } : { perturbation: undefined }),
+    ...(p && moved !== undefined && (p.at === 0 || moved > 0)
+      ? { perturbation: { at: moved, k: p.k } }
+      : { perturbation: undefined }),
   };
 }
 
 /** The plan of trial `trial` reduced to the generated steps numbered `indices` (`--steps`), in order. */
-export function replayPlan(candidates: readonly Step[], seed: number, trial: number, positions?: number[]): TrialPlan {
+export function replayPlan(
+  candidates: readonly Step[],
+  seed: number,
+  trial: number,
+  positions?: number[],
+): TrialPlan {
   const plan = planTrial(candidates, seed, trial);
   return positions ? keepSteps(plan, positions) : plan;
 }

@@ -73,7 +73,10 @@ export function specSchema(kinds: readonly AnyKind[], obj: KubeObject): JSONSche
 /** The candidate steps of the session's target primary. */
 function candidatesOf(session: ConformanceSession): Step[] {
   const target = targetFixture(session, "explore");
-  return candidateSteps(specSchema(session.subject.operator.kinds, target), (target as { spec?: unknown }).spec);
+  return candidateSteps(
+    specSchema(session.subject.operator.kinds, target),
+    (target as { spec?: unknown }).spec,
+  );
 }
 
 /** The command that replays `plan` (its kept steps, at their generated positions). */
@@ -110,7 +113,10 @@ async function shrinkTrial(
  * runs trials planned from the seed until `trials` or the budget is reached or an oracle fails,
  * shrinks the failing trial and reports it with its replay command.
  */
-export async function runExploration(spec: ConformanceSpec, options: ExploreOptions = {}): Promise<ExploreReport> {
+export async function runExploration(
+  spec: ConformanceSpec,
+  options: ExploreOptions = {},
+): Promise<ExploreReport> {
   const start = now();
   const seed = options.seed ?? 1;
   const deadline = start + (options.budgetMs ?? 600_000);
@@ -127,7 +133,9 @@ export async function runExploration(spec: ConformanceSpec, options: ExploreOpti
       if (trials.length > 0 && now() > deadline) break;
       const result = await runTrial(session, plan());
       trials.push(result);
-      session.log(`trial ${result.plan.trial}: ${result.violation ? `✗ ${result.violation.oracle}` : "✓"} (${(result.wallMs / 1000).toFixed(1)} s)`);
+      session.log(
+        `trial ${result.plan.trial}: ${result.violation ? `✗ ${result.violation.oracle}` : "✓"} (${(result.wallMs / 1000).toFixed(1)} s)`,
+      );
       if (!result.violation) continue;
       const shrunk = options.trial === undefined ? await shrinkTrial(session, result, deadline) : undefined;
       const positions = shrunk?.positions ?? options.steps ?? result.plan.steps.map((_, i) => i);
@@ -143,5 +151,12 @@ export async function runExploration(spec: ConformanceSpec, options: ExploreOpti
   } finally {
     await session.close();
   }
-  return { operator: session.subject.operator.name, seed, trials, finding, ok: !finding, wallMs: now() - start };
+  return {
+    operator: session.subject.operator.name,
+    seed,
+    trials,
+    finding,
+    ok: !finding,
+    wallMs: now() - start,
+  };
 }

@@ -10,6 +10,7 @@ import {
   controllerOf,
   createFixtures,
   discard,
+  involved,
   keyOf,
   remove,
   snapshot,
@@ -34,7 +35,8 @@ export interface TrialResult {
 }
 
 /** Refusals of the apiserver or a webhook: 400 (webhook denial), 403, 422 (schema validation). */
-const refusal = (err: unknown): boolean => [400, 403, 422].includes((err as { status?: number }).status ?? 0);
+const refusal = (err: unknown): boolean =>
+  [400, 403, 422].includes((err as { statusCode?: number }).statusCode ?? 0);
 
 /** Applies a set or remove step to the target, retrying on conflicts; returns the refusal message, if refused. */
 async function change(
@@ -57,15 +59,20 @@ async function change(
 }
 
 /**
- * Deletes the target and creates it again with the spec it had. Outputs it controlled are deleted
- * by the kit once it is gone, as the garbage collector would (see `deletePrimaries` for why).
+ * Deletes the target and waits until it is gone (its finalizers run); deletes the outputs it
+ * controlled, as the garbage collector would (see `deletePrimaries` for why). Returns the object
+ * to create again: the target with the spec it had.
  */
-async function recreate(session: ConformanceSession, target: KubeObject): Promise<void> {
+async function deleteTarget(
+  session: ConformanceSession,
+  target: KubeObject,
+  marker: number,
+): Promise<KubeObject> {
   const type = await typeOf(session, target);
   const where = { namespace: target.metadata.namespace };
   const old = await session.client.get(type, target.metadata.name ?? "", where);
   await remove(session, old);
-  await poll(
+  const gone = await poll(
     () =>
       session.client.get(type, target.metadata.name ?? "", where).then(
         () => undefined,
@@ -73,12 +80,18 @@ async function recreate(session: ConformanceSession, target: KubeObject): Promis
       ),
     session.subject.timings.repairMs,
   );
+  if (!gone) {
+    throw new Violation(
+      "converges",
+      `${keyOf(target)} gone within ${session.subject.timings.repairMs / 1000} s of its deletion`,
+      "still there (a finalizer not removed?)",
+      involved(session, target.metadata.namespace ?? "", marker),
+    );
+  }
   const snap = await snapshot(session, target.metadata.namespace ?? "");
   const owned = snap.strays.filter((s) => controllerOf(s.object)?.uid === old.metadata.uid);
   await Promise.all(owned.map((s) => remove(session, s.object)));
-  const spec = (old as { spec?: unknown }).spec;
-  const metadata = { ...target.metadata, namespace: target.metadata.namespace };
-  await session.client.create(type, { ...target, metadata, spec } as KubeObject);
+  return { ...target, spec: (old as { spec?: unknown }).spec } as KubeObject;
 }
 
 /** Runs `act`, killing the operator after its k-th write when the plan perturbs position `at`. */
@@ -117,9 +130,11 @@ export async function runTrial(session: ConformanceSession, plan: TrialPlan): Pr
       at = `after step ${i + 1} (${describeStep(step)})`;
       let refused: string | undefined;
       const stepMarker = session.marker();
+      // A kill at a recreate lands in the reconcile of the creation: the deletion needs the operator.
+      const again = step.op === "recreate" ? await deleteTarget(session, target, stepMarker) : undefined;
       const killed = await perhapsPerturbed(session, plan, i + 1, namespace, async () => {
-        if (step.op === "recreate") await recreate(session, target);
-        else refused = await change(session, target, step);
+        if (again) await session.client.create(await typeOf(session, again), again);
+        else if (step.op !== "recreate") refused = await change(session, target, step);
       });
       const outcome = refused
         ? `refused (${refused.slice(0, 120)})`
