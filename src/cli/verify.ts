@@ -2,7 +2,8 @@
  * `kubeloop verify`: runs the conformance kit (`kubeloop/testing`) on the project's operator — on a
  * local control plane it starts, behind the fault-injecting proxy — and prints a table: each check,
  * its result, the time to converge or repair, and details; then every failure in full. Exits 1 when
- * a check fails.
+ * a check fails. With `--explore`, explores the operator's state space instead (see
+ * `testing/conformance/explore`) and exits 1 on a violation, printing the command that replays it.
  */
 import { Command } from "commander";
 import {
@@ -12,15 +13,18 @@ import {
   runConformance,
   selectChecks,
 } from "../testing/conformance/index.ts";
+import { exploreFlags, exploreOptions, verifyExplore } from "./verify-explore.ts";
 
 interface VerifyOptions {
   spec: string;
   checks?: string;
   kubeconfig?: string;
   quiet?: boolean;
+  explore?: boolean;
 }
 
-async function verify(opts: VerifyOptions): Promise<void> {
+async function verify(opts: VerifyOptions & Parameters<typeof exploreOptions>[0]): Promise<void> {
+  if (opts.explore) return verifyExplore(opts.spec, exploreOptions(opts), opts.kubeconfig, opts.quiet);
   const checks = opts.checks
     ?.split(",")
     .map((name) => name.trim())
@@ -38,7 +42,7 @@ async function verify(opts: VerifyOptions): Promise<void> {
 
 /** The `verify` command. */
 export function verifyCommand(): Command {
-  return new Command("verify")
+  const command = new Command("verify")
     .description(
       "prove the project's operator honours the principles under faults: run the conformance checks on a local cluster and print a table",
     )
@@ -52,6 +56,6 @@ export function verifyCommand(): Command {
       "--kubeconfig <file>",
       "use this cluster instead of starting one (client-certificate credentials; apiserver restart and etcd compaction are then simulated at the proxy)",
     )
-    .option("--quiet", "print only the report, no progress lines")
-    .action(verify);
+    .option("--quiet", "print only the report, no progress lines");
+  return exploreFlags(command).action(verify);
 }

@@ -1,0 +1,181 @@
+/**
+ * The oracles a trial is judged by, each throwing a {@link Violation} naming itself: the primary
+ * objects converge or say why not (kstatus), nothing is written while settled, the children and
+ * status equal those a fresh operator start produces for the same final spec (history
+ * independence), and nothing the operator wrote outlives the primary.
+ */
+import type { KubeObject } from "../../../api/index.ts";
+import { kstatus } from "../../../status/index.ts";
+import type { RequestRecord } from "../../proxy/index.ts";
+import { differences, sameJson, withoutTransitionTimes } from "../internal/compare.ts";
+import { deletePrimaries } from "../internal/steps.ts";
+import {
+  createFixtures,
+  discard,
+  involved,
+  isPrimary,
+  keyOf,
+  restoreProblems,
+  type Snapshot,
+  settle,
+  shapeProblems,
+  snapshot,
+  typeOf,
+  writtenStrays,
+} from "../internal/world.ts";
+import { CheckFailed } from "../result.ts";
+import type { ConformanceSession } from "../session.ts";
+
+/** The oracles, by name. */
+export type OracleName = "converges" | "quiet-when-settled" | "history-independent" | "no-orphan";
+
+/** What an oracle found: what was expected, what was seen, the operator's requests involved. */
+export class Violation extends Error {
+  constructor(
+    readonly oracle: OracleName,
+    readonly expected: string,
+    readonly seen: string,
+    readonly requests: RequestRecord[],
+  ) {
+    super(`${oracle}: expected ${expected}; seen ${seen}`);
+  }
+}
+
+const fromCheck = (oracle: OracleName, err: CheckFailed) =>
+  new Violation(oracle, err.failure.expected, err.failure.seen, err.failure.requests);
+
+/** A primary that did not settle but says why: kstatus Failed (Stalled) for its latest generation. */
+function explainsItself(obj: KubeObject): boolean {
+  const observed = (obj as { status?: { observedGeneration?: unknown } }).status?.observedGeneration;
+  const k = kstatus(obj);
+  return observed === obj.metadata.generation && k.status === "Failed" && Boolean(k.message);
+}
+
+/**
+ * Oracles (a) and (b): every primary of `namespace` settles within the converge deadline, or shows
+ * a condition saying why not; no write goes on once settled. Returns how it ended, for the log.
+ */
+export async function converges(
+  session: ConformanceSession,
+  namespace: string,
+  marker: number,
+  what: string,
+): Promise<string> {
+  try {
+    const ms = await settle(session, namespace, { marker, what });
+    return `settled in ${(ms / 1000).toFixed(1)} s`;
+  } catch (err) {
+    if (!(err instanceof CheckFailed)) throw err;
+    if (err.failure.expected.startsWith("no write once")) throw fromCheck("quiet-when-settled", err);
+    const primaries = (await snapshot(session, namespace)).primaries;
+    if (primaries.length > 0 && primaries.every(explainsItself)) {
+      return `stalled, saying why: ${primaries.map((p) => kstatus(p).message).join("; ")}`;
+    }
+    throw fromCheck("converges", err);
+  }
+}
+
+/** A status as compared across histories: no transition times, no observed generations. */
+function comparableStatus(obj: KubeObject): unknown {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (!value || typeof value !== "object") return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== "observedGeneration")
+        .map(([key, v]) => [key, strip(v)]),
+    );
+  };
+  return strip(withoutTransitionTimes((obj as { status?: unknown }).status));
+}
+
+/** Fresh namespace's names and uids → the explored one's, so that names derived from them compare. */
+function renames(fresh: Snapshot, explored: Snapshot): Map<string, string> {
+  const map = new Map([[fresh.namespace, explored.namespace]]);
+  for (const p of fresh.primaries) {
+    const twin = explored.primaries.find((e) => keyOf(e) === keyOf(p));
+    if (p.metadata.uid && twin?.metadata.uid) map.set(p.metadata.uid, twin.metadata.uid);
+  }
+  return map;
+}
+
+/** Where `explored` differs from `fresh`: outputs (shape and content) and primary status. */
+function historyProblems(fresh: Snapshot, explored: Snapshot): string[] {
+  const problems = new Set([
+    ...shapeProblems(fresh, explored),
+    ...restoreProblems(fresh, explored, renames(fresh, explored)),
+  ]);
+  for (const p of fresh.primaries) {
+    const twin = explored.primaries.find((e) => keyOf(e) === keyOf(p));
+    const want = comparableStatus(p);
+    const have = twin && comparableStatus(twin);
+    if (twin && !sameJson(want, have))
+      problems.add(`${keyOf(p)} status: ${differences(want, have, 3).join("; ")}`);
+  }
+  return [...problems];
+}
+
+/**
+ * Oracle (c): restarts the operator, creates the fixtures in a clean namespace with the target's
+ * final spec applied directly, lets them settle, and compares with `explored` (taken before the
+ * restart): the same outputs with the same content, the same status.
+ */
+export async function historyIndependent(
+  session: ConformanceSession,
+  explored: Snapshot,
+  target: KubeObject,
+  marker: number,
+): Promise<void> {
+  await session.operator.stop();
+  await session.operator.start();
+  const namespace = await session.namespace("fresh");
+  try {
+    const isTarget = (f: KubeObject) => keyOf(f) === keyOf(target);
+    await createFixtures(session, namespace, { only: (f) => !isTarget(f) });
+    const spec = (target as { spec?: unknown }).spec;
+    const obj = { ...target, metadata: { name: target.metadata.name, namespace }, spec } as KubeObject;
+    await session.client.create(await typeOf(session, obj), obj);
+    await converges(session, namespace, session.marker(), "a fresh start with the final spec to settle");
+    const problems = historyProblems(await snapshot(session, namespace), explored);
+    if (problems.length) {
+      throw new Violation(
+        "history-independent",
+        `the outputs and status a fresh operator start produces for the same final spec (in ${namespace})`,
+        problems.join("; "),
+        involved(session, explored.namespace, marker),
+      );
+    }
+  } finally {
+    await discard(session, namespace).catch(() => {});
+  }
+}
+
+/** Oracle (d): deleting the primaries removes every output, and leaves nothing the operator wrote. */
+export async function noOrphan(
+  session: ConformanceSession,
+  explored: Snapshot,
+  marker: number,
+): Promise<void> {
+  try {
+    await deletePrimaries(session, explored, "the trial's end");
+  } catch (err) {
+    if (err instanceof CheckFailed) throw fromCheck("no-orphan", err);
+    throw err;
+  }
+  const left = writtenStrays(await snapshot(session, explored.namespace));
+  if (left.length) {
+    throw new Violation(
+      "no-orphan",
+      "nothing the operator wrote left once the primary objects are gone",
+      `left: ${left.map((s) => s.key).join(", ")}`,
+      involved(session, explored.namespace, marker),
+    );
+  }
+}
+
+/** The first primary fixture: the object a trial changes. */
+export function targetFixture(session: ConformanceSession, namespace: string): KubeObject {
+  const target = session.subject.spec.fixtures(namespace).find((f) => isPrimary(session, f));
+  if (!target) throw new CheckFailed({ expected: "a primary object among the fixtures", seen: "none" });
+  return target;
+}

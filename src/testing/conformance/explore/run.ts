@@ -1,0 +1,162 @@
+/**
+ * `verify --explore`: trials on one session until the trial count or the time budget is reached,
+ * each planned from the run's seed; the first violation is shrunk (delta debugging over its steps)
+ * and reported with the command that replays it.
+ */
+import type { KubeObject } from "../../../api/index.ts";
+import { type AnyKind, crdFor, type JSONSchemaProps } from "../../../schema/index.ts";
+import { ConformanceError } from "../errors.ts";
+import { now } from "../internal/poll.ts";
+import { type ConformanceSession, openSession, type SessionOptions } from "../session.ts";
+import type { ConformanceSpec } from "../spec.ts";
+import { candidateSteps, type Step } from "./generate.ts";
+import { targetFixture } from "./oracles.ts";
+import { keepSteps, planTrial, replayPlan, type TrialPlan } from "./plan.ts";
+import { shrink } from "./shrink.ts";
+import { runTrial, type TrialResult } from "./trial.ts";
+
+/** Options of {@link runExploration}. */
+export interface ExploreOptions extends SessionOptions {
+  /** How many trials at most. Default 20. */
+  trials?: number;
+  /** The run's seed. Default 1. */
+  seed?: number;
+  /** Stop starting trials (and shrinking) after this long, in milliseconds. Default 10 minutes. */
+  budgetMs?: number;
+  /** Replay this one trial only (with `steps`, only those of its generated steps). */
+  trial?: number;
+  /** With `trial`: the positions of the trial's generated steps to keep (a shrunk sequence). */
+  steps?: number[];
+  /** How to name the spec in the replay command. Default: `test/conformance.ts`. */
+  specPath?: string;
+}
+
+/** A violation found, shrunk, with its replay command. */
+export interface Finding {
+  /** The trial as it first failed. */
+  original: TrialResult;
+  /** The smallest failing trial the shrinker found (the original when nothing could be dropped). */
+  shrunk: TrialResult;
+  /** Positions of the original steps the shrunk trial keeps. */
+  positions: number[];
+  /** Trials the shrinker ran. */
+  shrinkRuns: number;
+  /** One command that replays the shrunk trial. */
+  replay: string;
+}
+
+/** The result of an exploration. */
+export interface ExploreReport {
+  operator: string;
+  seed: number;
+  trials: TrialResult[];
+  finding?: Finding;
+  ok: boolean;
+  wallMs: number;
+}
+
+/** The spec's schema of the kind of `obj`, from the CRD kubeloop generates for it. */
+export function specSchema(kinds: readonly AnyKind[], obj: KubeObject): JSONSchemaProps {
+  const [group, version] = (obj.apiVersion ?? "").split("/");
+  const kind = kinds.find((k) => k.kind === obj.kind && k.group === group);
+  const versions = kind ? crdFor(kind).spec.versions : [];
+  const schema = versions.find((v) => v.name === version)?.schema?.openAPIV3Schema;
+  const spec = schema?.properties?.spec;
+  if (!spec) {
+    throw new ConformanceError(
+      `${obj.kind} (${obj.apiVersion}) has no spec schema the operator defines: --explore generates changes from the primary kind's CRD`,
+    );
+  }
+  return spec as JSONSchemaProps;
+}
+
+/** The candidate steps of the session's target primary. */
+function candidatesOf(session: ConformanceSession): Step[] {
+  const target = targetFixture(session, "explore");
+  return candidateSteps(
+    specSchema(session.subject.operator.kinds, target),
+    (target as { spec?: unknown }).spec,
+  );
+}
+
+/** The command that replays `plan` (its kept steps, at their generated positions). */
+export function replayCommand(specPath: string, plan: TrialPlan, positions: number[]): string {
+  return `kubeloop verify --explore --spec ${specPath} --seed ${plan.seed} --trial ${plan.trial} --steps ${positions.join(",") || "none"}`;
+}
+
+/** Shrinks a failing trial: drops steps while a trial of the rest still fails the same oracle. */
+async function shrinkTrial(
+  session: ConformanceSession,
+  failed: TrialResult,
+  deadline: number,
+): Promise<{ result: TrialResult; positions: number[]; runs: number }> {
+  let best = failed;
+  const oracle = failed.violation?.oracle;
+  const positions = failed.plan.steps.map((_, i) => i);
+  const found = await shrink(
+    positions,
+    async (kept) => {
+      if (now() > deadline) return false;
+      const result = await runTrial(session, keepSteps(failed.plan, kept));
+      session.log(`shrink: steps [${kept.join(",")}] → ${result.violation?.oracle ?? "passes"}`);
+      if (result.violation?.oracle !== oracle) return false;
+      best = result; // ddmin accepts only ever shorter sequences: the last failure is the smallest
+      return true;
+    },
+    12,
+  );
+  return { result: best, positions: found.items, runs: found.runs };
+}
+
+/**
+ * Explores the operator's state space: opens a session (a local control plane unless one is given),
+ * runs trials planned from the seed until `trials` or the budget is reached or an oracle fails,
+ * shrinks the failing trial and reports it with its replay command.
+ */
+export async function runExploration(
+  spec: ConformanceSpec,
+  options: ExploreOptions = {},
+): Promise<ExploreReport> {
+  const start = now();
+  const seed = options.seed ?? 1;
+  const deadline = start + (options.budgetMs ?? 600_000);
+  const session = await openSession(spec, options);
+  const trials: TrialResult[] = [];
+  let finding: Finding | undefined;
+  try {
+    const candidates = candidatesOf(session);
+    const plans =
+      options.trial === undefined
+        ? Array.from({ length: options.trials ?? 20 }, (_, t) => () => planTrial(candidates, seed, t))
+        : [() => replayPlan(candidates, seed, options.trial ?? 0, options.steps)];
+    for (const plan of plans) {
+      if (trials.length > 0 && now() > deadline) break;
+      const result = await runTrial(session, plan());
+      trials.push(result);
+      session.log(
+        `trial ${result.plan.trial}: ${result.violation ? `✗ ${result.violation.oracle}` : "✓"} (${(result.wallMs / 1000).toFixed(1)} s)`,
+      );
+      if (!result.violation) continue;
+      const shrunk = options.trial === undefined ? await shrinkTrial(session, result, deadline) : undefined;
+      const positions = shrunk?.positions ?? options.steps ?? result.plan.steps.map((_, i) => i);
+      finding = {
+        original: result,
+        shrunk: shrunk?.result ?? result,
+        positions,
+        shrinkRuns: shrunk?.runs ?? 0,
+        replay: replayCommand(options.specPath ?? "test/conformance.ts", result.plan, positions),
+      };
+      break;
+    }
+  } finally {
+    await session.close();
+  }
+  return {
+    operator: session.subject.operator.name,
+    seed,
+    trials,
+    finding,
+    ok: !finding,
+    wallMs: now() - start,
+  };
+}

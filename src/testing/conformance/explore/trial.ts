@@ -1,0 +1,159 @@
+/**
+ * One trial: the fixtures created in a namespace of their own, the plan's steps applied to the
+ * target primary one by one — each followed by convergence — with the operator killed after its
+ * k-th write where the plan says, then the final state judged by the oracles.
+ */
+import type { KubeObject } from "../../../api/index.ts";
+import { ConflictError, NotFoundError } from "../../../client/index.ts";
+import { now, poll } from "../internal/poll.ts";
+import {
+  controllerOf,
+  createFixtures,
+  discard,
+  involved,
+  keyOf,
+  remove,
+  snapshot,
+  typeOf,
+} from "../internal/world.ts";
+import type { ConformanceSession } from "../session.ts";
+import { applyChange, describeStep, type Step } from "./generate.ts";
+import { converges, historyIndependent, noOrphan, targetFixture, Violation } from "./oracles.ts";
+import { killAfterWrite } from "./perturb.ts";
+import type { TrialPlan } from "./plan.ts";
+
+/** What happened in a trial. */
+export interface TrialResult {
+  plan: TrialPlan;
+  /** One line per step (and the creation): applied and how it converged, or refused. */
+  log: string[];
+  /** Set when an oracle failed. */
+  violation?: Violation;
+  /** Where the violation showed: `after step 2 (...)`, `comparing with a fresh start`, ... */
+  at?: string;
+  wallMs: number;
+}
+
+/** Refusals of the apiserver or a webhook: 400 (webhook denial), 403, 422 (schema validation). */
+const refusal = (err: unknown): boolean =>
+  [400, 403, 422].includes((err as { statusCode?: number }).statusCode ?? 0);
+
+/** Applies a set or remove step to the target, retrying on conflicts; returns the refusal message, if refused. */
+async function change(
+  session: ConformanceSession,
+  target: KubeObject,
+  step: Exclude<Step, { op: "recreate" }>,
+): Promise<string | undefined> {
+  const type = await typeOf(session, target);
+  const where = { namespace: target.metadata.namespace };
+  for (let attempt = 1; ; attempt++) {
+    const fresh = await session.client.get(type, target.metadata.name ?? "", where);
+    try {
+      await session.client.update(type, applyChange(fresh, step));
+      return undefined;
+    } catch (err) {
+      if (refusal(err)) return err instanceof Error ? err.message : String(err);
+      if (!(err instanceof ConflictError) || attempt >= 5) throw err;
+    }
+  }
+}
+
+/**
+ * Deletes the target and waits until it is gone (its finalizers run); deletes the outputs it
+ * controlled, as the garbage collector would (see `deletePrimaries` for why). Returns the object
+ * to create again: the target with the spec it had.
+ */
+async function deleteTarget(
+  session: ConformanceSession,
+  target: KubeObject,
+  marker: number,
+): Promise<KubeObject> {
+  const type = await typeOf(session, target);
+  const where = { namespace: target.metadata.namespace };
+  const old = await session.client.get(type, target.metadata.name ?? "", where);
+  await remove(session, old);
+  const gone = await poll(
+    () =>
+      session.client.get(type, target.metadata.name ?? "", where).then(
+        () => undefined,
+        (err: unknown) => (err instanceof NotFoundError ? true : undefined),
+      ),
+    session.subject.timings.repairMs,
+  );
+  if (!gone) {
+    throw new Violation(
+      "converges",
+      `${keyOf(target)} gone within ${session.subject.timings.repairMs / 1000} s of its deletion`,
+      "still there (a finalizer not removed?)",
+      involved(session, target.metadata.namespace ?? "", marker),
+    );
+  }
+  const snap = await snapshot(session, target.metadata.namespace ?? "");
+  const owned = snap.strays.filter((s) => controllerOf(s.object)?.uid === old.metadata.uid);
+  await Promise.all(owned.map((s) => remove(session, s.object)));
+  return { ...target, spec: (old as { spec?: unknown }).spec } as KubeObject;
+}
+
+/** Runs `act`, killing the operator after its k-th write when the plan perturbs position `at`. */
+async function perhapsPerturbed(
+  session: ConformanceSession,
+  plan: TrialPlan,
+  at: number,
+  namespace: string,
+  act: () => Promise<void>,
+): Promise<string> {
+  const p = plan.perturbation;
+  if (p?.at !== at) {
+    await act();
+    return "";
+  }
+  const done = await killAfterWrite(session, namespace, p.k, act);
+  return done >= p.k
+    ? `; operator killed after write ${p.k}, restarted`
+    : `; operator killed idle (the reconcile made ${done} of ${p.k} writes), restarted`;
+}
+
+/** Runs one trial in a namespace of its own (dropped at the end); never throws for a violation. */
+export async function runTrial(session: ConformanceSession, plan: TrialPlan): Promise<TrialResult> {
+  const start = now();
+  const namespace = await session.namespace("explore");
+  const marker = session.marker();
+  const target = targetFixture(session, namespace);
+  const log: string[] = [];
+  let at = "after the fixtures' creation";
+  try {
+    const killed = await perhapsPerturbed(session, plan, 0, namespace, async () => {
+      await createFixtures(session, namespace);
+    });
+    log.push(`creation: ${await converges(session, namespace, marker, "the fixtures to settle")}${killed}`);
+    for (const [i, step] of plan.steps.entries()) {
+      at = `after step ${i + 1} (${describeStep(step)})`;
+      let refused: string | undefined;
+      const stepMarker = session.marker();
+      // A kill at a recreate lands in the reconcile of the creation: the deletion needs the operator.
+      const again = step.op === "recreate" ? await deleteTarget(session, target, stepMarker) : undefined;
+      const killed = await perhapsPerturbed(session, plan, i + 1, namespace, async () => {
+        if (again) await session.client.create(await typeOf(session, again), again);
+        else if (step.op !== "recreate") refused = await change(session, target, step);
+      });
+      const outcome = refused
+        ? `refused (${refused.slice(0, 120)})`
+        : await converges(session, namespace, stepMarker, `every primary to settle ${at}`);
+      log.push(`step ${i + 1} ${describeStep(step)}: ${outcome}${killed}`);
+    }
+    const explored = await snapshot(session, namespace);
+    const final = explored.primaries.find((p) => keyOf(p) === keyOf(target)) ?? target;
+    at = "comparing with a fresh operator start on the final spec";
+    await historyIndependent(session, explored, final, marker);
+    at = "deleting the primary objects";
+    await noOrphan(session, explored, marker);
+    return { plan, log, wallMs: now() - start };
+  } catch (err) {
+    if (!(err instanceof Violation)) throw err;
+    return { plan, log, violation: err, at, wallMs: now() - start };
+  } finally {
+    session.proxy.clear();
+    await discard(session, namespace).catch(() => {});
+    if (!session.operator.running) await session.operator.start();
+  }
+}
