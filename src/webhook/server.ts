@@ -83,6 +83,16 @@ function requestController(res: ServerResponse): AbortController {
 }
 
 /**
+ * How long an idle connection of a caller stays open: longer than the apiserver keeps its idle
+ * connections (client-go's transport: 90 s), so that the apiserver, not this server, closes them.
+ * Node's default of 5 s let a call race the server's close of its idle connection: the apiserver
+ * wrote an AdmissionReview into a closing socket (`write: broken pipe`) and, a POST being not
+ * retried, failed the user's create with a 500 (seen in the sharded myproxy e2e under load).
+ * controller-runtime's server (Go's `http.Server`, no `IdleTimeout`) never closes them first either.
+ */
+export const idleConnectionMs = 120_000;
+
+/**
  * Serves webhooks over HTTPS. A handler that throws or times out is answered with a refusal
  * (code 500) naming the webhook, logged and counted; a body that is no review is answered with a
  * metav1.Status (400, 413 or 415). Metrics carry controller-runtime's names.
@@ -149,6 +159,7 @@ export class WebhookServer {
     const { tls, port = 9443, host } = this.#options;
     this.#certificate = await readKeyPair(tls);
     const server = createServer(secureContext(this.#certificate), (req, res) => void this.#serve(req, res));
+    server.keepAliveTimeout = idleConnectionMs;
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", (err) => reject(new WebhookListenError(host, port, err)));

@@ -52,6 +52,18 @@ async function heldRequest(t: Parameters<typeof startServer>[0]) {
   return { ...served, answer, release: () => release.resolve() };
 }
 
+describe("WebhookServer connections", () => {
+  it("keeps a caller's idle connection open longer than the apiserver keeps its own (90 s)", async (t) => {
+    const served = await startServer(t, [validating(ConfigMap, () => undefined)]);
+    const answer = await send(served.port, validatePath, admissionReview("CREATE", cm()), {
+      headers: { connection: "keep-alive" },
+    });
+    assert.equal(answer.status, 200);
+    const timeout = Number(/timeout=(\d+)/.exec(String(answer.headers["keep-alive"]))?.[1]);
+    assert.ok(timeout > 90, `the server closes an idle connection after ${timeout} s`);
+  });
+});
+
 describe("WebhookServer reviews", () => {
   it("answers an AdmissionReview v1 with the request's uid, at the declared paths", async (t) => {
     const denyEmpty = validating(ConfigMap, (obj) =>
