@@ -35,3 +35,11 @@ await watched.get(ConfigMap, "settings"); // seen: "get ConfigMap"
 const leases = client.limited(10, 10);
 await leases.get(Lease, "my-operator", { namespace: "operators" }); // not queued behind `client`'s calls
 // #endregion
+
+// #region Client.written
+const versions: string[] = [];
+const recorded = client.written((_type, write) =>
+  versions.push(write.object?.metadata.resourceVersion ?? "gone"),
+);
+await recorded.create(ConfigMap, cm); // versions: the resourceVersion of the created ConfigMap
+// #endregion

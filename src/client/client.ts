@@ -159,7 +159,9 @@ export class Client {
    * @example
    * ```ts
    * const versions: string[] = [];
-   * const recorded = client.written((_type, write) => versions.push(write.object?.metadata.resourceVersion ?? "gone"));
+   * const recorded = client.written((_type, write) =>
+   *   versions.push(write.object?.metadata.resourceVersion ?? "gone"),
+   * );
    * await recorded.create(ConfigMap, cm); // versions: the resourceVersion of the created ConfigMap
    * ```
    */
