@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { Command } from "commander";
-import type { BuildFailure, Message } from "esbuild";
+import type { BuildFailure, Message, Plugin } from "esbuild";
 import { BuildError } from "./errors.ts";
 
 /** The Node.js the bundle targets: the LTS the generated Dockerfile's `node:24-slim` runs. */
@@ -28,6 +28,33 @@ const ESBUILD_VERSION = "0.28.2";
  */
 const requireBanner =
   'import { createRequire as __klCreateRequire } from "node:module";\nconst require = __klCreateRequire(import.meta.url);';
+
+/** Marks the resolutions {@link optionalPackages} makes itself, so that it does not see them again. */
+const ownResolve = Symbol("kubeloop-optional-packages");
+
+/**
+ * A package loaded with `import()` that the project does not install stays an `import()` in the
+ * bundle, failing when it runs as it did before bundling: kubeloop loads its optional pieces (the
+ * OpenTelemetry exporter, the packages of `optionalPeerDependencies`) this way and says which to
+ * install. Static imports of a missing package still fail the build.
+ */
+const optionalPackages: Plugin = {
+  name: "kubeloop-optional-packages",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.kind !== "dynamic-import" || args.pluginData === ownResolve) return undefined;
+      const { kind, importer, resolveDir } = args;
+      const found = await build.resolve(args.path, { kind, importer, resolveDir, pluginData: ownResolve });
+      if (found.errors.length > 0) return { path: args.path, external: true };
+      return {
+        path: found.path,
+        external: found.external,
+        namespace: found.namespace,
+        sideEffects: found.sideEffects,
+      };
+    });
+  },
+};
 
 /** Options of {@link bundleOperator}. */
 export interface BundleOptions {
@@ -79,6 +106,7 @@ export async function bundleOperator(options: BundleOptions = {}): Promise<Bundl
       target: BUNDLE_TARGET,
       sourcemap: "linked",
       banner: { js: requireBanner },
+      plugins: [optionalPackages],
       absWorkingDir: cwd,
       logLevel: "silent",
     });

@@ -38,6 +38,20 @@ describe("kubeloop build", () => {
     });
   });
 
+  it("leaves an import() of a package the project does not install to fail at run time, as before bundling", async (t) => {
+    const cwd = project(t, {
+      "src/main.ts":
+        'export const load = () => import("kubeloop-optional-not-installed");\nexport const fs = await import("node:fs");\n',
+    });
+    const bundle = await bundleOperator({ cwd });
+    const loaded = (await import(pathToFileURL(bundle.outfile).href)) as {
+      load: () => Promise<unknown>;
+      fs: object;
+    };
+    assert.equal(typeof (loaded.fs as { readFileSync?: unknown }).readFileSync, "function");
+    await assert.rejects(loaded.load(), { code: "ERR_MODULE_NOT_FOUND" });
+  });
+
   it("names the missing entry point and the flag that sets it", async (t) => {
     const cwd = project(t, { "package.json": "{}" });
     await assert.rejects(bundleOperator({ cwd, entry: "src/start.ts" }), (err: unknown) => {
