@@ -78,12 +78,6 @@ export interface Bundle {
  * Bundles `entry` into one ESM file for Node (platform node, target
  * {@link BUNDLE_TARGET}) with a linked source map. Throws {@link BuildError} when the entry is
  * missing, esbuild is not installed, or esbuild reports errors.
- *
- * @example
- * ```ts
- * const { outfile } = await bundleOperator({ entry: "src/main.ts", outfile: "dist/operator.mjs" });
- * console.log(`run it with: node --enable-source-maps ${outfile}`);
- * ```
  */
 export async function bundleOperator(options: BundleOptions = {}): Promise<Bundle> {
   const cwd = options.cwd ?? process.cwd();
