@@ -141,7 +141,9 @@ async function build(opts: { entry: string; outfile: string }): Promise<void> {
   const bundle = await bundleOperator(opts);
   for (const warning of bundle.warnings) process.stderr.write(`warning: ${warning}\n`);
   const out = relative(process.cwd(), bundle.outfile);
-  process.stdout.write(`Wrote ${out} and ${out}.map; run it with: node ${out} (--enable-source-maps for TypeScript stack traces, at some start-up cost)\n`);
+  process.stdout.write(
+    `Wrote ${out} and ${out}.map; run it with: node ${out} (--enable-source-maps for TypeScript stack traces, at some start-up cost)\n`,
+  );
 }
 
 /** The `build` command. */
