@@ -4,6 +4,7 @@
  */
 import { Command } from "commander";
 import { KubeloopError } from "../errors/index.ts";
+import { buildCommand } from "./build.ts";
 import { clusterCommand } from "./cluster.ts";
 import { describeCommand } from "./describe.ts";
 import { importCommand } from "./import.ts";
@@ -23,6 +24,7 @@ export function program(): Command {
     .addCommand(installCommand())
     .addCommand(migrateCommand())
     .addCommand(runCommand())
+    .addCommand(buildCommand())
     .addCommand(testCommand())
     .addCommand(describeCommand())
     .addCommand(clusterCommand())

@@ -1,14 +1,17 @@
 /**
- * The Node contenders as users deploy them, not as the tests run them: kubeloop from its built
- * JavaScript (`npm run build` into dist/), and each TypeScript contender compiled ahead of time to
- * one JavaScript file, with the benchmark's own helpers bundled in and every import of kubeloop
- * pointing at dist/. Packages stay external, loaded by Node as in a deployed operator. No contender
- * runs through tsx, so none pays for compiling TypeScript at start-up.
+ * The Node contenders as users deploy them, not as the tests run them: the kubeloop contender
+ * bundled by `kubeloop build` into one file with kubeloop and every package, as the generated
+ * Dockerfile ships it; the other TypeScript contenders (and `kubeloop-unbundled`, the kubeloop
+ * contender as operators ran before `kubeloop build`) compiled ahead of time to one JavaScript
+ * file, with the benchmark's own helpers bundled in and every import of kubeloop pointing at its
+ * built JavaScript (`npm run build` into dist/), packages left for Node to load from node_modules.
+ * No contender runs through tsx, so none pays for compiling TypeScript at start-up.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
+import { bundleOperator } from "../../../src/cli/build.ts";
 import type { ContenderName } from "./contenders.ts";
 import { peersDir, repoRoot } from "./paths.ts";
 
@@ -16,9 +19,12 @@ import { peersDir, repoRoot } from "./paths.ts";
 export const builtDir = join(peersDir, ".built");
 
 const sources: Partial<Record<ContenderName, string>> = {
-  kubeloop: "kubeloop/operator.ts",
+  "kubeloop-unbundled": "kubeloop/operator.ts",
   floor: "floor/floor.ts",
 };
+
+/** The contenders bundled as shipped (`kubeloop build`). */
+const bundled: Partial<Record<ContenderName, string>> = { kubeloop: "kubeloop/operator.ts" };
 
 /** Rewrites every import of kubeloop's sources to the same module in dist/, left for Node to load. */
 const kubeloopFromDist: Plugin = {
@@ -62,8 +68,8 @@ export async function compileEntry(source: string, name: string): Promise<string
 }
 
 /**
- * Builds kubeloop (`npm run build`) and compiles the TypeScript contenders into `builtDir`;
- * returns the entry file of each.
+ * Builds kubeloop (`npm run build`), compiles the TypeScript contenders and bundles the shipped
+ * ones into `builtDir`; returns the entry file of each.
  */
 export async function buildContenders(
   log: (line: string) => void,
@@ -73,6 +79,15 @@ export async function buildContenders(
   const entries: Partial<Record<ContenderName, string>> = {};
   for (const [name, source] of Object.entries(sources) as [ContenderName, string][]) {
     entries[name] = await compileEntry(join(peersDir, source), name);
+  }
+  log("bundling the kubeloop contender (kubeloop build)");
+  for (const [name, source] of Object.entries(bundled) as [ContenderName, string][]) {
+    const bundle = await bundleOperator({
+      cwd: peersDir,
+      entry: source,
+      outfile: join(builtDir, `${name}.mjs`),
+    });
+    entries[name] = bundle.outfile;
   }
   return entries;
 }

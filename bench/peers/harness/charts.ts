@@ -16,6 +16,7 @@ export const num = (x: number, digits = 2) =>
 const palette: Record<ContenderName, string> = {
   kubeloop: "#2563eb",
   "kubeloop-own-writes-off": "#93c5fd",
+  "kubeloop-unbundled": "#1e3a8a",
   "controller-runtime": "#16a34a",
   "client-node": "#d97706",
   "dot-i": "#dc2626",

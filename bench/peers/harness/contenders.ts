@@ -10,6 +10,7 @@ import { BenchProcess } from "./process.ts";
 export type ContenderName =
   | "kubeloop"
   | "kubeloop-own-writes-off"
+  | "kubeloop-unbundled"
   | "controller-runtime"
   | "client-node"
   | "dot-i"
@@ -17,6 +18,7 @@ export type ContenderName =
 export const contenderNames: ContenderName[] = [
   "kubeloop",
   "kubeloop-own-writes-off",
+  "kubeloop-unbundled",
   "controller-runtime",
   "client-node",
   "dot-i",
@@ -31,13 +33,23 @@ const variants: Partial<Record<ContenderName, { of: ContenderName; env: Record<s
   "kubeloop-own-writes-off": { of: "kubeloop", env: { BENCH_READ_OWN_WRITES: "off" } },
 };
 
-/** The contenders a run has when none are named: every one but the variants. */
-export const defaultContenders = contenderNames.filter((name) => !variants[name]);
+/**
+ * Builds of a contender other than the one shipped, compared with it in the same run: only run
+ * when named. `kubeloop-unbundled` is the kubeloop contender as separate modules (kubeloop from
+ * dist/, packages from node_modules), as operators ran before `kubeloop build`.
+ */
+const otherBuilds: ContenderName[] = ["kubeloop-unbundled"];
+
+/** The contenders a run has when none are named: every one but the variants and other builds. */
+export const defaultContenders = contenderNames.filter(
+  (name) => !variants[name] && !otherBuilds.includes(name),
+);
 
 /** What each contender is, for the report. */
 export const contenderLabels: Record<ContenderName, string> = {
-  kubeloop: "kubeloop (this repo)",
+  kubeloop: "kubeloop (this repo, bundled by kubeloop build)",
   "kubeloop-own-writes-off": "kubeloop, readYourOwnWrites off",
+  "kubeloop-unbundled": "kubeloop, not bundled (dist/ and node_modules)",
   "controller-runtime": "controller-runtime (Go)",
   "client-node": "client-node 1.4 informers",
   "dot-i": "@dot-i/k8s-operator",

@@ -57,7 +57,8 @@ export function describeMachine(goBinary: string, node: string): MachineDescript
     loadAverageAtStart: loadavg()[0] ?? 0,
     cluster: `Kubernetes ${v.kubernetes}, etcd ${v.etcd} (local control plane, no scheduler or kwok)`,
     contenders: {
-      kubeloop: `${kubeloopRevision()}, from its built dist/ (npm run build); the contender compiled ahead of time with esbuild, run by ${plainNode}`,
+      kubeloop: `${kubeloopRevision()}, the contender and every package bundled into one file by kubeloop build, run by ${plainNode}`,
+      "kubeloop-unbundled": `${kubeloopRevision()}, from its built dist/ (npm run build), packages from node_modules; the contender compiled ahead of time with esbuild, run by ${plainNode}`,
       "kubeloop-own-writes-off":
         "the kubeloop contender with BENCH_READ_OWN_WRITES=off: readYourOwnWrites false",
       "controller-runtime": `sigs.k8s.io/controller-runtime ${goModVersion("sigs.k8s.io/controller-runtime")}, k8s.io/client-go ${goModVersion("k8s.io/client-go")}`,

@@ -6,19 +6,23 @@
  * start-up. This is how undici's own `index.js` assembles the two (`Object.assign` of the API
  * onto `Dispatcher.prototype`, the same functions, so loading all of undici later changes
  * nothing). The modules are internal to undici, whose version package.json pins exactly; the
- * client's tests exercise every method used.
+ * client's tests exercise every method used. They are imported statically (Node gives a CommonJS
+ * module's `module.exports` as the default export), not through `createRequire`, so that a bundler
+ * (`kubeloop build`) follows them into the bundle; their types are declared in `undici-internals.d.ts`.
  */
-import { createRequire } from "node:module";
 
-const require = createRequire(import.meta.url);
-Object.assign(require("undici/lib/dispatcher/dispatcher.js").prototype, require("undici/lib/api/index.js"));
+import requestApi from "undici/lib/api/index.js";
+import undiciUtil from "undici/lib/core/util.js";
+import UndiciAgent from "undici/lib/dispatcher/agent.js";
+import Dispatcher from "undici/lib/dispatcher/dispatcher.js";
+
+Object.assign(Dispatcher.prototype, requestApi);
 
 /** undici's connection-pooling dispatcher, as `import { Agent } from "undici"` gives it. */
-export const Agent: typeof import("undici").Agent = require("undici/lib/dispatcher/agent.js");
+export const Agent: typeof import("undici").Agent = UndiciAgent;
 
 /**
  * undici's parser of raw response headers (name/value Buffers in turn): names lower-cased,
  * repeated headers as arrays, names such as `__proto__` kept as plain members.
  */
-export const parseHeaders: (raw: Buffer[]) => Record<string, string | string[]> =
-  require("undici/lib/core/util.js").parseHeaders;
+export const parseHeaders: (raw: Buffer[]) => Record<string, string | string[]> = undiciUtil.parseHeaders;

@@ -1,5 +1,6 @@
 /**
- * The operator's entry point in a container (`node dist/main.js`, see config/Dockerfile): runs it
+ * The operator's entry point: `kubeloop build` bundles it into dist/operator.mjs, which the container
+ * runs (`node dist/operator.mjs`, see config/Dockerfile); it runs the operator
  * until SIGTERM with in-cluster credentials, its endpoints as the Deployment's args say
  * (`--metrics-bind-address`, `--metrics-secure`, `--health-probe-bind-address`, as kubebuilder's;
  * `--shards` and `--shard-key` to shard the controllers across replicas). Run outside a cluster,

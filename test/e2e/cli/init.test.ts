@@ -47,9 +47,12 @@ test("kubeloop init run from this checkout scaffolds a project that installs aga
   assert.doesNotMatch(installed.stderr, /install-scripts|allowScripts/, "no install script left unreviewed");
   await sh("npm", ["run", "typecheck"], dir);
   await sh("npm", ["run", "build"], dir);
+  assert.ok(existsSync(join(dir, "dist", "main.js")), "npm run build compiles the sources");
+  // What the generated Dockerfile's build stage runs: the scaffold installs esbuild for it.
+  await sh("npx", ["kubeloop", "build"], dir);
   assert.ok(
-    existsSync(join(dir, "dist", "main.js")),
-    "npm run build emits the container entry point the Dockerfile runs",
+    existsSync(join(dir, "dist", "operator.mjs")),
+    "kubeloop build bundles the container entry point the Dockerfile runs",
   );
   const tested = await sh("npm", ["test"], dir);
   assert.match(tested.stdout, /# pass 3/);

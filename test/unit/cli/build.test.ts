@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it, type TestContext } from "node:test";
+import { pathToFileURL } from "node:url";
+import { bundleOperator } from "../../../src/cli/build.ts";
+import { BuildError } from "../../../src/cli/errors.ts";
+
+const agentModule = join(import.meta.dirname, "../../../src/client/internal/agent.ts");
+
+/** A project directory outside the repository (no node_modules) with `files`; removed after `t`. */
+function project(t: TestContext, files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "kubeloop-build-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe("kubeloop build", () => {
+  it("bundles undici's internals the client loads by path, so the bundle runs without node_modules", async (t) => {
+    const cwd = project(t, {
+      "src/main.ts": `export { Agent, parseHeaders } from ${JSON.stringify(agentModule)};\n`,
+    });
+    const bundle = await bundleOperator({ cwd });
+    assert.equal(bundle.outfile, join(cwd, "dist/operator.mjs"));
+    assert.ok(existsSync(bundle.sourcemap));
+    assert.doesNotMatch(readFileSync(bundle.outfile, "utf8"), /require\d*\(["']undici/);
+    const loaded = (await import(
+      pathToFileURL(bundle.outfile).href
+    )) as typeof import("../../../src/client/internal/agent.ts");
+    assert.equal(typeof loaded.Agent.prototype.request, "function");
+    assert.deepEqual(loaded.parseHeaders([Buffer.from("Content-Type"), Buffer.from("text/plain")]), {
+      "content-type": "text/plain",
+    });
+  });
+
+  it("leaves an import() of a package the project does not install to fail at run time, as before bundling", async (t) => {
+    const cwd = project(t, {
+      "src/main.ts":
+        'export const load = () => import("kubeloop-optional-not-installed");\nexport const fs = await import("node:fs");\n',
+    });
+    const bundle = await bundleOperator({ cwd });
+    const loaded = (await import(pathToFileURL(bundle.outfile).href)) as {
+      load: () => Promise<unknown>;
+      fs: object;
+    };
+    assert.equal(typeof (loaded.fs as { readFileSync?: unknown }).readFileSync, "function");
+    await assert.rejects(loaded.load(), { code: "ERR_MODULE_NOT_FOUND" });
+  });
+
+  it("names the missing entry point and the flag that sets it", async (t) => {
+    const cwd = project(t, { "package.json": "{}" });
+    await assert.rejects(bundleOperator({ cwd, entry: "src/start.ts" }), (err: unknown) => {
+      assert.ok(err instanceof BuildError);
+      assert.equal(err.code, "KL_BUILD_ENTRY_MISSING");
+      assert.match(err.message, /src\/start\.ts does not exist.*--entry/);
+      return true;
+    });
+  });
+
+  it("passes esbuild's errors through with their file:line:column", async (t) => {
+    const cwd = project(t, {
+      "src/main.ts": 'import { run } from "./missing.ts";\n\nrun(;\n',
+    });
+    await assert.rejects(bundleOperator({ cwd }), (err: unknown) => {
+      assert.ok(err instanceof BuildError);
+      assert.equal(err.code, "KL_BUILD_FAILED");
+      assert.match(
+        err.message,
+        /^esbuild could not bundle src\/main\.ts:\n {2}src\/main\.ts:3:5: Unexpected ";"/,
+      );
+      return true;
+    });
+  });
+});
