@@ -62,11 +62,13 @@ const variants: { name: string; transform: () => Transform<KubeObject>; interned
   { name: "managedFields stripped only", transform: () => stripManagedFields },
   { name: "managedFields kept (identity)", transform: () => (o) => o },
   {
-    name: "metadata only (stripped)",
-    transform: () => (o) => {
-      const { apiVersion, kind, metadata } = stripManagedFields(o);
-      return { apiVersion, kind, metadata };
+    // A metadataOnly informer runs the same default transform on the PartialObjectMetadata it receives.
+    name: "metadata only (default transform, as a metadataOnly informer stores it)",
+    transform: () => {
+      const shared = informerDefault();
+      return (o) => shared({ apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata });
     },
+    interned: true,
   },
   {
     name: "store entry only (name + namespace)",
