@@ -20,6 +20,11 @@
  * types and count the bytes held by duplicate strings.
  *
  * Usage: `node --expose-gc --import tsx bench/cache-memory.ts [N=20000] [repetitions=5]`.
+ *
+ * Relist peak: `node --expose-gc --import tsx bench/cache-memory.ts --relist N` fills a store of N
+ * objects (default transform), then reflects a second complete list of N freshly parsed objects
+ * with the same keys, and prints the live heap (after forced GCs, every N/20 objects and before
+ * `initDone`) at its highest, as a multiple of the steady store's heap. Goal ≤ 1.5.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -57,11 +62,13 @@ const variants: { name: string; transform: () => Transform<KubeObject>; interned
   { name: "managedFields stripped only", transform: () => stripManagedFields },
   { name: "managedFields kept (identity)", transform: () => (o) => o },
   {
-    name: "metadata only (stripped)",
-    transform: () => (o) => {
-      const { apiVersion, kind, metadata } = stripManagedFields(o);
-      return { apiVersion, kind, metadata };
+    // A metadataOnly informer runs the same default transform on the PartialObjectMetadata it receives.
+    name: "metadata only (default transform, as a metadataOnly informer stores it)",
+    transform: () => {
+      const shared = informerDefault();
+      return (o) => shared({ apiVersion: o.apiVersion, kind: o.kind, metadata: o.metadata });
     },
+    interned: true,
   },
   {
     name: "store entry only (name + namespace)",
@@ -122,6 +129,31 @@ async function measure(variant: number, count: number, offset: number): Promise<
     jsonBytesPerObject: json,
     estimatedBytesPerObject: estimate,
   };
+}
+
+/** Peak live heap during a relist of `count` objects, against the steady store's heap. */
+async function relistPeak(count: number): Promise<{ steadyBytes: number; peakBytes: number; ratio: number }> {
+  const base = settledHeap();
+  const transform = informerDefault();
+  const store = createStore<KubeObject>();
+  for await (const _ of reflect(store, initialList(count, 0), transform));
+  const steady = settledHeap() - base;
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(peak, settledHeap() - base);
+  };
+  async function* relist(): AsyncGenerator<WatchEvent> {
+    for await (const event of initialList(count, 0)) {
+      if (event.type === "initDone") sample();
+      yield event;
+    }
+  }
+  let applied = 0;
+  for await (const change of reflect(store, relist(), transform)) {
+    if (change.type === "update" && ++applied % Math.ceil(count / 20) === 0) sample();
+  }
+  if (store.reader.size !== count || applied !== count) throw new Error(`relisted ${applied} of ${count}`);
+  return { steadyBytes: steady, peakBytes: peak, ratio: peak / steady };
 }
 
 interface HeapCensus {
@@ -274,6 +306,8 @@ const [mode, ...rest] = process.argv.slice(2);
 const numbers = rest.map(Number);
 if (mode === "--measure") {
   process.stdout.write(JSON.stringify(await measure(numbers[0] ?? 0, numbers[1] ?? 0, numbers[2] ?? 0)));
+} else if (mode === "--relist") {
+  console.log(JSON.stringify({ n: numbers[0], ...(await relistPeak(numbers[0] ?? 0)) }));
 } else if (mode === "--attribute") {
   process.stdout.write(JSON.stringify(await attribute(numbers[0] ?? 0, numbers[1] ?? 0)));
 } else {

@@ -1,8 +1,17 @@
 /**
- * Folds a watch's events into a store and reports what changed. A relist (`init` …
- * `initDone`) is buffered and swapped in at `initDone`, producing an add for each new object, an
- * update for every object that was already stored — changed or not, as client-go's `Replace`
- * re-delivers the whole list — and a delete for each object that vanished while the watch was away.
+ * Folds a watch's events into a store and reports what changed. A relist (`init` … `initDone`)
+ * is applied object by object as its pages arrive: an add for each new object, an update for every
+ * object that was already stored — changed or not, as client-go's `Replace` re-delivers the whole
+ * list — and, at `initDone`, a delete for each stored object the list did not contain.
+ *
+ * Where this differs from client-go: its reflector (and its watch-list's temporary store) buffers
+ * the whole list and hands it to `Replace` in one step, so readers switch from the old content to
+ * the new atomically — but the list and the store coexist, and a relist of a large kind about
+ * doubles the cache's memory. Here only the set of keys seen is held beside the store. During a
+ * relist a reader sees each object either as it was or as the list has it (both consistent reads,
+ * the list's being newer), and objects gone from the cluster until `initDone`. A list that fails
+ * halfway leaves its objects applied (they are newer than what they replaced) and deletes nothing;
+ * the next `init` starts a fresh set of keys.
  */
 import { type KubeObject, keyOf } from "../api/index.ts";
 import type { WatchEvent } from "../watch/index.ts";
@@ -53,20 +62,27 @@ export async function* reflect<T extends KubeObject>(
   events: AsyncIterable<WatchEvent<T>>,
   transform: Transform<T> = stripManagedFields,
 ): AsyncGenerator<Change<T>> {
-  let buffer: Map<string, T> | undefined;
+  let seen = new Set<string>();
   let everSynced = false;
   for await (const event of events) {
     switch (event.type) {
       case "init":
-        buffer = new Map();
+        seen = new Set();
         break;
-      case "initApply":
-        buffer?.set(keyOf(event.object), transform(event.object));
+      case "initApply": {
+        const object = transform(event.object);
+        seen.add(keyOf(object));
+        const old = store.writer.apply(object);
+        yield old ? { type: "update", old, object } : { type: "add", object, initial: !everSynced };
         break;
+      }
       case "initDone":
-        yield* swapIn(store, buffer ?? new Map(), !everSynced);
+        for (const key of store.reader.keys()) {
+          const gone = seen.has(key) ? undefined : store.reader.get(key);
+          if (gone && store.writer.delete(gone)) yield { type: "delete", object: gone };
+        }
         everSynced = true;
-        buffer = undefined;
+        seen = new Set();
         yield { type: "synced" };
         break;
       case "apply": {
@@ -82,18 +98,4 @@ export async function* reflect<T extends KubeObject>(
       }
     }
   }
-}
-
-function* swapIn<T extends KubeObject>(
-  store: { reader: StoreReader<T>; writer: StoreWriter<T> },
-  fresh: Map<string, T>,
-  initial: boolean,
-): Generator<Change<T>> {
-  const changes: Change<T>[] = [];
-  for (const [key, object] of fresh) {
-    const old = store.reader.get(key);
-    changes.push(old ? { type: "update", old, object } : { type: "add", object, initial });
-  }
-  for (const object of store.writer.replace(fresh.values())) changes.push({ type: "delete", object });
-  yield* changes;
 }

@@ -79,7 +79,7 @@ describe("reflect", () => {
     ]);
   });
 
-  it("swaps a relist in at initDone: adds, updates every object still present (moved or not), deletes the rest", async () => {
+  it("applies a relist object by object: adds, updates every object still present (moved or not), then deletes the rest", async () => {
     const store = createStore<ConfigMapObject>();
     const result = await changes(
       [
@@ -98,21 +98,74 @@ describe("reflect", () => {
     assert.deepEqual(store.reader.keys().sort(), ["ns/moved", "ns/new", "ns/same"]);
   });
 
-  it("keeps the old content visible until the relist is complete", async () => {
+  it("stores each listed object as it arrives, and keeps the unseen ones until the relist is complete", async () => {
+    // The list is never held beside the store: the relist's peak memory stays near the steady cache.
     const store = createStore<ConfigMapObject>();
-    let seenDuringRelist: string[] = [];
+    const during: string[][] = [];
+    const out: string[] = [];
     async function* events(): AsyncGenerator<Event> {
-      yield* list(cm("a"), cm("b"));
+      yield* list(cm("a"), cm("b", "ns", "1"));
       yield { type: "init" };
       yield { type: "initApply", object: cm("c") };
-      seenDuringRelist = store.reader.keys().sort();
+      during.push([...out]);
+      yield { type: "initApply", object: cm("b", "ns", "2") };
+      during.push(store.reader.keys().sort(), [store.reader.get("ns/b")?.metadata.resourceVersion ?? ""]);
       yield { type: "initDone" };
     }
-    const out: string[] = [];
     for await (const change of reflect(store, events())) out.push(brief(change));
-    assert.deepEqual(seenDuringRelist, ["ns/a", "ns/b"]);
-    assert.deepEqual(store.reader.keys(), ["ns/c"]);
-    assert.deepEqual(out.slice(3), ["add c@1", "delete a@1", "delete b@1", "synced"]);
+    assert.deepEqual(during, [
+      ["add a@1 (initial)", "add b@1 (initial)", "synced", "add c@1"],
+      ["ns/a", "ns/b", "ns/c"],
+      ["2"],
+    ]);
+    assert.deepEqual(store.reader.keys().sort(), ["ns/b", "ns/c"]);
+    assert.deepEqual(out.slice(3), ["add c@1", "update b@1→b@2", "delete a@1", "synced"]);
+  });
+
+  it("deletes nothing when a relist breaks off, and only what the next complete list lacks", async () => {
+    const store = createStore<ConfigMapObject>();
+    const result = await changes(
+      [
+        ...list(cm("a"), cm("b"), cm("c")),
+        { type: "init" },
+        { type: "initApply", object: cm("a", "ns", "2") },
+        ...list(cm("b", "ns", "3")),
+      ],
+      store,
+    );
+    assert.deepEqual(result.slice(4), [
+      "update a@1→a@2",
+      "update b@1→b@3",
+      "delete a@2",
+      "delete c@1",
+      "synced",
+    ]);
+    assert.deepEqual(store.reader.keys(), ["ns/b"]);
+  });
+
+  it("handles a delete inside a watch-list's initial events, then does not delete the object twice", async () => {
+    const store = createStore<ConfigMapObject>();
+    const result = await changes(
+      [
+        { type: "init" },
+        { type: "initApply", object: cm("a") },
+        { type: "delete", object: cm("a", "ns", "2") },
+        { type: "initApply", object: cm("a", "ns", "3") },
+        { type: "initApply", object: cm("b", "ns", "4") },
+        { type: "delete", object: cm("b", "ns", "5") },
+        { type: "initDone" },
+      ],
+      store,
+    );
+    assert.deepEqual(result, [
+      "add a@1 (initial)",
+      "delete a@1",
+      "add a@3 (initial)",
+      "add b@4 (initial)",
+      "delete b@4",
+      "synced",
+    ]);
+    assert.deepEqual(store.reader.keys(), ["ns/a"]);
   });
 
   it("strips managedFields by default, from listed and watched objects", async () => {
