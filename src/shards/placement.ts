@@ -56,10 +56,23 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
 }
 
 /**
+ * Objects a shard labels: among the shared informer's unlabelled ones (`unrouted`), those that
+ * `keeps` (the shard's by hash) are given `kubeloop.dev/shard: <value>`, and are then watched by
+ * the label.
+ */
+export interface ShardLabelling {
+  /** The shard's index: the label's value. */
+  readonly value: string;
+  /** Whether an unlabelled object is the shard's: the hash the server path shards by. */
+  readonly keeps: (obj: KubeObject) => boolean;
+}
+
+/**
  * Where a shard's informer of a kind comes from:
  * - `{ scope, route }`: its own, narrowed to the shard, which the replica merges with its other
  *   shards' along `route`; with `unrouted`, joined with the manager's shared informer of the kind's
- *   objects the route cannot place (children without the shard label), at that scope;
+ *   objects the route cannot place (children without the shard label), at that scope; with
+ *   `labels`, only the shard's among those, which the shard labels;
  * - `{ filter }`: the manager's shared informer of the whole kind seen through the shard's filter
  *   (where the apiserver ignores the shard selector, so that the replica receives the kind once,
  *   not once per shard);
@@ -73,6 +86,7 @@ export type Placed =
       readonly scope: InformerScope;
       readonly route: Route;
       readonly unrouted?: InformerScope;
+      readonly labels?: ShardLabelling;
       readonly holds?: (namespace: string) => boolean;
     }
   | { readonly filter: (obj: KubeObject) => boolean; readonly holds?: (namespace: string) => boolean }
@@ -104,12 +118,29 @@ export function labelRoute(base: InformerScope): Route {
   };
 }
 
+/**
+ * The placement of `scope` by the shard label: the shard's labelled objects (`kubeloop.dev/shard=<index>`,
+ * merged along {@link labelRoute}), joined with the kind's unlabelled ones (`!kubeloop.dev/shard`).
+ * Placing a scope it returned again changes nothing.
+ */
+function byShardLabel(shard: HeldShard, scope: InformerScope) {
+  const label = `${SHARD_LABEL}=${shard.index}`;
+  const selectors = (scope.labelSelector ? scope.labelSelector.split(",") : []).filter((s) => s !== label);
+  const base = { ...scope, labelSelector: selectors.join(",") || undefined };
+  const route = labelRoute(base);
+  const unrouted = { ...base, labelSelector: [...selectors, `!${SHARD_LABEL}`].join(",") };
+  return { scope: route.scopeOf([shard]), route, unrouted };
+}
+
 /** Where each informer of one shard comes from ({@link Placed}). */
 export type Placement = (type: ResourceType, scope: InformerScope) => Placed;
 
 /**
  * The {@link Placement} of `shard` under `key`, for controllers that declared `declarations`;
- * `serverShards` tells whether the apiserver applies shard selectors to a kind. Nothing a
+ * `serverShards` tells whether the apiserver applies shard selectors to a kind. Where it does
+ * not, a controller's primary kind is placed by the shard label (the index of the shard its hash
+ * falls in: the same placement), joined with the kind's unlabelled objects of the shard, which the
+ * shard labels; other kinds are the shared informer through the shard's filter. Nothing a
  * controller on the shard may need is left out:
  *
  * - namespace key: a namespaced kind the controllers declare is narrowed to the shard's
@@ -129,8 +160,13 @@ export function shardPlacement(
   declarations: readonly ControllerDeclaration[],
   serverShards: (type: ResourceType) => boolean,
 ): Placement {
+  const primaries = new Set(declarations.map((d) => kindOf(d.primary.type)));
   const byHash = (type: ResourceType, { shard: _, ...base }: InformerScope): Placed => {
-    if (!serverShards(type)) return { filter: (obj) => inShard(obj, key, [shard.range]) };
+    const keeps = (obj: KubeObject) => inShard(obj, key, [shard.range]);
+    if (!serverShards(type) && primaries.has(kindOf(type))) {
+      return { ...byShardLabel(shard, base), labels: { value: String(shard.index), keeps } };
+    }
+    if (!serverShards(type)) return { filter: keeps };
     const route = hashRoute(key, base);
     return { scope: route.scopeOf([shard]), route };
   };
@@ -162,16 +198,10 @@ function byUid(
   byHash: Placement,
 ): Placement {
   const uses = usesOfKinds(declarations);
-  const label = `${SHARD_LABEL}=${shard.index}`;
   return (type, scope) => {
     const use = uses.get(kindOf(type));
     if (use === "primary") return byHash(type, scope);
-    if (use !== "owned") return undefined;
-    const selectors = (scope.labelSelector ? scope.labelSelector.split(",") : []).filter((s) => s !== label);
-    const base = { ...scope, labelSelector: selectors.join(",") || undefined };
-    const route = labelRoute(base);
-    const unrouted = { ...base, labelSelector: [...selectors, `!${SHARD_LABEL}`].join(",") };
-    return { scope: route.scopeOf([shard]), route, unrouted };
+    return use === "owned" ? byShardLabel(shard, scope) : undefined;
   };
 }
 

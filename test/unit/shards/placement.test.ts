@@ -97,20 +97,15 @@ describe("shardPlacement", () => {
     assert.ok(shard1(ConfigMap, {}), "where the cluster-scoped controller does not run, narrowed");
   });
 
-  test("where the apiserver does not shard a kind: the shared informer, through the shard's filter", async () => {
-    const place = shardPlacement("namespace", shard, await declarations, (type) => type !== Secret);
-    const placed = place(Secret, {});
-    assert.ok(placed && "filter" in placed);
-    const secret = (namespace: string) => ({
-      apiVersion: "v1",
-      kind: "Secret",
-      metadata: { name: "s", namespace },
-    });
+  test("where the apiserver does not shard a kind no controller reconciles: the shared informer, through the shard's filter", async () => {
+    const place = shardPlacement("namespace", shard, await declarations, (type) => type !== ConfigMap);
+    const placed = place(ConfigMap, {});
+    assert.ok(placed && "filter" in placed, "owned only: not labelled by the replicas");
     assert.deepEqual(
-      [placed.filter(secret(namespaceIn(true))), placed.filter(secret(namespaceIn(false)))],
+      [placed.filter(cm("c", namespaceIn(true))), placed.filter(cm("c", namespaceIn(false)))],
       [true, false],
     );
-    assert.ok(place(ConfigMap, {}) && "scope" in (place(ConfigMap, {}) ?? {}));
+    assert.ok(place(Secret, {}) && "scope" in (place(Secret, {}) ?? {}));
   });
 
   test("by uid: primary kinds by uid, owned kinds by the shard label (once), kinds also watched shared", async () => {
