@@ -51,6 +51,7 @@ test("with the gate off, sharded myproxy replicas place routes by the shard labe
     [0, 0, 0],
     "the primary kinds are placed by the label, not filtered whole",
   );
+  assert.deepEqual(labelled, [1, 1, 1], "kubeloop_shard_labelled says so");
   assert.equal(
     cached.reduce((sum, n) => sum + n, 0),
     routeCount,

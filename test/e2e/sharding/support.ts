@@ -12,7 +12,7 @@ import { Client, loadKubeconfig } from "../../../src/client/index.ts";
 import { inRanges, type ShardRange, shardHash, splitHashSpace } from "../../../src/sharding/index.ts";
 import { watch } from "../../../src/watch/index.ts";
 import { longestFailoverMs } from "../election/support.ts";
-import { deploy, type DeployedOperator, ownCluster, type Replica } from "../fixtures/deployed.ts";
+import { type DeployedOperator, deploy, ownCluster, type Replica } from "../fixtures/deployed.ts";
 import {
   assertNeverTogether,
   assertNoKeyTogether,

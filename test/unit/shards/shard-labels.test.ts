@@ -14,8 +14,8 @@ import { ShardCache } from "../../../src/shards/shard-cache.ts";
 import { labelShardObjects, shardLabelPatch } from "../../../src/shards/shard-labels.ts";
 import { cm, names, newCache } from "../cache/support.ts";
 import { until } from "../controller/support.ts";
-import { notFound } from "../status/update-status-support.ts";
 import { lowHalf } from "../sharding/support.ts";
+import { notFound } from "../status/update-status-support.ts";
 
 const shard: HeldShard = { index: 2, range: lowHalf };
 const gateOff = () => false;
