@@ -36,13 +36,20 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
    *   it owns or watches. A cached read (`cache.reader`) of a namespace the shard does not hold
    *   goes to an informer holding it whole, or throws `OutsideShardReadError`; a map function
    *   that returns keys of other shards' namespaces from a kind sharded here is warned about
-   *   once (those shards never see its objects: give the watch a namespace scope).
+   *   once (those shards never see its objects: give the watch a namespace scope). Children of
+   *   a namespaced owner made by `ensureChild` carry its shard label (`kubeloop.dev/shard`).
    * - `"uid"`: the hash of the primary object's uid, spreading the objects of one namespace.
    *   Children are labelled `kubeloop.dev/shard` with their owner's shard by `ensureChild` and
    *   watched by that label; an owned kind's objects without the label (children made with
    *   `client.create` or `apply`, or by someone else) are cached whole by every replica beside
    *   them. Other watched kinds are cached whole by every replica, and the keys they map to are
    *   kept only for primary objects of the replica's shards.
+   *
+   * Either key, where the apiserver ignores shard selectors (gate `ShardedListAndWatch` off), places
+   * a controller's primary kind by the label `kubeloop.dev/shard`, which each shard's holder sets
+   * on its objects; every replica then receives only its shards' labelled objects, and once each
+   * object not labelled yet. The label depends on `shards`: keep it fixed (a change of `shards`
+   * needs the labels removed first).
    */
   key?: ShardKey;
   /** How many virtual shards the hash space is split into; every replica must agree. Default 32. */
