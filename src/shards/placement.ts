@@ -9,11 +9,26 @@ import type { Informer, InformerScope } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
-import { hashSpace, inRanges, inShard, type ShardKey, shardHash, shardSelector } from "../sharding/index.ts";
+import {
+  bucketsOf,
+  bucketWithin,
+  hashBucket,
+  hashSpace,
+  inRanges,
+  inShard,
+  objectShardHash,
+  type ShardKey,
+  shardHash,
+  shardSelector,
+} from "../sharding/index.ts";
 import type { HeldShard } from "./coordinator.ts";
 import type { Route } from "./watch-merger.ts";
 
-/** The label a manager sharded by uid puts on children: the index of their owner's shard. */
+/**
+ * The shard label: an object's hash bucket (the top 8 bits of its shard hash, `hashBucket`), on
+ * primary objects where the apiserver does not shard their kind, and on children (their owner's).
+ * It depends on the object alone, so it never changes when shards move or their count does.
+ */
 export const SHARD_LABEL = "kubeloop.dev/shard";
 
 /**
@@ -46,10 +61,11 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
    *   kept only for primary objects of the replica's shards.
    *
    * Either key, where the apiserver ignores shard selectors (gate `ShardedListAndWatch` off), places
-   * a controller's primary kind by the label `kubeloop.dev/shard`, which each shard's holder sets
-   * on its objects; every replica then receives only its shards' labelled objects, and once each
-   * object not labelled yet. The label depends on `shards`: keep it fixed (a change of `shards`
-   * needs the labels removed first).
+   * a controller's primary kind by the label `kubeloop.dev/shard`: the object's hash bucket (the
+   * top 8 bits of its hash), set at creation by the operator's mutating webhook (namespace key) and
+   * otherwise by each shard's holder; every replica then receives only its shards' buckets, and
+   * once each object not labelled yet. The label does not depend on `shards`: changing it moves no
+   * label.
    */
   key?: ShardKey;
   /** How many virtual shards the hash space is split into; every replica must agree. Default 32. */
@@ -64,12 +80,12 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
 
 /**
  * Objects a shard labels: among the shared informer's unlabelled ones (`unrouted`), those that
- * `keeps` (the shard's by hash) are given `kubeloop.dev/shard: <value>`, and are then watched by
- * the label.
+ * `keeps` (the shard's by hash) are given `kubeloop.dev/shard: <their bucket>`, and are then
+ * watched by the label.
  */
 export interface ShardLabelling {
-  /** The shard's index: the label's value. */
-  readonly value: string;
+  /** The label value of an object: its hash bucket. */
+  readonly value: (obj: KubeObject) => string;
   /** Whether an unlabelled object is the shard's: the hash the server path shards by. */
   readonly keeps: (obj: KubeObject) => boolean;
 }
@@ -109,34 +125,63 @@ export function hashRoute(key: ShardKey, base: InformerScope): Route {
   };
 }
 
-/** The {@link Route} of children by the shard label their owner's shard gave them, within `base`. */
-export function labelRoute(base: InformerScope): Route {
+/** The label selector of the buckets `shards` overlap: `kubeloop.dev/shard in (…)`, or any value for all 256. */
+export function bucketSelector(shards: readonly Pick<HeldShard, "range">[]): string {
+  const buckets = [...new Set(shards.flatMap((s) => bucketsOf(s.range)))].sort((a, b) => a - b);
+  if (buckets.length === 256) return SHARD_LABEL;
+  return buckets.length === 1 ? `${SHARD_LABEL}=${buckets[0]}` : `${SHARD_LABEL} in (${buckets.join(",")})`;
+}
+
+/**
+ * The {@link Route} of objects by their shard label (their bucket), within `base`: a shard watches
+ * every bucket its range overlaps, and keeps of the (at most two) buckets its range's edges cut
+ * those whose full hash, `hashOf`, is its own.
+ */
+export function labelRoute(base: InformerScope, hashOf: (obj: KubeObject) => bigint): Route {
   const selectors = base.labelSelector ? [base.labelSelector] : [];
   return {
     by: SHARD_LABEL,
     base,
-    scopeOf: (shards) => {
-      const indexes = shards.map((s) => s.index).sort((a, b) => a - b);
-      const shardLabel =
-        indexes.length === 1 ? `${SHARD_LABEL}=${indexes[0]}` : `${SHARD_LABEL} in (${indexes.join(",")})`;
-      return { ...base, labelSelector: [...selectors, shardLabel].join(",") };
-    },
-    keeps: (shard) => (obj) => obj.metadata.labels?.[SHARD_LABEL] === String(shard.index),
+    scopeOf: (shards) => ({ ...base, labelSelector: [...selectors, bucketSelector(shards)].join(",") }),
+    keeps:
+      ({ range }) =>
+      (obj) => {
+        const bucket = Number(obj.metadata.labels?.[SHARD_LABEL] ?? Number.NaN);
+        if (!bucketsOf(range).includes(bucket)) return false;
+        return bucketWithin(bucket, range) || inRanges(hashOf(obj), [range]);
+      },
   };
 }
 
+/** True when `selector` is one {@link labelRoute} added: the shard label's, not the user's. */
+const isShardSelector = (selector: string) => selector.startsWith(SHARD_LABEL);
+
 /**
- * The placement of `scope` by the shard label: the shard's labelled objects (`kubeloop.dev/shard=<index>`,
- * merged along {@link labelRoute}), joined with the kind's unlabelled ones (`!kubeloop.dev/shard`).
+ * The placement of `scope` by the shard label: the shard's buckets (merged along
+ * {@link labelRoute}), joined with the kind's unlabelled objects (`!kubeloop.dev/shard`).
  * Placing a scope it returned again changes nothing.
  */
-function byShardLabel(shard: HeldShard, scope: InformerScope) {
-  const label = `${SHARD_LABEL}=${shard.index}`;
-  const selectors = (scope.labelSelector ? scope.labelSelector.split(",") : []).filter((s) => s !== label);
+function byShardLabel(shard: HeldShard, scope: InformerScope, hashOf: (obj: KubeObject) => bigint) {
+  const selectors = splitSelector(scope.labelSelector).filter((s) => !isShardSelector(s));
   const base = { ...scope, labelSelector: selectors.join(",") || undefined };
-  const route = labelRoute(base);
+  const route = labelRoute(base, hashOf);
   const unrouted = { ...base, labelSelector: [...selectors, `!${SHARD_LABEL}`].join(",") };
   return { scope: route.scopeOf([shard]), route, unrouted };
+}
+
+/** The requirements of a label selector, split at the commas outside `in (…)` lists. */
+function splitSelector(selector: string | undefined): string[] {
+  return selector ? (selector.match(/(?:[^,(]|\([^)]*\))+/g) ?? []) : [];
+}
+
+/** The hash a child's shard label stands for under the uid key: its controlling owner's uid's. */
+function ownerUidHash(obj: KubeObject): bigint {
+  return shardHash(obj.metadata.ownerReferences?.find((ref) => ref.controller)?.uid ?? "");
+}
+
+/** The shard label value of `obj` under `key`: its bucket. */
+export function shardLabelValue(obj: KubeObject, key: ShardKey): string {
+  return String(hashBucket(objectShardHash(obj, key)));
 }
 
 /** Where each informer of one shard comes from ({@link Placed}). */
@@ -171,7 +216,8 @@ export function shardPlacement(
   const byHash = (type: ResourceType, { shard: _, ...base }: InformerScope): Placed => {
     const keeps = (obj: KubeObject) => inShard(obj, key, [shard.range]);
     if (!serverShards(type) && primaries.has(kindOf(type))) {
-      return { ...byShardLabel(shard, base), labels: { value: String(shard.index), keeps } };
+      const value = (obj: KubeObject) => shardLabelValue(obj, key);
+      return { ...byShardLabel(shard, base, (obj) => objectShardHash(obj, key)), labels: { value, keeps } };
     }
     if (!serverShards(type)) return { filter: keeps };
     const route = hashRoute(key, base);
@@ -208,7 +254,7 @@ function byUid(
   return (type, scope) => {
     const use = uses.get(kindOf(type));
     if (use === "primary") return byHash(type, scope);
-    return use === "owned" ? byShardLabel(shard, scope) : undefined;
+    return use === "owned" ? byShardLabel(shard, scope, ownerUidHash) : undefined;
   };
 }
 

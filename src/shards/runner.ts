@@ -31,6 +31,7 @@ import {
   type ShardingOptions,
   serverAppliesShardSelectors,
   shardAccepts,
+  shardLabelValue,
   shardPlacement,
   warnLostMappings,
 } from "./placement.ts";
@@ -268,8 +269,8 @@ export class ShardRunner {
       place,
       stopped.signal,
       merging,
-      (type, informer, value) =>
-        labelShardObjects(writes.fenced(client), type, informer, value, (err, obj) => {
+      (type, informer, labelOf, moving) =>
+        labelShardObjects(writes.fenced(client), type, informer, labelOf, moving, (err, obj) => {
           metrics.shardLabelFailed(type.kind);
           logger.warn(
             { err, kind: type.kind, name: obj.metadata.name },
@@ -301,9 +302,11 @@ export class ShardRunner {
               (message) => logger.warn({ controller: name }, message),
             ),
           ),
-          // A namespaced owner's children are in its namespace: under either key, its shard is theirs.
+          // A namespaced owner's children are in its namespace: under either key, its bucket is theirs.
           childLabels:
-            key === "uid" || primary.type.namespaced ? { [SHARD_LABEL]: String(shard.index) } : undefined,
+            key === "uid" || primary.type.namespaced
+              ? (owner) => ({ [SHARD_LABEL]: shardLabelValue(owner, key) })
+              : undefined,
         });
         const untrack = metrics.trackQueue(name, built.queue);
         ends.push(untrack, () => controllerMetrics.maxConcurrent(0));

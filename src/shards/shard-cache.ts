@@ -13,6 +13,7 @@ import {
   type InformerScope,
   readerOf,
 } from "../cache/index.ts";
+import type { Clock } from "../clock/index.ts";
 import type { WatchClient } from "../watch/index.ts";
 import type { HeldShard } from "./coordinator.ts";
 import { OutsideShardReadError } from "./errors.ts";
@@ -22,9 +23,15 @@ import { MovableView, type Route, routeId, type WatchMerger } from "./watch-merg
 
 /**
  * Labels, while the shard runs, the objects of `informer` (the shard's unlabelled ones of `type`)
- * with the shard label `value`; returns what stops it.
+ * with the shard label `labelOf(obj)`, each key in `moving` while its label is written
+ * (`labelShardObjects`); returns what stops it.
  */
-export type LabelObjects = (type: ResourceType, informer: Informer<KubeObject>, value: string) => () => void;
+export type LabelObjects = (
+  type: ResourceType,
+  informer: Informer<KubeObject>,
+  labelOf: (obj: KubeObject) => string,
+  moving: Set<string>,
+) => () => void;
 
 /** How a shard's cache joins the replica's merged watches ({@link WatchMerger}). */
 export interface ShardMerging {
@@ -44,6 +51,7 @@ export class ShardCache extends InformerCache {
   readonly #place: Placement;
   readonly #merging: ShardMerging | undefined;
   readonly #label: LabelObjects | undefined;
+  readonly #clock: Clock | undefined;
   /** Told of a handler that threw while a view moved: the cache's own error hook. */
   readonly #onError: (err: unknown) => void;
   /** The shard's views of the kinds it narrows, by kind and route. */
@@ -69,6 +77,7 @@ export class ShardCache extends InformerCache {
     this.#place = place;
     this.#merging = merging;
     this.#label = label;
+    this.#clock = options.clock;
     this.#onError = (err) => options.onError?.(err, "a shard's handler, told what changed as its view moved");
     // One listener for all the shard's views (a listener each would pass Node's limit of 10).
     stopped.addEventListener("abort", () => this.#closeViews(), { once: true });
@@ -168,7 +177,8 @@ export class ShardCache extends InformerCache {
 
   /**
    * `own` joined, once per kind and route, with the shared informer of the objects its route cannot
-   * place: those of them the shard labels (`labels`) only, labelled as they come.
+   * place: those of them the shard labels (`labels`) only, labelled as they come, each kept in the
+   * join from leaving the unlabelled watch until it arrives in `own`.
    */
   #join<T extends KubeObject>(
     type: ResourceType<T>,
@@ -183,10 +193,12 @@ export class ShardCache extends InformerCache {
       return existing;
     }
     const unlabelled = this.#sharedView(type, unrouted ?? {}, indexers, labels?.keeps);
+    const moves = { keys: new Set<string>(), clock: this.#clock };
     if (labels && this.#label) {
-      this.#closing.push(this.#label(type, unlabelled as unknown as Informer<KubeObject>, labels.value));
+      const objects = unlabelled as unknown as Informer<KubeObject>;
+      this.#closing.push(this.#label(type, objects, labels.value, moves.keys));
     }
-    const joined = joinInformers(own, unlabelled);
+    const joined = joinInformers(own, unlabelled, labels && moves);
     this.#joined.set(id, joined as unknown as Informer<KubeObject>);
     return joined;
   }

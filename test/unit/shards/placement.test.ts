@@ -15,6 +15,7 @@ import { inRanges, shardHash } from "../../../src/sharding/index.ts";
 import { OutsideShardReadError } from "../../../src/shards/errors.ts";
 import type { HeldShard } from "../../../src/shards/index.ts";
 import {
+  bucketSelector,
   type Placed,
   type Placement,
   shardAccepts,
@@ -112,7 +113,7 @@ describe("shardPlacement", () => {
     const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations, () => true);
     assert.deepEqual(scopeOf(place(Deployment, {})), { shard: { key: "uid", ranges: [lowHalf] } });
     const owned = scopeOf(place(ConfigMap, { labelSelector: "app=x" }));
-    assert.deepEqual(owned, { labelSelector: "app=x,kubeloop.dev/shard=3" });
+    assert.deepEqual(owned, { labelSelector: `app=x,${bucketSelector([{ range: lowHalf }])}` });
     assert.deepEqual(scopeOf(place(ConfigMap, owned)), owned, "placing twice changes nothing");
     assert.equal(place(Secret, {}), undefined, "primary of one controller, watched by another");
     assert.equal(place(Namespace, {}), undefined, "not declared");
@@ -120,7 +121,8 @@ describe("shardPlacement", () => {
 
   test("by uid: an owned kind's objects without the shard label (children made with client.create) are read whole beside the shard's", async () => {
     const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations, () => true);
-    for (const scope of [{ labelSelector: "app=x" }, { labelSelector: "app=x,kubeloop.dev/shard=3" }]) {
+    const labelled = `app=x,${bucketSelector([{ range: lowHalf }])}`;
+    for (const scope of [{ labelSelector: "app=x" }, { labelSelector: labelled }]) {
       const placed = place(ConfigMap, scope);
       assert.ok(placed && "unrouted" in placed);
       assert.deepEqual(placed.unrouted, { labelSelector: "app=x,!kubeloop.dev/shard" });
@@ -262,12 +264,12 @@ describe("ShardCache", () => {
     shared.start(stop.signal);
     await until(() => configMaps.lists.length === 1);
     assert.equal(configMaps.lists[0]?.labelSelector, "!kubeloop.dev/shard");
-    configMaps.page([cm("made-by-ensure-child", "ns", "5", { "kubeloop.dev/shard": "0" })], "5");
+    configMaps.page([cm("made-by-ensure-child", "ns", "5", { "kubeloop.dev/shard": "7" })], "5");
     configMaps.stream();
     assert.equal(cache.synced, false);
     cache.start(stop.signal);
     await cache.waitForSync();
-    assert.equal(configMaps.lists[1]?.labelSelector, "kubeloop.dev/shard=0");
+    assert.equal(configMaps.lists[1]?.labelSelector, bucketSelector([shard]));
     assert.deepEqual(names(informer.store.list()), ["made-by-create", "made-by-ensure-child"]);
     assert.equal(informer.store.get("ns/made-by-create")?.metadata.name, "made-by-create");
     assert.deepEqual(names((await cache.reader(ConfigMap)).list()), [
