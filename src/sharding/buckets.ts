@@ -7,6 +7,13 @@
  */
 import { hashSpace, type ShardRange } from "./ranges.ts";
 
+/**
+ * The shard label: an object's hash bucket, where the apiserver does not shard its kind (set at
+ * creation by the operator's mutating webhook, or by the shard's holder) and on children (their
+ * owner's bucket). Replicas select their buckets by it: `kubeloop.dev/shard in (…)`.
+ */
+export const SHARD_LABEL = "kubeloop.dev/shard";
+
 /** How many buckets the hash space is cut into: 2^8. */
 export const bucketCount = 256;
 

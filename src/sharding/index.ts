@@ -19,7 +19,7 @@
  * ```
  */
 
-export { bucketCount, bucketsOf, bucketWithin, hashBucket } from "./buckets.ts";
+export { bucketCount, bucketsOf, bucketWithin, hashBucket, SHARD_LABEL } from "./buckets.ts";
 export { shardHash } from "./hash.ts";
 export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
 export {

@@ -17,6 +17,7 @@ import {
   inRanges,
   inShard,
   objectShardHash,
+  SHARD_LABEL,
   type ShardKey,
   shardHash,
   shardSelector,
@@ -24,12 +25,7 @@ import {
 import type { HeldShard } from "./coordinator.ts";
 import type { Route } from "./watch-merger.ts";
 
-/**
- * The shard label: an object's hash bucket (the top 8 bits of its shard hash, `hashBucket`), on
- * primary objects where the apiserver does not shard their kind, and on children (their owner's).
- * It depends on the object alone, so it never changes when shards move or their count does.
- */
-export const SHARD_LABEL = "kubeloop.dev/shard";
+export { SHARD_LABEL } from "../sharding/index.ts";
 
 /**
  * Sharding of a manager's controllers across its replicas: the hash space is split into
