@@ -5,7 +5,8 @@
  * received; for the run: converge time from the replicas' start (the Widgets exist already), and
  * the handover after one replica is killed with SIGKILL (until every Widget it had reconciled was
  * reconciled again by another). The same on a control plane whose apiserver has the
- * `ShardedListAndWatch` gate off, where each replica watches the kinds whole and filters them.
+ * `ShardedListAndWatch` gate off, where the Widgets are placed by the shard label (their hash
+ * bucket, set by their shard's holder at first start) and each replica watches its shards' buckets.
  *
  * On 2 cores the apiserver bounds total throughput, so what must show the scaling is the cost per
  * replica: about 1/R of the single replica's with server-side filtering; with client-side

@@ -71,7 +71,7 @@ export interface ControllerDeps {
    */
   accepts?: (key: string, reason: string) => boolean;
   /** Labels `ensureChild` puts on every child (`ctx.childLabels`): a sharded manager routes children by them. */
-  childLabels?: Readonly<Record<string, string>>;
+  childLabels?: (owner: KubeObject) => Readonly<Record<string, string>>;
 }
 
 /** A running reconcile loop for one primary kind. */

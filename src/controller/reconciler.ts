@@ -76,10 +76,11 @@ export interface ReconcileContext<T extends KubeObject> {
    */
   readonly owned: readonly OwnedKind[];
   /**
-   * Labels `ensureChild` puts on every child. A manager sharded by uid sets the owner's shard here,
-   * so that children are watched by the replica that reconciles their owner; otherwise absent.
+   * Labels `ensureChild` puts on every child of an owner. A sharded manager sets the owner's shard
+   * label (its hash bucket) here, so that children are watched by the replica that reconciles
+   * their owner; otherwise absent.
    */
-  readonly childLabels?: Readonly<Record<string, string>>;
+  readonly childLabels?: (owner: KubeObject) => Readonly<Record<string, string>>;
   /**
    * Aborts when the manager shuts down past its grace period, when leadership is lost, or when
    * the reconcile runs past `reconciliationTimeoutMs` (with a `ReconcileTimeoutError`). Pass it to

@@ -5,6 +5,7 @@ import {
   type WatchedKind,
 } from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
+import { shardLabelWebhooks } from "../shards/index.ts";
 import { helmChart } from "./chart.ts";
 import type { DockerfileOptions } from "./dockerfile.ts";
 import { type OperatorManifestOptions, operatorManifests } from "./manifests.ts";
@@ -69,6 +70,11 @@ async function manifestOptionsOf(
   overrides: ManifestOverrides,
 ): Promise<OperatorManifestOptions> {
   const { definition } = operator;
+  // Sharded (the gate's state is learned at run time): the shard label webhooks too.
+  const webhooks = [
+    ...(definition.webhooks ?? []),
+    ...(await shardLabelWebhooks(definition.setup, overrides.sharding)),
+  ];
   return {
     name: operator.name,
     namespace: overrides.namespace ?? definition.namespace ?? operator.name,
@@ -81,10 +87,8 @@ async function manifestOptionsOf(
     ...(overrides.dockerfile ? { dockerfile: overrides.dockerfile } : {}),
     ...(overrides.replicas === undefined ? {} : { replicas: overrides.replicas }),
     ...(overrides.sharding ? { sharding: overrides.sharding } : {}),
-    ...(definition.webhooks?.length
-      ? {
-          webhooks: { webhooks: definition.webhooks, certificates: overrides.webhookCerts ?? "cert-manager" },
-        }
+    ...(webhooks.length
+      ? { webhooks: { webhooks, certificates: overrides.webhookCerts ?? "cert-manager" } }
       : {}),
   };
 }

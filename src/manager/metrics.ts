@@ -78,6 +78,8 @@ export class ManagerMetrics {
   readonly #unowned = this.#gauge(METRICS.shardUnownedSeconds);
 
   readonly #clientFiltered = this.#gauge(METRICS.shardClientFiltered);
+  readonly #shardLabelled = this.#gauge(METRICS.shardLabelled);
+  readonly #shardLabelErrors = this.#counter(METRICS.shardLabelErrors);
 
   /** Status history kept out of status: condition changes written by controllers. */
   readonly #runnableRunning = this.#gauge(METRICS.runnableRunning);
@@ -266,6 +268,16 @@ export class ManagerMetrics {
   /** Whether the shards of this replica filter `kind` on the client (the apiserver does not shard it). */
   clientFiltered(kind: string, filtered: boolean): void {
     this.#clientFiltered.set({ kind }, filtered ? 1 : 0);
+  }
+
+  /** Whether the shards of this replica place `kind` by the shard label (the apiserver does not shard it). */
+  shardLabelled(kind: string, labelled: boolean): void {
+    this.#shardLabelled.set({ kind }, labelled ? 1 : 0);
+  }
+
+  /** Counts a shard label patch of a `kind` object that failed. */
+  shardLabelFailed(kind: string): void {
+    this.#shardLabelErrors.inc({ kind });
   }
 
   /** Counts a shard this replica took, gave up or lost; for one it took, how long it had been without an owner. */

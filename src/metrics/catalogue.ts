@@ -305,6 +305,18 @@ const kubeloop = {
     help: "1 for a kind the apiserver does not shard (shard selectors ignored): the replica watches it whole and its shards filter it",
     labelNames: ["kind"],
   },
+  shardLabelled: {
+    name: "kubeloop_shard_labelled",
+    type: "gauge",
+    help: "1 for a kind the apiserver does not shard that the replica places by the shard label (kubeloop.dev/shard): it labels its shards' objects and watches them by that label",
+    labelNames: ["kind"],
+  },
+  shardLabelErrors: {
+    name: "kubeloop_shard_label_errors_total",
+    type: "counter",
+    help: "Shard label patches that failed (the object stays unlabelled, seen through the watch of unlabelled objects, and is labelled at its next change)",
+    labelNames: ["kind"],
+  },
   runnableRunning: {
     name: "kubeloop_runnable_running",
     type: "gauge",

@@ -16,6 +16,7 @@ import {
   runManager,
 } from "../manager/index.ts";
 import type { AnyKind } from "../schema/index.ts";
+import { shardLabelWebhooks } from "../shards/index.ts";
 import type { Webhook } from "../webhook/index.ts";
 
 /** What an operator is. */
@@ -111,7 +112,10 @@ export async function runOperator(operator: Operator, options: RunOptions = {}):
   const logger = options.logger ?? createLogger(operator.name);
   let manager: Manager;
   try {
-    manager = await Manager.create(managerOptionsOf(operator, { ...options, logger }));
+    const shardLabels = await shardLabelWebhooks(operator.definition.setup, options.sharding);
+    manager = await Manager.create(
+      managerOptionsOf(operator, { ...options, logger }, process.env, shardLabels),
+    );
     await manager.setup(operator.setup);
     for (const runnable of operator.definition.runnables ?? []) manager.add(runnable);
   } catch (err) {
@@ -123,11 +127,15 @@ export async function runOperator(operator: Operator, options: RunOptions = {}):
   await runManager(manager);
 }
 
-/** The manager options {@link runOperator} uses: `options` over the operator's defaults. */
+/**
+ * The manager options {@link runOperator} uses: `options` over the operator's defaults; the
+ * operator's webhooks and `shardLabels` (`shardLabelWebhooks` of a sharded one) served.
+ */
 export function managerOptionsOf(
   operator: Operator,
   options: RunOptions,
   env: NodeJS.ProcessEnv = process.env,
+  shardLabels: readonly Webhook[] = [],
 ): ManagerOptions {
   const { definition } = operator;
   const leaseNamespace = env.POD_NAMESPACE || definition.namespace || operator.name;
@@ -141,9 +149,10 @@ export function managerOptionsOf(
     namespace: leaseNamespace,
     ...options.sharding,
   };
-  const webhooks = definition.webhooks?.length
+  const served = [...(definition.webhooks ?? []), ...shardLabels];
+  const webhooks = served.length
     ? {
-        webhooks: definition.webhooks,
+        webhooks: served,
         webhookServer: { namespace: leaseNamespace, ...options.webhookServer },
       }
     : {};

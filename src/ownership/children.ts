@@ -78,8 +78,8 @@ export interface ChildContext extends DriftReporting {
   readonly owned?: readonly OwnedKind[];
   /** Where a child of a kind missing from `owned` is warned about. */
   readonly log?: Pick<Logger, "warn">;
-  /** Labels every child gets (`ReconcileContext.childLabels`: a sharded manager's routing). */
-  readonly childLabels?: Readonly<Record<string, string>>;
+  /** Labels every child of `owner` gets (`ReconcileContext.childLabels`: a sharded manager's routing). */
+  readonly childLabels?: (owner: KubeObject) => Readonly<Record<string, string>>;
   /** The time of the field ownership an exclusive child's take-over records. Default the system clock. */
   readonly clock?: Pick<Clock, "now">;
 }
@@ -185,7 +185,7 @@ export async function ensureChild<C extends KubeObject, D extends ApplyObject<C>
 ): Promise<EnsureResult> {
   if (owner.metadata.deletionTimestamp) return "unchanged";
   setControllerReference(owner, desired, type.namespaced);
-  if (ctx.childLabels) desired.metadata.labels = { ...desired.metadata.labels, ...ctx.childLabels };
+  if (ctx.childLabels) desired.metadata.labels = { ...desired.metadata.labels, ...ctx.childLabels(owner) };
   warnUnlessOwned(ctx.owned, type, () => ctx.log);
   const informer = childInformer(ctx.cache, ctx.owned, type, desired);
   const key = objectKey(

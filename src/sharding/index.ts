@@ -4,7 +4,8 @@
  * Sharding by hash range, as the apiserver shards lists and watches (`shardSelector`, Kubernetes
  * v1.36 alpha, feature gate `ShardedListAndWatch`): the 64-bit FNV-1a hash of an object's
  * `metadata.uid` or `metadata.namespace`, ranges of that hash space, the selector string, the
- * same match on the client for servers that ignore the selector.
+ * same match on the client for servers that ignore the selector, and the fixed hash buckets a
+ * shard label holds where they do.
  *
  * Not for: holding shards across an operator's replicas and running controllers on them
  * (`kubeloop/shards`, which builds on this math).
@@ -18,6 +19,7 @@
  * ```
  */
 
+export { bucketCount, bucketsOf, bucketWithin, hashBucket, SHARD_LABEL } from "./buckets.ts";
 export { shardHash } from "./hash.ts";
 export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
 export {

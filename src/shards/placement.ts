@@ -9,12 +9,23 @@ import type { Informer, InformerScope } from "../cache/index.ts";
 import type { Client } from "../client/index.ts";
 import type { ControllerDeclaration } from "../controller/index.ts";
 import type { ElectionTimings } from "../election/index.ts";
-import { hashSpace, inRanges, inShard, type ShardKey, shardHash, shardSelector } from "../sharding/index.ts";
+import {
+  bucketsOf,
+  bucketWithin,
+  hashBucket,
+  hashSpace,
+  inRanges,
+  inShard,
+  objectShardHash,
+  SHARD_LABEL,
+  type ShardKey,
+  shardHash,
+  shardSelector,
+} from "../sharding/index.ts";
 import type { HeldShard } from "./coordinator.ts";
 import type { Route } from "./watch-merger.ts";
 
-/** The label a manager sharded by uid puts on children: the index of their owner's shard. */
-export const SHARD_LABEL = "kubeloop.dev/shard";
+export { SHARD_LABEL } from "../sharding/index.ts";
 
 /**
  * Sharding of a manager's controllers across its replicas: the hash space is split into
@@ -36,13 +47,21 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
    *   it owns or watches. A cached read (`cache.reader`) of a namespace the shard does not hold
    *   goes to an informer holding it whole, or throws `OutsideShardReadError`; a map function
    *   that returns keys of other shards' namespaces from a kind sharded here is warned about
-   *   once (those shards never see its objects: give the watch a namespace scope).
+   *   once (those shards never see its objects: give the watch a namespace scope). Children of
+   *   a namespaced owner made by `ensureChild` carry its shard label (`kubeloop.dev/shard`).
    * - `"uid"`: the hash of the primary object's uid, spreading the objects of one namespace.
    *   Children are labelled `kubeloop.dev/shard` with their owner's shard by `ensureChild` and
    *   watched by that label; an owned kind's objects without the label (children made with
    *   `client.create` or `apply`, or by someone else) are cached whole by every replica beside
    *   them. Other watched kinds are cached whole by every replica, and the keys they map to are
    *   kept only for primary objects of the replica's shards.
+   *
+   * Either key, where the apiserver ignores shard selectors (gate `ShardedListAndWatch` off), places
+   * a controller's primary kind by the label `kubeloop.dev/shard`: the object's hash bucket (the
+   * top 8 bits of its hash), set at creation by the operator's mutating webhook (namespace key) and
+   * otherwise by each shard's holder; every replica then receives only its shards' buckets, and
+   * once each object not labelled yet. The label does not depend on `shards`: changing it moves no
+   * label.
    */
   key?: ShardKey;
   /** How many virtual shards the hash space is split into; every replica must agree. Default 32. */
@@ -56,10 +75,23 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
 }
 
 /**
+ * Objects a shard labels: among the shared informer's unlabelled ones (`unrouted`), those that
+ * `keeps` (the shard's by hash) are given `kubeloop.dev/shard: <their bucket>`, and are then
+ * watched by the label.
+ */
+export interface ShardLabelling {
+  /** The label value of an object: its hash bucket. */
+  readonly value: (obj: KubeObject) => string;
+  /** Whether an unlabelled object is the shard's: the hash the server path shards by. */
+  readonly keeps: (obj: KubeObject) => boolean;
+}
+
+/**
  * Where a shard's informer of a kind comes from:
  * - `{ scope, route }`: its own, narrowed to the shard, which the replica merges with its other
  *   shards' along `route`; with `unrouted`, joined with the manager's shared informer of the kind's
- *   objects the route cannot place (children without the shard label), at that scope;
+ *   objects the route cannot place (children without the shard label), at that scope; with
+ *   `labels`, only the shard's among those, which the shard labels;
  * - `{ filter }`: the manager's shared informer of the whole kind seen through the shard's filter
  *   (where the apiserver ignores the shard selector, so that the replica receives the kind once,
  *   not once per shard);
@@ -73,6 +105,7 @@ export type Placed =
       readonly scope: InformerScope;
       readonly route: Route;
       readonly unrouted?: InformerScope;
+      readonly labels?: ShardLabelling;
       readonly holds?: (namespace: string) => boolean;
     }
   | { readonly filter: (obj: KubeObject) => boolean; readonly holds?: (namespace: string) => boolean }
@@ -88,20 +121,63 @@ export function hashRoute(key: ShardKey, base: InformerScope): Route {
   };
 }
 
-/** The {@link Route} of children by the shard label their owner's shard gave them, within `base`. */
-export function labelRoute(base: InformerScope): Route {
+/** The label selector of the buckets `shards` overlap: `kubeloop.dev/shard in (…)`, or any value for all 256. */
+export function bucketSelector(shards: readonly Pick<HeldShard, "range">[]): string {
+  const buckets = [...new Set(shards.flatMap((s) => bucketsOf(s.range)))].sort((a, b) => a - b);
+  if (buckets.length === 256) return SHARD_LABEL;
+  return buckets.length === 1 ? `${SHARD_LABEL}=${buckets[0]}` : `${SHARD_LABEL} in (${buckets.join(",")})`;
+}
+
+/**
+ * The {@link Route} of objects by their shard label (their bucket), within `base`: a shard watches
+ * every bucket its range overlaps, and keeps of the (at most two) buckets its range's edges cut
+ * those whose full hash, `hashOf`, is its own.
+ */
+export function labelRoute(base: InformerScope, hashOf: (obj: KubeObject) => bigint): Route {
   const selectors = base.labelSelector ? [base.labelSelector] : [];
   return {
     by: SHARD_LABEL,
     base,
-    scopeOf: (shards) => {
-      const indexes = shards.map((s) => s.index).sort((a, b) => a - b);
-      const shardLabel =
-        indexes.length === 1 ? `${SHARD_LABEL}=${indexes[0]}` : `${SHARD_LABEL} in (${indexes.join(",")})`;
-      return { ...base, labelSelector: [...selectors, shardLabel].join(",") };
-    },
-    keeps: (shard) => (obj) => obj.metadata.labels?.[SHARD_LABEL] === String(shard.index),
+    scopeOf: (shards) => ({ ...base, labelSelector: [...selectors, bucketSelector(shards)].join(",") }),
+    keeps:
+      ({ range }) =>
+      (obj) => {
+        const bucket = Number(obj.metadata.labels?.[SHARD_LABEL] ?? Number.NaN);
+        if (!bucketsOf(range).includes(bucket)) return false;
+        return bucketWithin(bucket, range) || inRanges(hashOf(obj), [range]);
+      },
   };
+}
+
+/** True when `selector` is one {@link labelRoute} added: the shard label's, not the user's. */
+const isShardSelector = (selector: string) => selector.startsWith(SHARD_LABEL);
+
+/**
+ * The placement of `scope` by the shard label: the shard's buckets (merged along
+ * {@link labelRoute}), joined with the kind's unlabelled objects (`!kubeloop.dev/shard`).
+ * Placing a scope it returned again changes nothing.
+ */
+function byShardLabel(shard: HeldShard, scope: InformerScope, hashOf: (obj: KubeObject) => bigint) {
+  const selectors = splitSelector(scope.labelSelector).filter((s) => !isShardSelector(s));
+  const base = { ...scope, labelSelector: selectors.join(",") || undefined };
+  const route = labelRoute(base, hashOf);
+  const unrouted = { ...base, labelSelector: [...selectors, `!${SHARD_LABEL}`].join(",") };
+  return { scope: route.scopeOf([shard]), route, unrouted };
+}
+
+/** The requirements of a label selector, split at the commas outside `in (…)` lists. */
+function splitSelector(selector: string | undefined): string[] {
+  return selector ? (selector.match(/(?:[^,(]|\([^)]*\))+/g) ?? []) : [];
+}
+
+/** The hash a child's shard label stands for under the uid key: its controlling owner's uid's. */
+function ownerUidHash(obj: KubeObject): bigint {
+  return shardHash(obj.metadata.ownerReferences?.find((ref) => ref.controller)?.uid ?? "");
+}
+
+/** The shard label value of `obj` under `key`: its bucket. */
+export function shardLabelValue(obj: KubeObject, key: ShardKey): string {
+  return String(hashBucket(objectShardHash(obj, key)));
 }
 
 /** Where each informer of one shard comes from ({@link Placed}). */
@@ -109,7 +185,10 @@ export type Placement = (type: ResourceType, scope: InformerScope) => Placed;
 
 /**
  * The {@link Placement} of `shard` under `key`, for controllers that declared `declarations`;
- * `serverShards` tells whether the apiserver applies shard selectors to a kind. Nothing a
+ * `serverShards` tells whether the apiserver applies shard selectors to a kind. Where it does
+ * not, a controller's primary kind is placed by the shard label (the index of the shard its hash
+ * falls in: the same placement), joined with the kind's unlabelled objects of the shard, which the
+ * shard labels; other kinds are the shared informer through the shard's filter. Nothing a
  * controller on the shard may need is left out:
  *
  * - namespace key: a namespaced kind the controllers declare is narrowed to the shard's
@@ -129,8 +208,14 @@ export function shardPlacement(
   declarations: readonly ControllerDeclaration[],
   serverShards: (type: ResourceType) => boolean,
 ): Placement {
+  const primaries = new Set(declarations.map((d) => kindOf(d.primary.type)));
   const byHash = (type: ResourceType, { shard: _, ...base }: InformerScope): Placed => {
-    if (!serverShards(type)) return { filter: (obj) => inShard(obj, key, [shard.range]) };
+    const keeps = (obj: KubeObject) => inShard(obj, key, [shard.range]);
+    if (!serverShards(type) && primaries.has(kindOf(type))) {
+      const value = (obj: KubeObject) => shardLabelValue(obj, key);
+      return { ...byShardLabel(shard, base, (obj) => objectShardHash(obj, key)), labels: { value, keeps } };
+    }
+    if (!serverShards(type)) return { filter: keeps };
     const route = hashRoute(key, base);
     return { scope: route.scopeOf([shard]), route };
   };
@@ -162,16 +247,10 @@ function byUid(
   byHash: Placement,
 ): Placement {
   const uses = usesOfKinds(declarations);
-  const label = `${SHARD_LABEL}=${shard.index}`;
   return (type, scope) => {
     const use = uses.get(kindOf(type));
     if (use === "primary") return byHash(type, scope);
-    if (use !== "owned") return undefined;
-    const selectors = (scope.labelSelector ? scope.labelSelector.split(",") : []).filter((s) => s !== label);
-    const base = { ...scope, labelSelector: selectors.join(",") || undefined };
-    const route = labelRoute(base);
-    const unrouted = { ...base, labelSelector: [...selectors, `!${SHARD_LABEL}`].join(",") };
-    return { scope: route.scopeOf([shard]), route, unrouted };
+    return use === "owned" ? byShardLabel(shard, scope, ownerUidHash) : undefined;
   };
 }
 

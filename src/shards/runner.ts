@@ -31,10 +31,12 @@ import {
   type ShardingOptions,
   serverAppliesShardSelectors,
   shardAccepts,
+  shardLabelValue,
   shardPlacement,
   warnLostMappings,
 } from "./placement.ts";
 import { ShardCache } from "./shard-cache.ts";
+import { labelShardObjects } from "./shard-labels.ts";
 import { ShardWrites } from "./shard-writes.ts";
 import { WatchMerger } from "./watch-merger.ts";
 
@@ -46,6 +48,8 @@ export interface ShardRunnerMetrics {
   readonly shardsHeld: { set(labels: Record<string, never>, value: number): void };
   shardHandover(event: "acquired" | "released" | "lost", shard?: { index: number; unownedMs?: number }): void;
   clientFiltered(kind: string, filtered: boolean): void;
+  shardLabelled(kind: string, labelled: boolean): void;
+  shardLabelFailed(kind: string): void;
   controller(name: string): ControllerMetrics;
   trackQueue(name: string, queue: WorkQueue): () => void;
 }
@@ -189,26 +193,25 @@ export class ShardRunner {
   /**
    * Asks the apiserver, once per kind the shards narrow by hash, whether it applies shard
    * selectors: a list of one object, whose `shardInfo` echoes an applied selector. A kind it
-   * ignores them for (feature gate `ShardedListAndWatch` off, an older cluster) is watched once by
-   * this replica and seen by each shard through a filter of the same hash, rather than received
-   * whole by every shard's informer: said once in the log and in `kubeloop_shard_client_filtered`.
-   * A kind it cannot ask about is left to the shards' informers, which check on the client too.
+   * ignores them for (feature gate `ShardedListAndWatch` off, an older cluster) is placed by the
+   * shard label if it is a controller's primary kind (`kubeloop_shard_labelled`); any other is
+   * watched once by this replica and seen by each shard through a filter of the same hash
+   * (`kubeloop_shard_client_filtered`); either said once in the log. A kind it cannot ask about is
+   * left to the shards' informers, which check on the client too.
    */
   async #askServerShards(signal: AbortSignal): Promise<void> {
     const { client, logger, metrics, namespace } = this.#options;
     const key = this.#key();
+    const kindOf = (type: ResourceType) => `${type.apiVersion}/${type.kind}`;
+    const primaries = new Set(this.#declarations.map((d) => kindOf(d.primary.type)));
     for (const type of hashShardedKinds(key, this.#declarations)) {
       try {
         const applied = await serverAppliesShardSelectors(client, type, key, namespace, signal);
-        this.#serverShards.set(`${type.apiVersion}/${type.kind}`, applied);
-        metrics.clientFiltered(type.kind, !applied);
-        if (!applied) {
-          logger.warn(
-            { kind: type.kind },
-            `the apiserver ignores shard selectors for ${type.kind}: this replica watches the whole kind once and each shard filters it; ` +
-              "turn on the apiserver's ShardedListAndWatch feature gate (Kubernetes 1.36+) so that each replica receives only its shards",
-          );
-        }
+        this.#serverShards.set(kindOf(type), applied);
+        const labelled = !applied && primaries.has(kindOf(type));
+        metrics.clientFiltered(type.kind, !applied && !labelled);
+        metrics.shardLabelled(type.kind, labelled);
+        if (!applied) this.#sayUnsharded(type, labelled);
       } catch (err) {
         if (signal.aborted) return;
         logger.warn(
@@ -216,6 +219,25 @@ export class ShardRunner {
           "sharding: could not ask whether the apiserver shards this kind; each shard's informer checks on the client",
         );
       }
+    }
+  }
+
+  /** Says how this replica shards `type`, which the apiserver does not: by the shard label, or by filtering it whole. */
+  #sayUnsharded(type: ResourceType, labelled: boolean): void {
+    const { logger } = this.#options;
+    const gate = "the apiserver's ShardedListAndWatch feature gate (Kubernetes 1.36+)";
+    if (labelled) {
+      logger.info(
+        { kind: type.kind },
+        `the apiserver ignores shard selectors for ${type.kind}: its objects are placed by the label ${SHARD_LABEL}, ` +
+          `which the replicas set, and each replica watches its shards' label values (${gate} would spare the labels)`,
+      );
+    } else {
+      logger.warn(
+        { kind: type.kind },
+        `the apiserver ignores shard selectors for ${type.kind}: this replica watches the whole kind once and each shard filters it; ` +
+          `turn on ${gate} so that each replica receives only its shards`,
+      );
     }
   }
 
@@ -247,6 +269,14 @@ export class ShardRunner {
       place,
       stopped.signal,
       merging,
+      (type, informer, labelOf, moving) =>
+        labelShardObjects(writes.fenced(client), type, informer, labelOf, moving, (err, obj) => {
+          metrics.shardLabelFailed(type.kind);
+          logger.warn(
+            { err, kind: type.kind, name: obj.metadata.name },
+            "sharding: could not label an object",
+          );
+        }),
     );
     const running: RunningShard = { controllers: [], cache };
     const ends: (() => void)[] = [];
@@ -272,7 +302,11 @@ export class ShardRunner {
               (message) => logger.warn({ controller: name }, message),
             ),
           ),
-          childLabels: key === "uid" ? { [SHARD_LABEL]: String(shard.index) } : undefined,
+          // A namespaced owner's children are in its namespace: under either key, its bucket is theirs.
+          childLabels:
+            key === "uid" || primary.type.namespaced
+              ? (owner) => ({ [SHARD_LABEL]: shardLabelValue(owner, key) })
+              : undefined,
         });
         const untrack = metrics.trackQueue(name, built.queue);
         ends.push(untrack, () => controllerMetrics.maxConcurrent(0));

@@ -13,12 +13,25 @@ import {
   type InformerScope,
   readerOf,
 } from "../cache/index.ts";
+import type { Clock } from "../clock/index.ts";
 import type { WatchClient } from "../watch/index.ts";
 import type { HeldShard } from "./coordinator.ts";
 import { OutsideShardReadError } from "./errors.ts";
 import { joinInformers } from "./joined-informers.ts";
-import type { Placement } from "./placement.ts";
+import type { Placement, ShardLabelling } from "./placement.ts";
 import { MovableView, type Route, routeId, type WatchMerger } from "./watch-merger.ts";
+
+/**
+ * Labels, while the shard runs, the objects of `informer` (the shard's unlabelled ones of `type`)
+ * with the shard label `labelOf(obj)`, each key in `moving` while its label is written
+ * (`labelShardObjects`); returns what stops it.
+ */
+export type LabelObjects = (
+  type: ResourceType,
+  informer: Informer<KubeObject>,
+  labelOf: (obj: KubeObject) => string,
+  moving: Set<string>,
+) => () => void;
 
 /** How a shard's cache joins the replica's merged watches ({@link WatchMerger}). */
 export interface ShardMerging {
@@ -37,6 +50,8 @@ export class ShardCache extends InformerCache {
   readonly #shared: InformerCache;
   readonly #place: Placement;
   readonly #merging: ShardMerging | undefined;
+  readonly #label: LabelObjects | undefined;
+  readonly #clock: Clock | undefined;
   /** Told of a handler that threw while a view moved: the cache's own error hook. */
   readonly #onError: (err: unknown) => void;
   /** The shard's views of the kinds it narrows, by kind and route. */
@@ -55,11 +70,14 @@ export class ShardCache extends InformerCache {
     place: Placement,
     stopped: AbortSignal,
     merging?: ShardMerging,
+    label?: LabelObjects,
   ) {
     super(client, options);
     this.#shared = shared;
     this.#place = place;
     this.#merging = merging;
+    this.#label = label;
+    this.#clock = options.clock;
     this.#onError = (err) => options.onError?.(err, "a shard's handler, told what changed as its view moved");
     // One listener for all the shard's views (a listener each would pass Node's limit of 10).
     stopped.addEventListener("abort", () => this.#closeViews(), { once: true });
@@ -157,10 +175,14 @@ export class ShardCache extends InformerCache {
     return view.informer;
   }
 
-  /** `own` joined, once per kind and route, with the shared informer of the objects its route cannot place. */
+  /**
+   * `own` joined, once per kind and route, with the shared informer of the objects its route cannot
+   * place: those of them the shard labels (`labels`) only, labelled as they come, each kept in the
+   * join from leaving the unlabelled watch until it arrives in `own`.
+   */
   #join<T extends KubeObject>(
     type: ResourceType<T>,
-    { route, unrouted }: { route: Route; unrouted?: InformerScope },
+    { route, unrouted, labels }: { route: Route; unrouted?: InformerScope; labels?: ShardLabelling },
     own: Informer<T>,
     indexers: Record<string, Indexer<T>>,
   ): Informer<T> {
@@ -170,7 +192,13 @@ export class ShardCache extends InformerCache {
       for (const [name, indexer] of Object.entries(indexers)) existing.addIndexer(name, indexer);
       return existing;
     }
-    const joined = joinInformers(own, this.#sharedView(type, unrouted ?? {}, indexers));
+    const unlabelled = this.#sharedView(type, unrouted ?? {}, indexers, labels?.keeps);
+    const moves = { keys: new Set<string>(), clock: this.#clock };
+    if (labels && this.#label) {
+      const objects = unlabelled as unknown as Informer<KubeObject>;
+      this.#closing.push(this.#label(type, objects, labels.value, moves.keys));
+    }
+    const joined = joinInformers(own, unlabelled, labels && moves);
     this.#joined.set(id, joined as unknown as Informer<KubeObject>);
     return joined;
   }

@@ -110,6 +110,8 @@ export type AdmissionAnswer = Omit<AdmissionResponse, "uid">;
 /** A declared admission webhook, served by a `WebhookServer`. */
 export interface AdmissionWebhook {
   readonly type: "validating" | "mutating";
+  /** Its name in the webhook configuration, where {@link webhookName}'s would be another's (the shard label's). */
+  readonly name?: string;
   /** `/validate-<group, dots as dashes>-<version>-<kind, lower case>` or `/mutate-...`, as controller-runtime names it. */
   readonly path: string;
   /** The kind it admits, in the version the handler expects. */
@@ -128,14 +130,18 @@ export interface AdmissionWebhook {
  * least three parts as the apiserver requires.
  */
 export function webhookName(webhook: AdmissionWebhook): string {
-  const { apiVersion, kind } = webhook.resource;
+  return webhook.name ?? nameFor(webhook.type === "validating" ? "v" : "m", webhook.resource);
+}
+
+/** `<prefix><kind>-<version>.<group>`, a group without a dot made `<group or core>.kubeloop.dev`. */
+export function nameFor(prefix: string, { apiVersion, kind }: ResourceType): string {
   const group = groupOf(apiVersion);
   const domain = group.includes(".") ? group : `${group || "core"}.kubeloop.dev`;
-  const prefix = webhook.type === "validating" ? "v" : "m";
   return `${prefix}${kind.toLowerCase()}-${apiVersion.split("/").at(-1)}.${domain}`;
 }
 
-function pathFor(prefix: "validate" | "mutate", type: ResourceType): string {
+/** `/<prefix>-<group, dots as dashes>-<version>-<kind, lower case>`, as controller-runtime names webhook paths. */
+export function pathFor(prefix: string, type: ResourceType): string {
   const version = type.apiVersion.split("/").at(-1);
   return `/${prefix}-${groupOf(type.apiVersion).replaceAll(".", "-")}-${version}-${type.kind.toLowerCase()}`;
 }

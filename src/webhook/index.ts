@@ -143,4 +143,5 @@ export {
   type WebhookServingOptions,
   webhookServiceName,
 } from "./serving.ts";
+export { shardLabelWebhook } from "./shard-label.ts";
 export { type DenyOptions, type FieldCause, Verdict } from "./verdict.ts";

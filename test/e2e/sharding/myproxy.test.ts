@@ -7,9 +7,10 @@
  *
  * With the gate on, the server filters: each replica receives about its share of the route events
  * and caches only its namespaces' routes. With it off, as an older or unconfigured cluster, the
- * server ignores shard selectors, which each replica finds out at start; it then watches each kind
- * whole, once (not once per shard it holds), each shard seeing it through a filter of the same
- * hash (`kubeloop_shard_client_filtered{kind="ProxyRoute"}` 1) — and the guarantees hold all the same.
+ * server ignores shard selectors, which each replica finds out at start; it then places MyProxies
+ * and routes by the shard label `kubeloop.dev/shard` (`kubeloop_shard_labelled{kind="ProxyRoute"}`
+ * 1), which the holders of their shards set, and watches its shards' label values plus the objects
+ * not labelled yet — and the guarantees hold all the same.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -38,23 +39,36 @@ test("three myproxy replicas sharded by namespace serve 1,024 routes, survive a 
   );
 });
 
-test("with the gate off, sharded myproxy replicas filter on the client: each receives every route once, and the guarantees hold", async (t) => {
+test("with the gate off, sharded myproxy replicas place routes by the shard label: once labelled, each receives about its share, and the guarantees hold", async (t) => {
   const where = await clusterOfItsOwn(t, false);
-  const { events, whole, outside, clientFiltered, cached, takeoverMs } = await shareObjects(
+  const { events, whole, outside, clientFiltered, labelled, cached, takeoverMs, steady } = await shareObjects(
     t,
     where,
     proxies,
   );
-  for (const [i, received] of events.entries()) {
+  assert.deepEqual(
+    clientFiltered,
+    [0, 0, 0],
+    "the primary kinds are placed by the label, not filtered whole",
+  );
+  assert.deepEqual(labelled, [1, 1, 1], "kubeloop_shard_labelled says so");
+  assert.equal(
+    cached.reduce((sum, n) => sum + n, 0),
+    routeCount,
+    `each route cached by one replica: ${cached.join(", ")}`,
+  );
+  assert.deepEqual(outside, [0, 0, 0], "no shard selector was sent, so none was ignored");
+  // Routes created unlabelled reach every replica's watch of unlabelled objects (added, then gone
+  // once labelled); once labelled, a change reaches the replica holding the route alone.
+  for (const [i, received] of steady.events.entries()) {
+    const share = steady.shares[i] ?? 0;
     assert.ok(
-      received >= 0.9 * whole && received < 1.3 * whole,
-      `replica ${i + 1} received ${received} route events of ${whole}: the kind whole, once (not once per shard)`,
+      received <= 1.2 * share * steady.whole + 10,
+      `replica ${i + 1} received ${received} of ${steady.whole} route events while holding ${share} of the routes`,
     );
   }
-  assert.deepEqual(clientFiltered, [1, 1, 1]);
-  assert.deepEqual(cached, [routeCount, routeCount, routeCount], "each replica caches the kind whole, once");
-  assert.deepEqual(outside, [0, 0, 0], "no sharded watch was asked for, so none dropped anything");
   t.diagnostic(
-    `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; route events per replica: ${events.join(", ")} of ${whole}`,
+    `takeover after SIGKILL: ${Math.round(takeoverMs)} ms; route events per replica while created: ${events.join(", ")} of ${whole}; ` +
+      `once labelled: ${steady.events.join(", ")} of ${steady.whole} (shares ${steady.shares.map((s) => s.toFixed(2)).join(", ")})`,
   );
 });

@@ -9,9 +9,10 @@ import assert from "node:assert/strict";
 import type { TestContext } from "node:test";
 import type { ResourceType } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
+import { inRanges, type ShardRange, shardHash, splitHashSpace } from "../../../src/sharding/index.ts";
 import { watch } from "../../../src/watch/index.ts";
 import { longestFailoverMs } from "../election/support.ts";
-import { deploy, ownCluster, type Replica } from "../fixtures/deployed.ts";
+import { type DeployedOperator, deploy, ownCluster, type Replica } from "../fixtures/deployed.ts";
 import {
   assertNeverTogether,
   assertNoKeyTogether,
@@ -85,10 +86,24 @@ export interface ShareOutcome {
   outside: number[];
   /** `kubeloop_shard_client_filtered` for the kind on each replica: 1 where the apiserver does not shard. */
   clientFiltered: number[];
+  /** `kubeloop_shard_labelled` for the kind on each replica: 1 where it is placed by the shard label. */
+  labelled: number[];
   /** Objects of the kind each replica caches (`kubeloop_cache_objects`). */
   cached: number[];
   /** From the SIGKILL to the last of the killed replica's objects reconciled again by another. */
   takeoverMs: number;
+  /** What the four live replicas received while every object's spec changed, their watches merged. */
+  steady: SteadyEvents;
+}
+
+/** Watch events of the counted kind over a phase: per live replica, and of a watch of the whole kind. */
+export interface SteadyEvents {
+  /** What each replica received. */
+  events: number[];
+  /** What a watch of the whole kind received. */
+  whole: number;
+  /** The part of the objects in each replica's shards (by the hash of their namespace). */
+  shares: number[];
 }
 
 /** The shards `replica` holds, as its events tell. */
@@ -214,6 +229,40 @@ const reconciled = (replica: OperatorProcess) =>
   new Set(replica.all("reconcile-start").map((e) => e.key as string));
 
 /**
+ * Changes every object's spec once `live` watch through merged watches, and counts the watch events
+ * of the kind each replica received meanwhile, beside those of a watch of the whole kind.
+ */
+async function steadyEvents(
+  where: ReplicaCluster,
+  workload: Workload,
+  operator: DeployedOperator,
+  live: readonly Replica[],
+): Promise<SteadyEvents> {
+  await watchesMerged(live, workload.mergedKinds);
+  const received = () =>
+    Promise.all(
+      live.map((r) => operator.metric(r, "kubeloop_watch_events_total", { kind: workload.type.kind })),
+    );
+  const before = await received();
+  const counting = countEvents(where.client, workload.type);
+  await workload.change(where);
+  await converged(where, workload, true);
+  const whole = counting.stop();
+  const after = await received();
+  const keys = workload.keys(where);
+  const ranges = splitHashSpace(shards);
+  const inShards = (replica: Replica, key: string) => {
+    const namespace = key.slice(key.indexOf(":") + 1).split("/")[0] ?? "";
+    return [...held(replica)].some((i) => inRanges(shardHash(namespace), [ranges[i] as ShardRange]));
+  };
+  return {
+    events: after.map((n, i) => n - (before[i] ?? 0)),
+    whole,
+    shares: live.map((r) => keys.filter((key) => inShards(r, key)).length / keys.length),
+  };
+}
+
+/**
  * Runs the scenario on `where`: every object reconciled, each replica reconciling about its share,
  * a killed replica's objects reconciled again by the others within a Lease duration, two jittered
  * retry periods and 10 s, the shards rebalanced onto a fourth replica, and no object reconciled
@@ -252,6 +301,7 @@ export async function shareObjects(
   const events = await metric("kubeloop_watch_events_total");
   const outside = await metric("kubeloop_watch_outside_shard_total");
   const clientFiltered = await metric("kubeloop_shard_client_filtered");
+  const labelled = await metric("kubeloop_shard_labelled");
   const cached = await metric("kubeloop_cache_objects");
   const keys = new Set(workload.keys(where));
   const share = (replica: OperatorProcess) =>
@@ -295,13 +345,12 @@ export async function shareObjects(
     what: "the shards rebalanced onto a fourth replica",
     timeoutMs: 90_000,
   });
-  await workload.change(where);
-  await converged(where, workload, true);
+  const steady = await steadyEvents(where, workload, operator, live);
   assert.ok(share(fourth) > 0.1, `the fourth replica reconciles its share, not ${share(fourth)}`);
   await oneRunsRunnable(live);
   const ran = [runnableIntervals(victim, killedAt), ...live.map((r) => runnableIntervals(r))];
   for (const [i, a] of ran.entries()) for (const b of ran.slice(i + 1)) assertNeverTogether(a, b);
 
   assertNoKeyTogether([reconcileIntervals(victim, killedAt), ...live.map((r) => reconcileIntervals(r))]);
-  return { events, whole, outside, clientFiltered, cached, takeoverMs };
+  return { events, whole, outside, clientFiltered, labelled, cached, takeoverMs, steady };
 }

@@ -59,6 +59,8 @@ export async function everySeries(): Promise<Registry> {
   metrics.shardHandover("acquired", { index: 3, unownedMs: 1500 });
   metrics.clientFiltered("Pod", true);
   metrics.cacheBudgetExceeded("Pod", true);
+  metrics.shardLabelled("Pod", false);
+  metrics.shardLabelFailed("Pod");
   metrics.runnables.running("sweeper", true);
   metrics.runnables.failed("sweeper");
   const webhooks = new WebhookMetrics(metrics.registry);

@@ -15,6 +15,7 @@ import { inRanges, shardHash } from "../../../src/sharding/index.ts";
 import { OutsideShardReadError } from "../../../src/shards/errors.ts";
 import type { HeldShard } from "../../../src/shards/index.ts";
 import {
+  bucketSelector,
   type Placed,
   type Placement,
   shardAccepts,
@@ -97,27 +98,22 @@ describe("shardPlacement", () => {
     assert.ok(shard1(ConfigMap, {}), "where the cluster-scoped controller does not run, narrowed");
   });
 
-  test("where the apiserver does not shard a kind: the shared informer, through the shard's filter", async () => {
-    const place = shardPlacement("namespace", shard, await declarations, (type) => type !== Secret);
-    const placed = place(Secret, {});
-    assert.ok(placed && "filter" in placed);
-    const secret = (namespace: string) => ({
-      apiVersion: "v1",
-      kind: "Secret",
-      metadata: { name: "s", namespace },
-    });
+  test("where the apiserver does not shard a kind no controller reconciles: the shared informer, through the shard's filter", async () => {
+    const place = shardPlacement("namespace", shard, await declarations, (type) => type !== ConfigMap);
+    const placed = place(ConfigMap, {});
+    assert.ok(placed && "filter" in placed, "owned only: not labelled by the replicas");
     assert.deepEqual(
-      [placed.filter(secret(namespaceIn(true))), placed.filter(secret(namespaceIn(false)))],
+      [placed.filter(cm("c", namespaceIn(true))), placed.filter(cm("c", namespaceIn(false)))],
       [true, false],
     );
-    assert.ok(place(ConfigMap, {}) && "scope" in (place(ConfigMap, {}) ?? {}));
+    assert.ok(place(Secret, {}) && "scope" in (place(Secret, {}) ?? {}));
   });
 
   test("by uid: primary kinds by uid, owned kinds by the shard label (once), kinds also watched shared", async () => {
     const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations, () => true);
     assert.deepEqual(scopeOf(place(Deployment, {})), { shard: { key: "uid", ranges: [lowHalf] } });
     const owned = scopeOf(place(ConfigMap, { labelSelector: "app=x" }));
-    assert.deepEqual(owned, { labelSelector: "app=x,kubeloop.dev/shard=3" });
+    assert.deepEqual(owned, { labelSelector: `app=x,${bucketSelector([{ range: lowHalf }])}` });
     assert.deepEqual(scopeOf(place(ConfigMap, owned)), owned, "placing twice changes nothing");
     assert.equal(place(Secret, {}), undefined, "primary of one controller, watched by another");
     assert.equal(place(Namespace, {}), undefined, "not declared");
@@ -125,7 +121,8 @@ describe("shardPlacement", () => {
 
   test("by uid: an owned kind's objects without the shard label (children made with client.create) are read whole beside the shard's", async () => {
     const place = shardPlacement("uid", { index: 3, range: lowHalf }, await declarations, () => true);
-    for (const scope of [{ labelSelector: "app=x" }, { labelSelector: "app=x,kubeloop.dev/shard=3" }]) {
+    const labelled = `app=x,${bucketSelector([{ range: lowHalf }])}`;
+    for (const scope of [{ labelSelector: "app=x" }, { labelSelector: labelled }]) {
       const placed = place(ConfigMap, scope);
       assert.ok(placed && "unrouted" in placed);
       assert.deepEqual(placed.unrouted, { labelSelector: "app=x,!kubeloop.dev/shard" });
@@ -267,12 +264,12 @@ describe("ShardCache", () => {
     shared.start(stop.signal);
     await until(() => configMaps.lists.length === 1);
     assert.equal(configMaps.lists[0]?.labelSelector, "!kubeloop.dev/shard");
-    configMaps.page([cm("made-by-ensure-child", "ns", "5", { "kubeloop.dev/shard": "0" })], "5");
+    configMaps.page([cm("made-by-ensure-child", "ns", "5", { "kubeloop.dev/shard": "7" })], "5");
     configMaps.stream();
     assert.equal(cache.synced, false);
     cache.start(stop.signal);
     await cache.waitForSync();
-    assert.equal(configMaps.lists[1]?.labelSelector, "kubeloop.dev/shard=0");
+    assert.equal(configMaps.lists[1]?.labelSelector, bucketSelector([shard]));
     assert.deepEqual(names(informer.store.list()), ["made-by-create", "made-by-ensure-child"]);
     assert.equal(informer.store.get("ns/made-by-create")?.metadata.name, "made-by-create");
     assert.deepEqual(names((await cache.reader(ConfigMap)).list()), [

@@ -167,16 +167,19 @@ describe("routes", () => {
     { index: 2, range: low },
   ];
 
-  test("children by the shard label: one selector for several shards, each keeping its own", () => {
-    const route = labelRoute({ namespace: "ns", labelSelector: "app=x" });
+  test("children by the shard label: one selector of the shards' buckets, each keeping its own", () => {
+    const route = labelRoute({ namespace: "ns", labelSelector: "app=x" }, () => 0n);
     assert.deepEqual(route.scopeOf(shards), {
       namespace: "ns",
-      labelSelector: "app=x,kubeloop.dev/shard in (2,5)",
+      labelSelector: "app=x,kubeloop.dev/shard",
     });
-    assert.equal(route.scopeOf([{ index: 2, range: low }]).labelSelector, "app=x,kubeloop.dev/shard=2");
-    const child = (shard: string) => cm("c", "ns", "1", { "kubeloop.dev/shard": shard });
+    assert.equal(
+      route.scopeOf([{ index: 2, range: low }]).labelSelector,
+      `app=x,kubeloop.dev/shard in (${Array.from({ length: 128 }, (_, i) => i).join(",")})`,
+    );
+    const child = (bucket: string) => cm("c", "ns", "1", { "kubeloop.dev/shard": bucket });
     const keeps = route.keeps({ index: 5, range: high });
-    assert.deepEqual([keeps(child("5")), keeps(child("2")), keeps(cm("c"))], [true, false, false]);
+    assert.deepEqual([keeps(child("200")), keeps(child("2")), keeps(cm("c"))], [true, false, false]);
   });
 
   test("objects by hash: the shards' ranges in one selector, each keeping its range", () => {
