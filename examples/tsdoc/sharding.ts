@@ -1,4 +1,4 @@
-import { shardHash, shardSelector, splitHashSpace } from "kubeloop/sharding";
+import { hashBucket, shardHash, shardSelector, splitHashSpace } from "kubeloop/sharding";
 import { planShards, type ShardLeaseState } from "kubeloop/shards";
 
 declare const leases: ShardLeaseState[];
@@ -18,4 +18,8 @@ splitHashSpace(2); // [{ start: 0n, end: 2n ** 63n }, { start: 2n ** 63n, end: 2
 // #region shardSelector
 shardSelector("uid", splitHashSpace(2).slice(0, 1));
 // "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')"
+// #endregion
+
+// #region hashBucket
+hashBucket(shardHash("default")); // the label value of every object in namespace "default"
 // #endregion
