@@ -5,11 +5,12 @@
  */
 import type { Command } from "commander";
 import {
+  ConformanceError,
   type ExploreOptions,
   formatExploreReport,
+  loadConformanceSpec,
   runExploration,
-} from "../testing/conformance/explore/index.ts";
-import { ConformanceError, loadConformanceSpec } from "../testing/conformance/index.ts";
+} from "../testing/conformance/index.ts";
 
 /** The raw flags, as commander hands them over. */
 interface ExploreFlags {

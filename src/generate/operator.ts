@@ -5,7 +5,7 @@ import {
   type WatchedKind,
 } from "../controller/index.ts";
 import type { Operator } from "../operator/index.ts";
-import { shardLabelWebhooks } from "../shards/index.ts";
+import { shardLabelWebhooks } from "../operator/index.ts";
 import { helmChart } from "./chart.ts";
 import type { DockerfileOptions } from "./dockerfile.ts";
 import { type OperatorManifestOptions, operatorManifests } from "./manifests.ts";

@@ -43,3 +43,4 @@ export {
   type RunOptions,
   runOperator,
 } from "./operator.ts";
+export { shardLabelWebhooks } from "./shard-label-webhooks.ts";

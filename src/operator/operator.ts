@@ -16,8 +16,8 @@ import {
   runManager,
 } from "../manager/index.ts";
 import type { AnyKind } from "../schema/index.ts";
-import { shardLabelWebhooks } from "../shards/index.ts";
 import type { Webhook } from "../webhook/index.ts";
+import { shardLabelWebhooks } from "./shard-label-webhooks.ts";
 
 /** What an operator is. */
 export interface OperatorDefinition {

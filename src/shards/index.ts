@@ -33,7 +33,6 @@ export {
   type ShardLeaseClient,
 } from "./coordinator.ts";
 export { OutsideShardReadError } from "./errors.ts";
-export { shardLabelWebhooks } from "./label-webhooks.ts";
 export type { LeaseDeleteClient, ReplicaPod } from "./membership.ts";
 export { ShardLeaseNames } from "./names.ts";
 export { SHARD_LABEL, type ShardingOptions } from "./placement.ts";

@@ -60,6 +60,13 @@ export {
   watchExpiry,
 } from "./checks/index.ts";
 export { ConformanceError } from "./errors.ts";
+export {
+  type ExploreOptions,
+  type ExploreReport,
+  type Finding,
+  formatExploreReport,
+  runExploration,
+} from "./explore/index.ts";
 export { notReconcileWrites } from "./internal/requests.ts";
 export { loadConformanceSpec } from "./load.ts";
 export { formatFailure, formatReport, formatTable } from "./report.ts";

@@ -7,9 +7,8 @@ import { describe, test } from "node:test";
 import { ConfigMap, Namespace } from "../../../src/api/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import { manifestsOf } from "../../../src/generate/index.ts";
-import { defineOperator } from "../../../src/operator/index.ts";
+import { defineOperator, shardLabelWebhooks } from "../../../src/operator/index.ts";
 import { hashBucket, shardHash } from "../../../src/sharding/index.ts";
-import { shardLabelWebhooks } from "../../../src/shards/index.ts";
 import { type AdmissionRequest, shardLabelWebhook, webhookName } from "../../../src/webhook/index.ts";
 import { Widget } from "../schema/fixtures.ts";
 

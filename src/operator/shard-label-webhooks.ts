@@ -8,8 +8,8 @@
 
 import type { ControllerHost } from "../controller/index.ts";
 import { recordDeclarations } from "../controller/index.ts";
+import type { ShardingOptions } from "../shards/index.ts";
 import { type AdmissionWebhook, shardLabelWebhook } from "../webhook/index.ts";
-import type { ShardingOptions } from "./placement.ts";
 
 /**
  * The shard label webhooks of the controllers `setup` builds, sharded as `sharding` says: none
