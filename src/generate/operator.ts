@@ -70,10 +70,10 @@ async function manifestOptionsOf(
   overrides: ManifestOverrides,
 ): Promise<OperatorManifestOptions> {
   const { definition } = operator;
-  // Sharded (the gate's state is learned at run time): the shard label webhooks too.
+  // Sharded (the gate's state is learned at run time), an operator with webhooks serves the shard label ones too.
   const webhooks = [
     ...(definition.webhooks ?? []),
-    ...(await shardLabelWebhooks(definition.setup, overrides.sharding)),
+    ...(await shardLabelWebhooks(definition, overrides.sharding)),
   ];
   return {
     name: operator.name,

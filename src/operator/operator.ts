@@ -112,7 +112,7 @@ export async function runOperator(operator: Operator, options: RunOptions = {}):
   const logger = options.logger ?? createLogger(operator.name);
   let manager: Manager;
   try {
-    const shardLabels = await shardLabelWebhooks(operator.definition.setup, options.sharding);
+    const shardLabels = await shardLabelWebhooks(operator.definition, options.sharding);
     manager = await Manager.create(
       managerOptionsOf(operator, { ...options, logger }, process.env, shardLabels),
     );

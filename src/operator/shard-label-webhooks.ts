@@ -6,23 +6,26 @@
  * webhook call per create where the gate is on.
  */
 
-import type { ControllerHost } from "../controller/index.ts";
 import { recordDeclarations } from "../controller/index.ts";
 import type { ShardingOptions } from "../shards/index.ts";
 import { type AdmissionWebhook, shardLabelWebhook } from "../webhook/index.ts";
+import type { OperatorDefinition } from "./operator.ts";
 
 /**
- * The shard label webhooks of the controllers `setup` builds, sharded as `sharding` says: none
- * without sharding, nor under the uid key (an object's uid does not exist yet at mutating
- * admission: its shard's holder labels it).
+ * The shard label webhooks of the operator `definition` describes, sharded as `sharding` says:
+ * none without sharding, nor under the uid key (an object's uid does not exist yet at mutating
+ * admission: its shard's holder labels it), nor for an operator that serves no webhook of its own
+ * — the label alone is not worth the serving certificate (cert-manager, by default) and the
+ * webhook configurations such an operator never needed; its shards' holders label its objects.
  */
 export async function shardLabelWebhooks(
-  setup: (host: ControllerHost) => void | Promise<void>,
+  definition: Pick<OperatorDefinition, "setup" | "webhooks">,
   sharding: Pick<ShardingOptions, "key"> | false | undefined,
 ): Promise<AdmissionWebhook[]> {
   if (!sharding || (sharding.key ?? "namespace") !== "namespace") return [];
+  if (!definition.webhooks?.length) return [];
   const kinds = new Map(
-    (await recordDeclarations(setup)).map((d) => [
+    (await recordDeclarations(definition.setup)).map((d) => [
       `${d.primary.type.apiVersion}/${d.primary.type.kind}`,
       d.primary.type,
     ]),

@@ -9,7 +9,12 @@ import { controller } from "../../../src/controller/index.ts";
 import { manifestsOf } from "../../../src/generate/index.ts";
 import { defineOperator, shardLabelWebhooks } from "../../../src/operator/index.ts";
 import { hashBucket, shardHash } from "../../../src/sharding/index.ts";
-import { type AdmissionRequest, shardLabelWebhook, webhookName } from "../../../src/webhook/index.ts";
+import {
+  type AdmissionRequest,
+  shardLabelWebhook,
+  validating,
+  webhookName,
+} from "../../../src/webhook/index.ts";
 import { Widget } from "../schema/fixtures.ts";
 
 /** An AdmissionRequest of `operation` on a ConfigMap in `namespace`. */
@@ -68,6 +73,7 @@ describe("shardLabelWebhook", () => {
 const widgets = defineOperator({
   name: "widgets",
   kinds: [Widget],
+  webhooks: [validating(Widget, () => undefined)],
   setup(host) {
     controller(host)
       .for(Widget)
@@ -81,7 +87,7 @@ const widgets = defineOperator({
 
 describe("shardLabelWebhooks", () => {
   test("sharded by namespace: one per namespaced kind the controllers reconcile", async () => {
-    const webhooks = await shardLabelWebhooks(widgets.definition.setup, {});
+    const webhooks = await shardLabelWebhooks(widgets.definition, {});
     assert.deepEqual(
       webhooks.map((w) => w.resource),
       [Widget],
@@ -89,8 +95,15 @@ describe("shardLabelWebhooks", () => {
   });
 
   test("none without sharding, nor sharded by uid (no uid exists at mutating admission)", async () => {
-    assert.deepEqual(await shardLabelWebhooks(widgets.definition.setup, undefined), []);
-    assert.deepEqual(await shardLabelWebhooks(widgets.definition.setup, { key: "uid" }), []);
+    assert.deepEqual(await shardLabelWebhooks(widgets.definition, undefined), []);
+    assert.deepEqual(await shardLabelWebhooks(widgets.definition, { key: "uid" }), []);
+  });
+
+  test("none for an operator that serves no webhook of its own: no certificate for the label alone", async () => {
+    const plain = { ...widgets.definition, webhooks: [] };
+    assert.deepEqual(await shardLabelWebhooks(plain, {}), []);
+    const files = await manifestsOf(defineOperator(plain), { sharding: { shards: 32 } });
+    assert.equal(files.get("webhooks.yaml"), undefined, "no webhooks.yaml, so no cert-manager Issuer");
   });
 
   test("generated into the manifests of a sharded operator as a MutatingWebhookConfiguration that ignores failures", async () => {
@@ -99,6 +112,10 @@ describe("shardLabelWebhooks", () => {
     assert.match(webhooks, /kind: MutatingWebhookConfiguration/);
     assert.match(webhooks, /path: \/shard-label-example-kubeloop-dev-v1-widget/);
     assert.match(webhooks, /failurePolicy: Ignore/);
-    assert.equal((await manifestsOf(widgets)).get("webhooks.yaml"), undefined, "not sharded: no webhook");
+    assert.doesNotMatch(
+      (await manifestsOf(widgets)).get("webhooks.yaml") ?? "",
+      /shard-label/,
+      "not sharded: no shard label webhook",
+    );
   });
 });
