@@ -13,7 +13,8 @@ describe("Transport.dispatch", () => {
     await assert.rejects(transport.dispatch({ method: "GET", verb: "get", path: "/api" }), {
       name: "ClientClosedError",
       code: "KL_CLIENT_CLOSED",
-      message: /was closed.*Fix: stop the watches, informers and managers that use a client before closing it/,
+      message:
+        /was closed.*Fix: stop the watches, informers and managers that use a client before closing it/,
     });
     assert.equal(sent.length, 1);
   });
