@@ -106,9 +106,11 @@ export class OwnWrites {
     return { type, key, namespace, labels, resourceVersion: undefined, goneUid: uid, at };
   }
 
-  /** Whether the informers that may hold the object show it as written (no informer: nothing cached is stale). */
-  #observed(mark: Mark): boolean {
-    const informers = this.#informersOf(mark.type, mark.namespace, mark.labels);
+  /**
+   * Whether the informers that may hold the object (`informers`, when the caller resolved them
+   * already) show it as written (no informer: nothing cached is stale).
+   */
+  #observed(mark: Mark, informers = this.#informersOf(mark.type, mark.namespace, mark.labels)): boolean {
     if (mark.goneUid !== undefined)
       return informers.every((i) => i.store.get(mark.key)?.metadata.uid !== mark.goneUid);
     if (informers.length === 0) return true;
@@ -155,12 +157,16 @@ export class OwnWrites {
         resolve(outcome);
       };
       const aborted = () => end(undefined);
+      // Each mark's informers are resolved once per wait, not again on every change of its object.
+      const watched = pending.map((mark) => ({
+        mark,
+        informers: this.#informersOf(mark.type, mark.namespace, mark.labels),
+      }));
       const check = () => {
-        if (pending.every((mark) => this.#observed(mark))) end("observed");
+        if (watched.every(({ mark, informers }) => this.#observed(mark, informers))) end("observed");
       };
-      for (const mark of pending) {
-        for (const informer of this.#informersOf(mark.type, mark.namespace, mark.labels))
-          unsubscribes.push(this.#onChange(informer, mark.key, check));
+      for (const { mark, informers } of watched) {
+        for (const informer of informers) unsubscribes.push(this.#onChange(informer, mark.key, check));
       }
       timer = this.#clock.setTimer(this.#timeoutMs, () => end("timeout"));
       if (signal.aborted) end(undefined);
