@@ -81,7 +81,7 @@ export class Transport {
   readonly #origin: string;
   readonly #basePath: string;
   readonly #pools = new Map<string, AgentType>();
-  /** Set by {@link close} and {@link destroy}: no pool is made again after them. */
+  /** Set by {@link close}: no pool is made again after it. */
   #closed = false;
 
   constructor(connection: ClusterConnection, options: TransportOptions = {}) {
@@ -157,14 +157,6 @@ export class Transport {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.close()));
-  }
-
-  /** Aborts in-flight requests and closes every pool at once. */
-  async destroy(): Promise<void> {
-    this.#closed = true;
-    const pools = [...this.#pools.values()];
-    this.#pools.clear();
-    await Promise.all(pools.map((p) => p.destroy()));
   }
 }
 

@@ -50,8 +50,15 @@ export function declaredPermissions(
 
 /** Everything the operator may do: what its controllers declare, plus its extra permissions. */
 export async function permissionsOf(operator: Operator): Promise<PermissionRequest[]> {
-  const declared = (await declarationsOf(operator)).flatMap((d) => declaredPermissions(d));
-  return [...declared, ...(operator.definition.permissions ?? [])];
+  return permissionsFrom(operator, await declarationsOf(operator));
+}
+
+/** What its controllers `declared` may do, plus the operator's extra permissions. */
+function permissionsFrom(
+  operator: Operator,
+  declared: readonly ControllerDeclaration[],
+): PermissionRequest[] {
+  return [...declared.flatMap((d) => declaredPermissions(d)), ...(operator.definition.permissions ?? [])];
 }
 
 /** What `kubeloop generate`'s flags may change in what an operator's declaration gives. */
@@ -70,10 +77,11 @@ async function manifestOptionsOf(
   overrides: ManifestOverrides,
 ): Promise<OperatorManifestOptions> {
   const { definition } = operator;
+  const declared = await declarationsOf(operator);
   // Sharded (the gate's state is learned at run time), an operator with webhooks serves the shard label ones too.
   const webhooks = [
     ...(definition.webhooks ?? []),
-    ...(await shardLabelWebhooks(definition, overrides.sharding)),
+    ...shardLabelWebhooks(definition, overrides.sharding, declared),
   ];
   return {
     name: operator.name,
@@ -81,7 +89,7 @@ async function manifestOptionsOf(
     image: operatorImage(operator, overrides.image),
     kinds: operator.kinds,
     extras: definition.manifests?.() ?? [],
-    permissions: await permissionsOf(operator),
+    permissions: permissionsFrom(operator, declared),
     watchNamespace: definition.watchNamespace,
     leaderElection: true,
     ...(overrides.dockerfile ? { dockerfile: overrides.dockerfile } : {}),

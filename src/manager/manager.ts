@@ -15,6 +15,7 @@ import { type Clock, systemClock, untilAborted } from "../clock/index.ts";
 import {
   buildController,
   type Controller,
+  type ControllerDeclaration,
   type ControllerDeps,
   type ControllerHost,
   type ControllerSpec,
@@ -257,13 +258,15 @@ export class Manager implements ControllerHost {
 
   /**
    * Builds controllers with `setup` (an operator's): on this manager at once, or, with sharding,
-   * on each shard this replica comes to hold, with that shard's cache — learning first, from a run
-   * of `setup` on a host that starts nothing, what its controllers reconcile, own and watch.
+   * on each shard this replica comes to hold, with that shard's cache — learning first what its
+   * controllers reconcile, own and watch: `declared` when the caller recorded it already
+   * (`recordDeclarations(setup)`, as runOperator does), else from a run of `setup` on a host that
+   * starts nothing.
    */
-  async setup(setup: Setup): Promise<void> {
+  async setup(setup: Setup, declared?: readonly ControllerDeclaration[]): Promise<void> {
     const shards = this.#shards;
     if (!shards) return setup(this);
-    for (const declaration of await recordDeclarations(setup, this.#options.namespace)) {
+    for (const declaration of declared ?? (await recordDeclarations(setup, this.#options.namespace))) {
       const { name } = declaration;
       if (shards.declarations.some((d) => d.name === name)) throw new DuplicateControllerError(name);
       this.#declared.addController(declaration);

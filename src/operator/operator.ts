@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from "../api/index.ts";
 import type { LoadConfigOptions } from "../client/index.ts";
-import type { ControllerHost, PermissionRequest } from "../controller/index.ts";
+import { type ControllerHost, type PermissionRequest, recordDeclarations } from "../controller/index.ts";
 import {
   createLogger,
   type LeaderElectionOptions,
@@ -112,12 +112,7 @@ export async function runOperator(operator: Operator, options: RunOptions = {}):
   const logger = options.logger ?? createLogger(operator.name);
   let manager: Manager;
   try {
-    const shardLabels = await shardLabelWebhooks(operator.definition, options.sharding);
-    manager = await Manager.create(
-      managerOptionsOf(operator, { ...options, logger }, process.env, shardLabels),
-    );
-    await manager.setup(operator.setup);
-    for (const runnable of operator.definition.runnables ?? []) manager.add(runnable);
+    manager = await operatorManager(operator, { ...options, logger });
   } catch (err) {
     // One log line (on a terminal, a KubeloopError's message alone), not an unhandled rejection's stack.
     logger.error({ err }, "operator failed to start");
@@ -125,6 +120,21 @@ export async function runOperator(operator: Operator, options: RunOptions = {}):
     return;
   }
   await runManager(manager);
+}
+
+/**
+ * The manager {@link runOperator} runs: created, its controllers set up, its runnables added.
+ * Sharded, what `setup` declares is recorded once, for the shard label webhooks and the shards.
+ */
+export async function operatorManager(operator: Operator, options: RunOptions): Promise<Manager> {
+  const declared = options.sharding
+    ? await recordDeclarations(operator.setup, options.namespace ?? operator.definition.watchNamespace)
+    : undefined;
+  const shardLabels = shardLabelWebhooks(operator.definition, options.sharding, declared ?? []);
+  const manager = await Manager.create(managerOptionsOf(operator, options, process.env, shardLabels));
+  await manager.setup(operator.setup, declared);
+  for (const runnable of operator.definition.runnables ?? []) manager.add(runnable);
+  return manager;
 }
 
 /**

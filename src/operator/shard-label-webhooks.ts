@@ -6,29 +6,28 @@
  * webhook call per create where the gate is on.
  */
 
-import { recordDeclarations } from "../controller/index.ts";
+import type { ControllerDeclaration } from "../controller/index.ts";
 import type { ShardingOptions } from "../shards/index.ts";
 import { type AdmissionWebhook, shardLabelWebhook } from "../webhook/index.ts";
 import type { OperatorDefinition } from "./operator.ts";
 
 /**
- * The shard label webhooks of the operator `definition` describes, sharded as `sharding` says:
+ * The shard label webhooks of the operator `definition` describes, whose controllers `declared`
+ * (`recordDeclarations` of its setup), sharded as `sharding` says:
  * none without sharding, nor under the uid key (an object's uid does not exist yet at mutating
  * admission: its shard's holder labels it), nor for an operator that serves no webhook of its own
  * — the label alone is not worth the serving certificate (cert-manager, by default) and the
  * webhook configurations such an operator never needed; its shards' holders label its objects.
  */
-export async function shardLabelWebhooks(
-  definition: Pick<OperatorDefinition, "setup" | "webhooks">,
+export function shardLabelWebhooks(
+  definition: Pick<OperatorDefinition, "webhooks">,
   sharding: Pick<ShardingOptions, "key"> | false | undefined,
-): Promise<AdmissionWebhook[]> {
+  declared: readonly ControllerDeclaration[],
+): AdmissionWebhook[] {
   if (!sharding || (sharding.key ?? "namespace") !== "namespace") return [];
   if (!definition.webhooks?.length) return [];
   const kinds = new Map(
-    (await recordDeclarations(definition.setup)).map((d) => [
-      `${d.primary.type.apiVersion}/${d.primary.type.kind}`,
-      d.primary.type,
-    ]),
+    declared.map((d) => [`${d.primary.type.apiVersion}/${d.primary.type.kind}`, d.primary.type]),
   );
   return [...kinds.values()].filter((type) => type.namespaced).map(shardLabelWebhook);
 }

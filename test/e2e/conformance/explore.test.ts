@@ -5,9 +5,10 @@
  * no violation over the same budget. Seeds are fixed, so each test runs the same trials every time.
  */
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { type TestContext, test } from "node:test";
 import { formatExploreReport, runExploration } from "../../../src/testing/conformance/explore/index.ts";
 import { exploreSpec } from "./fixtures/explore-spec.ts";
+import type { ParcelVariant } from "./fixtures/spec.ts";
 import { kitCluster } from "./support.ts";
 
 const cluster = kitCluster();
@@ -23,10 +24,12 @@ function replayArgs(command: string) {
   };
 }
 
-test("a status counted from the previous status is found (history-independent), shrunk and replayed", {
-  timeout: 900_000,
-}, async (t) => {
-  const report = await runExploration(exploreSpec("counted-changes"), {
+/**
+ * Explores `variant` (seed 2, 3 trials), asserts that a violation was found, and replays it with
+ * the arguments of its replay command; both reports go to the test's diagnostics.
+ */
+async function findAndReplay(t: TestContext, variant: ParcelVariant) {
+  const report = await runExploration(exploreSpec(variant), {
     cluster: cluster(),
     seed: 2,
     trials: 3,
@@ -35,6 +38,18 @@ test("a status counted from the previous status is found (history-independent), 
   t.diagnostic(formatExploreReport(report));
   const finding = report.finding;
   assert.ok(finding, "a violation was found");
+  const replay = await runExploration(exploreSpec(variant), {
+    cluster: cluster(),
+    ...replayArgs(finding.replay),
+  });
+  t.diagnostic(formatExploreReport(replay));
+  return { report, finding, replay };
+}
+
+test("a status counted from the previous status is found (history-independent), shrunk and replayed", {
+  timeout: 900_000,
+}, async (t) => {
+  const { report, finding, replay } = await findAndReplay(t, "counted-changes");
   const violation = finding.shrunk.violation;
   assert.equal(violation?.oracle, "history-independent");
   assert.match(violation?.seen ?? "", /Parcel\/signed status: changes: expected 1, seen [2-9]/);
@@ -46,12 +61,6 @@ test("a status counted from the previous status is found (history-independent), 
     /^kubeloop verify --explore --spec explore-spec\.ts --seed 2 --trial \d+ --steps \d+$/,
   );
   assert.match(formatExploreReport(report), /replay: kubeloop verify --explore/);
-
-  const replay = await runExploration(exploreSpec("counted-changes"), {
-    cluster: cluster(),
-    ...replayArgs(finding.replay),
-  });
-  t.diagnostic(formatExploreReport(replay));
   assert.equal(replay.trials.length, 1);
   assert.equal(replay.finding?.shrunk.violation?.oracle, "history-independent");
 });
@@ -61,15 +70,7 @@ test("a label name not recorded before a crash is found by a kill after the 3rd 
 }, async (t) => {
   // Seed 2: trial 2 kills at the creation after write 3 (finalizer, receipt, label; status next).
   // Trials 0 and 1 kill after writes 1 and 2, before the label exists: no violation yet.
-  const report = await runExploration(exploreSpec("unrecorded-label-name"), {
-    cluster: cluster(),
-    seed: 2,
-    trials: 3,
-    specPath: "explore-spec.ts",
-  });
-  t.diagnostic(formatExploreReport(report));
-  const finding = report.finding;
-  assert.ok(finding, "a violation was found");
+  const { finding, replay } = await findAndReplay(t, "unrecorded-label-name");
   assert.equal(finding.shrunk.violation?.oracle, "history-independent");
   assert.match(finding.shrunk.violation?.seen ?? "", /ConfigMap\/signed-label-2 is an extra output/);
   assert.ok(
@@ -80,12 +81,6 @@ test("a label name not recorded before a crash is found by a kill after the 3rd 
     finding.shrunk.violation?.requests.some((r) => r.method === "POST" && /\/configmaps\?/.test(r.path)),
     "the label creations are among the requests involved",
   );
-
-  const replay = await runExploration(exploreSpec("unrecorded-label-name"), {
-    cluster: cluster(),
-    ...replayArgs(finding.replay),
-  });
-  t.diagnostic(formatExploreReport(replay));
   assert.match(replay.finding?.shrunk.violation?.seen ?? "", /ConfigMap\/signed-label-2 is an extra output/);
 });
 

@@ -4,10 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { pino } from "pino";
 import { ConfigMap, Namespace } from "../../../src/api/index.ts";
-import { controller } from "../../../src/controller/index.ts";
+import { Client } from "../../../src/client/index.ts";
+import { controller, recordDeclarations } from "../../../src/controller/index.ts";
 import { manifestsOf } from "../../../src/generate/index.ts";
 import { defineOperator, shardLabelWebhooks } from "../../../src/operator/index.ts";
+import { operatorManager } from "../../../src/operator/operator.ts";
 import { hashBucket, shardHash } from "../../../src/sharding/index.ts";
 import {
   type AdmissionRequest,
@@ -15,6 +18,7 @@ import {
   validating,
   webhookName,
 } from "../../../src/webhook/index.ts";
+import { fakeConnection } from "../client/support.ts";
 import { Widget } from "../schema/fixtures.ts";
 
 /** An AdmissionRequest of `operation` on a ConfigMap in `namespace`. */
@@ -86,8 +90,10 @@ const widgets = defineOperator({
 });
 
 describe("shardLabelWebhooks", () => {
+  const declared = recordDeclarations(widgets.setup);
+
   test("sharded by namespace: one per namespaced kind the controllers reconcile", async () => {
-    const webhooks = await shardLabelWebhooks(widgets.definition, {});
+    const webhooks = shardLabelWebhooks(widgets.definition, {}, await declared);
     assert.deepEqual(
       webhooks.map((w) => w.resource),
       [Widget],
@@ -95,13 +101,13 @@ describe("shardLabelWebhooks", () => {
   });
 
   test("none without sharding, nor sharded by uid (no uid exists at mutating admission)", async () => {
-    assert.deepEqual(await shardLabelWebhooks(widgets.definition, undefined), []);
-    assert.deepEqual(await shardLabelWebhooks(widgets.definition, { key: "uid" }), []);
+    assert.deepEqual(shardLabelWebhooks(widgets.definition, undefined, await declared), []);
+    assert.deepEqual(shardLabelWebhooks(widgets.definition, { key: "uid" }, await declared), []);
   });
 
   test("none for an operator that serves no webhook of its own: no certificate for the label alone", async () => {
     const plain = { ...widgets.definition, webhooks: [] };
-    assert.deepEqual(await shardLabelWebhooks(plain, {}), []);
+    assert.deepEqual(shardLabelWebhooks(plain, {}, await declared), []);
     const files = await manifestsOf(defineOperator(plain), { sharding: { shards: 32 } });
     assert.equal(files.get("webhooks.yaml"), undefined, "no webhooks.yaml, so no cert-manager Issuer");
   });
@@ -117,5 +123,24 @@ describe("shardLabelWebhooks", () => {
       /shard-label/,
       "not sharded: no shard label webhook",
     );
+  });
+
+  test("learned at a sharded operator's start from the same single recording run of its setup as its shards", async () => {
+    let runs = 0;
+    const counted = defineOperator({
+      ...widgets.definition,
+      setup: (host) => {
+        runs++;
+        return widgets.setup(host);
+      },
+    });
+    await operatorManager(counted, {
+      client: new Client(fakeConnection()),
+      logger: pino({ level: "silent" }),
+      metrics: false,
+      health: false,
+      sharding: {},
+    });
+    assert.equal(runs, 1, "setup ran once before any shard is held");
   });
 });

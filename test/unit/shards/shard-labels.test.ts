@@ -189,20 +189,31 @@ function patchClient(answer: (name: string) => Promise<unknown> = async () => ({
   return { client: client as never, patches };
 }
 
+/**
+ * `labelShardObjects` of ConfigMaps into bucket "2", on an informer whose handlers the test calls,
+ * through a patch client answering as `answer` says; what it reports, as `name: message`.
+ */
+function labelConfigMaps(answer?: (name: string) => Promise<unknown>) {
+  const { informer, handlers } = handledInformer();
+  const { client, patches } = patchClient(answer);
+  const errors: string[] = [];
+  const moving = new Set<string>();
+  const stop = labelShardObjects(
+    client,
+    ConfigMap,
+    informer,
+    () => "2",
+    moving,
+    (err, obj) => errors.push(`${obj.metadata.name}: ${(err as Error).message}`),
+  );
+  return { handlers, patches, errors, moving, stop };
+}
+
 describe("labelShardObjects", () => {
   test("labels an unlabelled object once, with a merge patch of the label alone, and leaves a labelled one be", async () => {
-    const { informer, handlers } = handledInformer();
     let finish = () => {};
-    const { client, patches } = patchClient(() => new Promise<void>((resolve) => (finish = resolve)));
-    const errors: unknown[] = [];
-    const moving = new Set<string>();
-    labelShardObjects(
-      client,
-      ConfigMap,
-      informer,
-      () => "2",
-      moving,
-      (err) => errors.push(err),
+    const { handlers, patches, errors, moving } = labelConfigMaps(
+      () => new Promise<void>((resolve) => (finish = resolve)),
     );
     const [handler] = handlers;
     handler?.onAdd?.(cm("a", "ns", "1"), true);
@@ -224,21 +235,10 @@ describe("labelShardObjects", () => {
   });
 
   test("an object gone meanwhile is nothing to report; any other failure is", async () => {
-    const { informer, handlers } = handledInformer();
-    const { client } = patchClient(async (name) => {
+    const { handlers, errors, moving } = labelConfigMaps(async (name) => {
       if (name === "gone") throw notFound();
       throw new Error("forbidden");
     });
-    const errors: string[] = [];
-    const moving = new Set<string>();
-    labelShardObjects(
-      client,
-      ConfigMap,
-      informer,
-      () => "2",
-      moving,
-      (err, obj) => errors.push(`${obj.metadata.name}: ${(err as Error).message}`),
-    );
     handlers[0]?.onAdd?.(cm("gone"), false);
     handlers[0]?.onAdd?.(cm("refused"), false);
     await until(() => errors.length === 1 && moving.size === 0);
@@ -247,15 +247,7 @@ describe("labelShardObjects", () => {
   });
 
   test("stops when the function it returned is called", () => {
-    const { informer, handlers } = handledInformer();
-    const stop = labelShardObjects(
-      patchClient().client,
-      ConfigMap,
-      informer,
-      () => "2",
-      new Set(),
-      () => {},
-    );
+    const { handlers, stop } = labelConfigMaps();
     stop();
     assert.equal(handlers.length, 0);
   });

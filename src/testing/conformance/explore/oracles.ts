@@ -7,7 +7,7 @@
 import type { KubeObject } from "../../../api/index.ts";
 import { kstatus } from "../../../status/index.ts";
 import type { RequestRecord } from "../../proxy/index.ts";
-import { differences, sameJson, withoutTransitionTimes } from "../internal/compare.ts";
+import { differences, sameJson, withoutMembers } from "../internal/compare.ts";
 import { deletePrimaries } from "../internal/steps.ts";
 import {
   createFixtures,
@@ -77,16 +77,7 @@ export async function converges(
 
 /** A status as compared across histories: no transition times, no observed generations. */
 function comparableStatus(obj: KubeObject): unknown {
-  const strip = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(strip);
-    if (!value || typeof value !== "object") return value;
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([key]) => key !== "observedGeneration")
-        .map(([key, v]) => [key, strip(v)]),
-    );
-  };
-  return strip(withoutTransitionTimes((obj as { status?: unknown }).status));
+  return withoutMembers((obj as { status?: unknown }).status, ["lastTransitionTime", "observedGeneration"]);
 }
 
 /** Fresh namespace's names and uids → the explored one's, so that names derived from them compare. */

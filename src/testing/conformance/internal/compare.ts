@@ -17,15 +17,20 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 
-/** A copy of `value` without any member named `lastTransitionTime`, at any depth. */
-export function withoutTransitionTimes(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutTransitionTimes);
+/** A copy of `value` without any member named one of `names`, at any depth. */
+export function withoutMembers(value: unknown, names: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutMembers(v, names));
   if (!value || typeof value !== "object") return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key]) => key !== "lastTransitionTime")
-      .map(([key, v]) => [key, withoutTransitionTimes(v)]),
+      .filter(([key]) => !names.includes(key))
+      .map(([key, v]) => [key, withoutMembers(v, names)]),
   );
+}
+
+/** A copy of `value` without any member named `lastTransitionTime`, at any depth. */
+export function withoutTransitionTimes(value: unknown): unknown {
+  return withoutMembers(value, ["lastTransitionTime"]);
 }
 
 /** A copy of `value` with every occurrence of each key of `replacements` in its strings replaced. */
