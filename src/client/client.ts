@@ -3,18 +3,16 @@
  * credential, with safe retries, 429 and `Retry-After` honoured, 401 refresh, per-attempt metrics
  * and, when configured, a client-side rate limit (off by default, as controller-runtime's).
  *
- * One class of ~550 lines on purpose: a verb per method, each a few lines over the same core, is
+ * One class of ~540 lines on purpose: a verb per method, each a few lines over the same core, is
  * the client's reference; the policies live in `internal/` (interceptors, paths).
  */
 import { type Context, ROOT_CONTEXT, type Span, trace } from "@opentelemetry/api";
 import type { ApplyObject, CreatedFrom, InputOf, KubeObject, ResourceType } from "../api/index.ts";
-import { systemClock } from "../clock/index.ts";
 import { type ClusterConnection, type LoadConfigOptions, loadConfig } from "./config/index.ts";
-import { Discovery } from "./discovery.ts";
+import type { Discovery } from "./discovery.ts";
 import { apiErrorFrom, NotFoundError } from "./errors.ts";
-import { observe, rateLimit, refreshOn401, refuseFencedWrites, retry } from "./internal/interceptors.ts";
+import { type ClientCore, clientCore, dispatchChain } from "./internal/core.ts";
 import { type Location, resourcePath } from "./internal/paths.ts";
-import { noopClientMetrics } from "./metrics.ts";
 import type {
   ApplyOptions,
   ClientOptions,
@@ -28,14 +26,7 @@ import type {
   WriteOptions,
 } from "./options.ts";
 import { endRequestSpan, startRequestSpan } from "./tracing.ts";
-import {
-  type ApiRequest,
-  type ApiResponse,
-  compose,
-  type Dispatch,
-  Transport,
-  type Verb,
-} from "./transport.ts";
+import type { ApiRequest, ApiResponse, Verb } from "./transport.ts";
 
 const patchContentTypes: Record<PatchType, string> = {
   merge: "application/merge-patch+json",
@@ -567,36 +558,6 @@ export type WriteObserver = (type: ResourceType, write: Written) => void;
 
 /** The core a view under construction takes instead of building one; set only inside `Client.#view`. */
 let viewCore: ClientCore | undefined;
-
-/** The machinery a client and its fenced views share: connection pools, the interceptor chain, discovery. */
-interface ClientCore {
-  readonly transport: Transport;
-  readonly dispatch: Dispatch;
-  readonly discovery: Discovery;
-}
-
-function clientCore(connection: ClusterConnection, options: ClientOptions): ClientCore {
-  const transport = new Transport(connection, { userAgent: options.userAgent, timeoutMs: options.timeoutMs });
-  const dispatch = dispatchChain(transport, connection, options);
-  return { transport, dispatch, discovery: new Discovery(dispatch, options.clock ?? systemClock) };
-}
-
-/** The interceptors every request goes through, over `transport`, with its own rate limiter. */
-function dispatchChain(
-  transport: Transport,
-  connection: ClusterConnection,
-  options: ClientOptions,
-): Dispatch {
-  const clock = options.clock ?? systemClock;
-  return compose(
-    transport.dispatch,
-    retry({ clock, server: connection.server, metrics: options.metrics }),
-    rateLimit(clock, options.qps ?? Number.POSITIVE_INFINITY, options.burst ?? 30),
-    refuseFencedWrites(),
-    observe(clock, options.metrics ?? noopClientMetrics),
-    refreshOn401(connection.credentials),
-  );
-}
 
 function metadataAccept(as: string): string {
   return `application/json;as=${as};g=meta.k8s.io;v=v1,application/json;q=0.9`;
