@@ -31,6 +31,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../src/cluster/ports.ts";
+import { OPERATOR_NODE_FLAGS } from "../src/generate/index.ts";
 import { CA_FILE, writeSelfManagedCertificates } from "../src/webhook/index.ts";
 import { buildKubeloop, compileEntry } from "./peers/harness/build.ts";
 import { goModVersion, kubeloopRevision } from "./peers/harness/machine.ts";
@@ -85,7 +86,10 @@ function pinning(): string[] {
 const pin = pinning();
 
 function commandOf(contender: Contender): { cmd: string; args: string[] } {
-  const [cmd, ...args] = [...pin, ...(contender === "kubeloop" ? [node, entry] : [goBinary])];
+  const [cmd, ...args] = [
+    ...pin,
+    ...(contender === "kubeloop" ? [node, ...OPERATOR_NODE_FLAGS, entry] : [goBinary]),
+  ];
   return { cmd: cmd as string, args };
 }
 

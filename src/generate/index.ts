@@ -35,7 +35,13 @@ export type { PermissionRequest, PermissionTarget } from "../controller/index.ts
 export { type AlertRule, alertRules, type RuleGroups } from "./alerts.ts";
 export { helmChart } from "./chart.ts";
 export { grafanaDashboard } from "./dashboard.ts";
-export { type DockerfileOptions, dockerfile, dockerignore, kustomization } from "./dockerfile.ts";
+export {
+  type DockerfileOptions,
+  dockerfile,
+  dockerignore,
+  kustomization,
+  OPERATOR_NODE_FLAGS,
+} from "./dockerfile.ts";
 export { RbacError } from "./errors.ts";
 export {
   CRDS_FILE,

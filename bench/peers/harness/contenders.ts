@@ -4,6 +4,7 @@
  * all-reconciled`, CPU time and peak RSS). Output goes to a log file per process.
  */
 import { join } from "node:path";
+import { OPERATOR_NODE_FLAGS } from "../../../src/generate/index.ts";
 import { peersDir } from "./paths.ts";
 import { BenchProcess } from "./process.ts";
 
@@ -77,8 +78,9 @@ const javaScriptEntry: Partial<Record<ContenderName, string>> = {
 };
 
 /**
- * The command line of a contender: the Go binary, or plain `node` (`opts.node`) on JavaScript — the peers' own,
+ * The command line of a contender: the Go binary, or `node` (`opts.node`) on JavaScript — the peers' own,
  * or the TypeScript contenders compiled ahead of time with kubeloop from dist/ (harness/build.ts).
+ * The shipped kubeloop contender (and its variants) runs with the generated Dockerfile's node flags.
  */
 export function commandOf(name: ContenderName, opts: LaunchOptions): { cmd: string; args: string[] } {
   if (name === "controller-runtime") return { cmd: opts.goBinary, args: [] };
@@ -86,7 +88,8 @@ export function commandOf(name: ContenderName, opts: LaunchOptions): { cmd: stri
   const peer = javaScriptEntry[name];
   const entry = peer ? join(peersDir, peer) : opts.built[variants[name]?.of ?? name];
   if (!entry) throw new Error(`${name} was not compiled: run buildContenders first`);
-  return { cmd: opts.node, args: [...prof, entry] };
+  const shipped = (variants[name]?.of ?? name) === "kubeloop" ? OPERATOR_NODE_FLAGS : [];
+  return { cmd: opts.node, args: [...shipped, ...prof, entry] };
 }
 
 /** A running contender process: {@link BenchProcess} started with {@link commandOf}. */

@@ -7,6 +7,7 @@ import {
   deploymentManifest,
   dockerfile,
   isLocalImage,
+  OPERATOR_NODE_FLAGS,
   operatorManifests,
   POD_NAME_ENV,
   POD_NAMESPACE_ENV,
@@ -304,7 +305,13 @@ describe("dockerfile", () => {
       run.split("\n").filter((line) => /^(COPY|RUN) /.test(line)),
       ["COPY --from=build /app/dist ./dist"],
     );
-    assert.match(run, /^CMD \["node", "dist\/operator\.mjs"\]$/m);
+    assert.match(run, /^CMD \["node", "--max-semi-space-size=1", "dist\/operator\.mjs"\]$/m);
+  });
+
+  it("runs node with the young generation sized for a small container (OPERATOR_NODE_FLAGS)", () => {
+    assert.deepEqual(OPERATOR_NODE_FLAGS, ["--max-semi-space-size=1"]);
+    const cmd = /^CMD (.*)$/m.exec(text)?.[1] ?? "[]";
+    assert.deepEqual(JSON.parse(cmd), ["node", ...OPERATOR_NODE_FLAGS, "dist/operator.mjs"]);
   });
 
   it("exposes the secure metrics and health ports", () => {
@@ -316,7 +323,10 @@ describe("dockerfile", () => {
   });
 
   it("runs the configured entry point", () => {
-    assert.match(dockerfile({ entrypoint: "dist/operator.js" }), /^CMD \["node", "dist\/operator\.js"\]$/m);
+    assert.match(
+      dockerfile({ entrypoint: "dist/operator.js" }),
+      /^CMD \["node", "--max-semi-space-size=1", "dist\/operator\.js"\]$/m,
+    );
   });
 
   it("copies the packages installed from inside the project before npm ci", () => {
