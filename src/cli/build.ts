@@ -64,6 +64,8 @@ export interface BundleOptions {
   readonly outfile?: string;
   /** The project's root; default the current directory. */
   readonly cwd?: string;
+  /** Package export conditions to resolve with besides esbuild's defaults, e.g. `["kubeloop-source"]`. */
+  readonly conditions?: readonly string[];
 }
 
 /** What {@link bundleOperator} wrote: absolute paths. */
@@ -101,6 +103,7 @@ export async function bundleOperator(options: BundleOptions = {}): Promise<Bundl
       sourcemap: "linked",
       banner: { js: requireBanner },
       plugins: [optionalPackages],
+      ...(options.conditions ? { conditions: [...options.conditions] } : {}),
       absWorkingDir: cwd,
       logLevel: "silent",
     });
