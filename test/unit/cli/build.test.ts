@@ -52,6 +52,19 @@ describe("kubeloop build", () => {
     await assert.rejects(loaded.load(), { code: "ERR_MODULE_NOT_FOUND" });
   });
 
+  it("resolves packages with the export conditions given (kubeloop-source: this checkout's sources)", async (t) => {
+    const exports = { ".": { "kubeloop-source": "./source.js", default: "./built.js" } };
+    const cwd = project(t, {
+      "src/main.ts": 'export { from } from "dual";\n',
+      "node_modules/dual/package.json": JSON.stringify({ name: "dual", type: "module", exports }),
+      "node_modules/dual/source.js": 'export const from = "source";\n',
+      "node_modules/dual/built.js": 'export const from = "built";\n',
+    });
+    const bundle = await bundleOperator({ cwd, conditions: ["kubeloop-source"] });
+    const loaded = (await import(pathToFileURL(bundle.outfile).href)) as { from: string };
+    assert.equal(loaded.from, "source");
+  });
+
   it("names the missing entry point and the flag that sets it", async (t) => {
     const cwd = project(t, { "package.json": "{}" });
     await assert.rejects(bundleOperator({ cwd, entry: "src/start.ts" }), (err: unknown) => {
