@@ -65,8 +65,8 @@ export interface BundleOptions {
   /** The project's root; default the current directory. */
   readonly cwd?: string;
   /**
-   * Custom conditions for packages' `exports`, as Node's `--conditions` (the conformance kit passes
-   * its own process's, `kubeloop-source` in this repository); default none, as `kubeloop build`.
+   * Custom conditions for packages' `exports`, as Node's `--conditions` (the conformance kit and the
+   * e2e fixtures pass `kubeloop-source` in this repository); default none, as `kubeloop build`.
    */
   readonly conditions?: readonly string[];
 }
