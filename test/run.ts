@@ -55,8 +55,9 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv, options: string[])
 
 /**
  * The files that run for minutes, longest first, with their time in a full end-to-end run on
- * 2 cores (2026-11-28): they start first, longest first, so that the run does not end waiting on
- * one started late (the explore file, 6 min, started 14 min into a 20-minute run and ended it).
+ * 2 cores (2026-11-28): they start first, longest first ({@link runGroups} keeps the order), so
+ * that the run does not end waiting on one started late. Before, node:test's own order (by path)
+ * started the explore file (6 min) 14 min into a 20-minute run, and it ended the run.
  */
 const longest = [
   "sharding/myproxy.test", // 356 s
@@ -109,35 +110,49 @@ interface TierRun {
   code: number;
 }
 
-/** Runs the unit tier, timed: each folder's files in one process ({@link folderEntries}). */
-async function runUnit(files: string[]): Promise<TierRun> {
-  const start = performance.now();
-  const options = ["--test-reporter=spec", `--test-concurrency=${concurrency("unit")}`];
-  const dir = mkdtempSync(join(tmpdir(), "kubeloop-unit-"));
+/**
+ * Runs `groups` of test files with node:test, each group in a process of its own, started in the
+ * order given: each group becomes an entry module that imports its files, in a temporary directory,
+ * named to sort in that order (node:test sorts the files it is given by path, so the order of its
+ * arguments is not the order it starts them in). Tests report their own files, not the entries.
+ */
+async function runGroups(groups: string[][], env: NodeJS.ProcessEnv, options: string[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "kubeloop-tests-"));
   try {
-    const code = await runNodeTest(folderEntries(files, dir), process.env, options);
-    return { line: tierTime("unit tier", files.length, performance.now() - start, code), code };
+    return await runNodeTest(
+      groups.map((group, i) => entryModule(dir, i, group)),
+      env,
+      options,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** Writes the entry module of the `index`-th group, which imports `group`'s files; returns its path. */
+function entryModule(dir: string, index: number, group: string[]): string {
+  const name = relative(repository, group[0] ?? "")
+    .replace(/\.test\.ts$/, "")
+    .replaceAll("/", "-");
+  const entry = join(dir, `${String(index).padStart(3, "0")}-${name}.test.mjs`);
+  const imports = group.map((file) => `await import(${JSON.stringify(pathToFileURL(file).href)});`);
+  writeFileSync(entry, `${imports.join("\n")}\n`);
+  return entry;
+}
+
 /**
- * One entry module per folder of unit `files`, written to `dir`, that imports the folder's files:
- * node:test runs each entry in a process of its own, so a concept's unit tests share one process,
- * as `go test` runs a package's tests in one binary. A process per file spent most of the tier
- * starting Node and loading the same modules through tsx again: 196 files took 1 min 48 s; as 34
- * folders, 32 s, with the same 2,025 tests passing (2 cores, 2026-11-28).
+ * Runs the unit tier, timed, each folder's files in one process, as `go test` runs a package's
+ * tests in one binary. A process per file spent most of the tier starting Node and loading the same
+ * modules through tsx again: 196 files took 1 min 48 s; as 34 folders, 32 s, with the same 2,025
+ * tests passing (2 cores, 2026-11-28).
  */
-function folderEntries(files: string[], dir: string): string[] {
+async function runUnit(files: string[]): Promise<TierRun> {
+  const start = performance.now();
+  const options = ["--test-reporter=spec", `--test-concurrency=${concurrency("unit")}`];
   const byFolder = new Map<string, string[]>();
   for (const file of files) byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), file]);
-  return [...byFolder].map(([folder, members]) => {
-    const entry = join(dir, `${relative(repository, folder).replaceAll("/", "-")}.test.mjs`);
-    const imports = members.map((file) => `await import(${JSON.stringify(pathToFileURL(file).href)});`);
-    writeFileSync(entry, `${imports.join("\n")}\n`);
-    return entry;
-  });
+  const code = await runGroups([...byFolder.values()], process.env, options);
+  return { line: tierTime("unit tier", files.length, performance.now() - start, code), code };
 }
 
 /**
@@ -165,8 +180,8 @@ async function runOnSharedCluster(tierOf: Record<string, Tier>): Promise<TierRun
       cluster.kubeconfigPath,
       await referenceOperators(),
       (conversions) =>
-        runNodeTest(
-          files,
+        runGroups(
+          files.map((file) => [file]),
           {
             ...process.env,
             ...conversions,
