@@ -64,6 +64,11 @@ export interface BundleOptions {
   readonly outfile?: string;
   /** The project's root; default the current directory. */
   readonly cwd?: string;
+  /**
+   * Custom conditions for packages' `exports`, as Node's `--conditions` (the conformance kit and the
+   * e2e fixtures pass `kubeloop-source` in this repository); default none, as `kubeloop build`.
+   */
+  readonly conditions?: readonly string[];
 }
 
 /** What {@link bundleOperator} wrote: absolute paths. */
@@ -101,6 +106,7 @@ export async function bundleOperator(options: BundleOptions = {}): Promise<Bundl
       sourcemap: "linked",
       banner: { js: requireBanner },
       plugins: [optionalPackages],
+      ...(options.conditions && { conditions: [...options.conditions] }),
       absWorkingDir: cwd,
       logLevel: "silent",
     });

@@ -29,7 +29,7 @@ export {
   installCrds,
   installOperator,
 } from "./install.ts";
-export { loadOperator, OperatorLoadError } from "./load.ts";
+export { loadOperator, OperatorLoadError, operatorOf } from "./load.ts";
 export {
   migrateStoredVersions,
   type StorageMigration,

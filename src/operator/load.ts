@@ -30,7 +30,14 @@ export async function loadOperator(path = "src/operator.ts"): Promise<Operator> 
     );
   }
   if (/\.[mc]?ts$/.test(file)) await registerTypeScript(file);
-  const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  return operatorOf(file, (await import(pathToFileURL(file).href)) as { default?: unknown });
+}
+
+/**
+ * The operator an operator module (`file`, imported already: by {@link loadOperator}, or statically
+ * by a bundle) exports as default; throws {@link OperatorLoadError} when it exports none.
+ */
+export function operatorOf(file: string, module: { default?: unknown }): Operator {
   if (!isOperator(module.default)) {
     throw new OperatorLoadError(
       file,

@@ -24,6 +24,7 @@ import { OperatorProcess } from "./internal/operator-process.ts";
 import { poll } from "./internal/poll.ts";
 import type { RunnerSettings } from "./internal/protocol.ts";
 import { OperatorReplicas, type OperatorUnderTest } from "./internal/replicas.ts";
+import { type RunnerLaunch, runnerLaunch } from "./internal/runner-bundle.ts";
 import { resolveSubject, type Subject } from "./internal/subject.ts";
 import { discard, type Snapshot } from "./internal/world.ts";
 import type { ConformanceSpec } from "./spec.ts";
@@ -159,10 +160,11 @@ export async function openSession(
     logLevel: spec.logLevel ?? "info",
     webhooks,
   };
+  const launch = await runnerLaunch(subject.operatorPath, report);
   const leases = options.sharding ? await leaseNamespace(client) : undefined;
   const operator = leases
-    ? replicas(settings, spec.nodeArgs, leases, options.sharding ?? {})
-    : new OperatorProcess(settings, spec.nodeArgs, { forkAhead: true });
+    ? replicas(settings, spec.nodeArgs, leases, options.sharding ?? {}, launch)
+    : new OperatorProcess(settings, spec.nodeArgs, { forkAhead: true, launch });
   let conversions: ConversionHost | undefined;
   const namespaces = new Set<string>();
   const dropped = new Set<string>();
@@ -177,6 +179,7 @@ export async function openSession(
       new OperatorProcess(
         { ...settings, ...(direct ? { kubeconfig: link.kubeconfig } : {}), ...changes },
         spec.nodeArgs,
+        { launch },
       ),
     random: seededRandom(spec.seed ?? 1),
     log: report,
@@ -251,6 +254,7 @@ function replicas(
   nodeArgs: readonly string[] | undefined,
   namespace: string,
   { replicas: count = 3, shards = 16, key = "namespace" }: NonNullable<SessionOptions["sharding"]>,
+  launch: RunnerLaunch,
 ): OperatorReplicas {
   const timings = { leaseDurationMs: 6_000, renewDeadlineMs: 4_000, retryPeriodMs: 1_000 };
   const processes = Array.from(
@@ -259,6 +263,7 @@ function replicas(
       new OperatorProcess(
         { ...settings, sharding: { key, shards, namespace, identity: `kit-replica-${i}`, ...timings } },
         nodeArgs,
+        { launch },
       ),
   );
   return new OperatorReplicas(processes, shards);

@@ -52,6 +52,27 @@ describe("kubeloop build", () => {
     await assert.rejects(loaded.load(), { code: "ERR_MODULE_NOT_FOUND" });
   });
 
+  it("resolves a package's exports with the conditions given, as the kit's process resolves them", async (t) => {
+    const cwd = project(t, {
+      "src/main.ts": 'export { origin } from "conditioned";\n',
+      "node_modules/conditioned/package.json": JSON.stringify({
+        name: "conditioned",
+        type: "module",
+        exports: { ".": { "test-source": "./source.js", default: "./built.js" } },
+      }),
+      "node_modules/conditioned/source.js": 'export const origin = "source";\n',
+      "node_modules/conditioned/built.js": 'export const origin = "built";\n',
+    });
+    const origin = async (conditions?: string[]) => {
+      const outfile = `dist/${conditions ? "with" : "without"}.mjs`;
+      const bundle = await bundleOperator({ cwd, outfile, ...(conditions && { conditions }) });
+      return ((await import(pathToFileURL(bundle.outfile).href)) as { origin: string }).origin;
+    };
+    assert.equal(await origin(["test-source"]), "source");
+    // Without conditions (the `kubeloop build` CLI), the package's default export as before.
+    assert.equal(await origin(), "built");
+  });
+
   it("names the missing entry point and the flag that sets it", async (t) => {
     const cwd = project(t, { "package.json": "{}" });
     await assert.rejects(bundleOperator({ cwd, entry: "src/start.ts" }), (err: unknown) => {

@@ -1,14 +1,12 @@
 /**
- * The operator under test as a child process (see `operator-main.ts`): start it and wait until its caches
+ * The operator under test as a child process (see `internal/runner.ts`): start it and wait until its caches
  * synced, ask it to reconcile everything or whether it is idle, read its metrics, stop it
  * gracefully or SIGKILL it, in a temporary directory removed when it exits. Its stderr (the operator's logs) is kept as a tail for failure reports.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { systemClock } from "../../../clock/index.ts";
 import type { MetricDefinition, MetricLabels } from "../../../metrics/index.ts";
 import { scrapeMetric } from "../../metrics.ts";
@@ -20,19 +18,10 @@ import {
   type RunnerSettings,
   type RunnerState,
 } from "./protocol.ts";
+import { type RunnerLaunch, tsxLaunch } from "./runner-bundle.ts";
 
-const here = fileURLToPath(import.meta.url);
-const fromSource = here.endsWith(".ts");
-const runnerPath = join(dirname(here), "..", fromSource ? "operator-main.ts" : "operator-main.js");
 const startTimeoutMs = 90_000;
 const tailLines = 300;
-
-/** Node flags the runner needs: from sources (this repository), tsx and the source condition. */
-function runnerExecArgv(extra: readonly string[]): string[] {
-  if (!fromSource) return [...extra];
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-  return ["--conditions=kubeloop-source", "--import", tsx, ...extra];
-}
 
 type Reply = Extract<RunnerMessage, { type: "reply" }>;
 
@@ -82,6 +71,7 @@ export class OperatorProcess {
   readonly #tail: string[] = [];
   readonly #pending = new Map<number, (reply: Reply) => void>();
   readonly #forkAhead: boolean;
+  readonly #launch: RunnerLaunch;
   #child: ChildProcess | undefined;
   /** The next process, forked ahead and loaded, waiting for `start` (with `forkAhead`). */
   #next: Forked | undefined;
@@ -94,12 +84,18 @@ export class OperatorProcess {
    * `forkAhead`: once the process is ready, fork the next one and let it load the operator, so that
    * a start after a kill takes the time of a cache sync, not of a Node process loading TypeScript
    * (2 s of 2.3 s idle, 7 s of 9 s on a loaded 2-core machine; measured 2026-11-27). A graceful
-   * {@link stop} ends it too, unless a restart follows.
+   * {@link stop} ends it too, unless a restart follows. `launch`: the script it runs (see
+   * `runner-bundle.ts`); default the runner under tsx.
    */
-  constructor(settings: RunnerSettings, nodeArgs: readonly string[] = [], { forkAhead = false } = {}) {
+  constructor(
+    settings: RunnerSettings,
+    nodeArgs: readonly string[] = [],
+    { forkAhead = false, launch = tsxLaunch() }: { forkAhead?: boolean; launch?: RunnerLaunch } = {},
+  ) {
     this.#settings = settings;
     this.#nodeArgs = nodeArgs;
     this.#forkAhead = forkAhead;
+    this.#launch = launch;
   }
 
   /** True while the process runs. */
@@ -153,8 +149,8 @@ export class OperatorProcess {
     // A temporary directory of its own, removed once it exits: a killed process cannot remove what
     // it wrote there (its webhook's private key, for one).
     const scratch = mkdtempSync(join(tmpdir(), "kubeloop-verify-operator-"));
-    const child = fork(runnerPath, [], {
-      execArgv: runnerExecArgv(this.#nodeArgs),
+    const child = fork(this.#launch.script, [], {
+      execArgv: [...this.#launch.execArgv, ...this.#nodeArgs],
       env: { ...env, TMPDIR: scratch, [RUNNER_ENV]: JSON.stringify(this.#settings) },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });

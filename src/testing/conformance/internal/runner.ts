@@ -1,0 +1,120 @@
+/**
+ * The body of an operator process of the conformance kit (see `operator-process.ts`): loads the
+ * operator, runs its controllers in a manager against the kubeconfig it is given (the fault
+ * proxy's), serves metrics and the operator's webhooks (with a certificate of its own, applying the
+ * session's configurations) on free loopback ports, and answers the kit over Node's IPC channel:
+ * force a reconcile of every object, report whether it is idle, stop. It loads the operator and
+ * waits for the kit's `start` (so the kit can fork the next process ahead). Run by the bundle the
+ * kit builds (`runner-bundle.ts`, the operator imported statically) or by `operator-main.ts`.
+ */
+import pino from "pino";
+import { Manager } from "../../../manager/index.ts";
+import { METRICS, type MetricDefinition } from "../../../metrics/index.ts";
+import type { Operator } from "../../../operator/index.ts";
+import { admissionsOf } from "../../../webhook/index.ts";
+import {
+  RUNNER_ENV,
+  type RunnerMessage,
+  type RunnerRequest,
+  type RunnerSettings,
+  type RunnerState,
+} from "./protocol.ts";
+
+const send = (message: RunnerMessage) => process.send?.(message);
+
+function settings(): RunnerSettings {
+  const raw = process.env[RUNNER_ENV];
+  if (!raw) throw new Error(`${RUNNER_ENV} is not set: the conformance kit starts this process`);
+  return JSON.parse(raw) as RunnerSettings;
+}
+
+/** Sums the values of a metric of the manager's registry. */
+async function total(manager: Manager, metric: MetricDefinition): Promise<number> {
+  const registered = manager.metrics.registry.getSingleMetric(metric.name);
+  if (!registered) return 0;
+  const { values } = await registered.get();
+  return values.reduce((sum, v) => sum + v.value, 0);
+}
+
+async function state(manager: Manager): Promise<RunnerState> {
+  const queued = await total(manager, METRICS.queueDepth);
+  const active = await total(manager, METRICS.activeWorkers);
+  const reconciles = await total(manager, METRICS.reconcileTotal);
+  const idle = manager.ready && queued === 0 && active === 0;
+  return { idle, queued, active, reconciles, shards: manager.shardsHeld() };
+}
+
+function reconcileAll(manager: Manager): number {
+  return manager.controllers.reduce((sum, controller) => sum + controller.enqueueAll("conformance"), 0);
+}
+
+/** Resolves on the kit's `start`: a process may be forked ahead, loaded, and started when needed. */
+function started(): Promise<void> {
+  return new Promise((resolve) => {
+    // The kit went away before starting this process: nothing to do.
+    const onDisconnect = () => process.exit(0);
+    const onMessage = (raw: unknown) => {
+      if ((raw as RunnerRequest).type !== "start") return;
+      process.off("message", onMessage);
+      process.off("disconnect", onDisconnect);
+      resolve();
+    };
+    process.on("message", onMessage);
+    process.once("disconnect", onDisconnect);
+  });
+}
+
+async function main(load: (path: string) => Promise<Operator>): Promise<void> {
+  const config = settings();
+  const go = started();
+  const operator = await load(config.operator);
+  send({ type: "loaded" });
+  await go;
+  const manager = await Manager.create({
+    name: operator.name,
+    config: { kubeconfig: config.kubeconfig },
+    namespace: operator.definition.watchNamespace,
+    leaderElection: config.leaderElection ?? false,
+    sharding: config.sharding ?? false,
+    metrics: { host: "127.0.0.1", port: 0 },
+    health: { host: "127.0.0.1", port: 0 },
+    cache: {
+      informer: { watch: { inactivityMs: config.watchInactivityMs }, relist: { periodMs: config.relistMs } },
+    },
+    logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
+    // Conversions are served by the kit's own process (one host for the cluster, up while this one crashes).
+    webhooks: admissionsOf(operator.definition.webhooks),
+    webhookServer: { port: 0, ...config.webhooks },
+  });
+  await manager.setup(operator.setup);
+  const stop = new AbortController();
+  const running = manager.start(stop.signal);
+  process.on("message", (raw) => {
+    const request = raw as RunnerRequest;
+    if (request.type === "reconcile-all")
+      send({ type: "reply", id: request.id, enqueued: reconcileAll(manager) });
+    if (request.type === "state")
+      void state(manager).then((s) => send({ type: "reply", id: request.id, state: s }));
+    if (request.type === "stop") stop.abort();
+  });
+  // The kit went away: stop too, rather than run on unsupervised.
+  process.on("disconnect", () => stop.abort());
+  while (!manager.ready && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 50));
+  send({ type: "ready", metricsPort: manager.ports.metrics ?? 0 });
+  await running;
+}
+
+/**
+ * Runs the operator `load` returns (given the module's path of the kit's settings) until the kit
+ * stops it, then exits; a failure is sent to the kit before exiting with code 1.
+ */
+export async function runOperatorProcess(load: (path: string) => Promise<Operator>): Promise<void> {
+  try {
+    await main(load);
+    process.exit(0);
+  } catch (err) {
+    send({ type: "failed", error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    process.exitCode = 1;
+    process.disconnect?.();
+  }
+}
