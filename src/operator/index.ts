@@ -22,6 +22,15 @@
  * ```
  */
 export {
+  BUNDLE_TARGET,
+  type Bundle,
+  type BundleOptions,
+  bundleOperator,
+  DEFAULT_BUNDLE,
+  DEFAULT_ENTRY,
+  OperatorBuildError,
+} from "./bundle.ts";
+export {
   applyManifests,
   CrdNotEstablishedError,
   type InstallCrdsOptions,

@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build, type Plugin } from "esbuild";
-import { bundleOperator } from "../../../src/cli/build.ts";
+import { bundleOperator } from "../../../src/operator/index.ts";
 import type { ContenderName } from "./contenders.ts";
 import { peersDir, repoRoot } from "./paths.ts";
 

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { bundleOperator } from "../../../cli/build.ts";
+import { bundleOperator } from "../../../operator/index.ts";
 
 /** The script an operator process runs and the Node flags it needs. */
 export interface RunnerLaunch {

@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { pathToFileURL } from "node:url";
-import { bundleOperator } from "../../../src/cli/build.ts";
-import { BuildError } from "../../../src/cli/errors.ts";
+import { bundleOperator, OperatorBuildError } from "../../../src/operator/index.ts";
 
 const agentModule = join(import.meta.dirname, "../../../src/client/internal/agent.ts");
 
@@ -76,7 +75,7 @@ describe("kubeloop build", () => {
   it("names the missing entry point and the flag that sets it", async (t) => {
     const cwd = project(t, { "package.json": "{}" });
     await assert.rejects(bundleOperator({ cwd, entry: "src/start.ts" }), (err: unknown) => {
-      assert.ok(err instanceof BuildError);
+      assert.ok(err instanceof OperatorBuildError);
       assert.equal(err.code, "KL_BUILD_ENTRY_MISSING");
       assert.match(err.message, /src\/start\.ts does not exist.*--entry/);
       return true;
@@ -88,7 +87,7 @@ describe("kubeloop build", () => {
       "src/main.ts": 'import { run } from "./missing.ts";\n\nrun(;\n',
     });
     await assert.rejects(bundleOperator({ cwd }), (err: unknown) => {
-      assert.ok(err instanceof BuildError);
+      assert.ok(err instanceof OperatorBuildError);
       assert.equal(err.code, "KL_BUILD_FAILED");
       assert.match(
         err.message,
