@@ -30,7 +30,7 @@ import type { Action } from "./action.ts";
 import type { OwnedKind } from "./declaration.ts";
 import type { ReconcileTimeoutError } from "./errors.ts";
 import { type ReconcileRun, Stopping } from "./internal/deadline.ts";
-import { FailureReports, isTerminalFailure } from "./internal/failures.ts";
+import { FailureReports, isRoutineFailure, isTerminalFailure } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
 import { specCheckOf } from "./internal/spec-check.ts";
 import { endReconcileSpan, startReconcileSpan } from "./internal/tracing.ts";
@@ -412,10 +412,16 @@ export class Controller<T extends KubeObject> {
     this.#metrics.failed(terminal);
     this.#metrics.reconciled("error", seconds);
     const next = terminal ? undefined : this.#policy(err, request);
+    const retries = this.queue.retries(request.key);
     this.#say(() =>
       terminal
         ? ctx.log.error({ err }, "reconcile failed permanently; not retrying until the object changes")
-        : ctx.log.error({ err, retries: this.queue.retries(request.key) }, "reconcile failed; retrying"),
+        : isRoutineFailure(err)
+          ? ctx.log.info(
+              { err, retries },
+              "reconcile failed (routine: a conflict, the apiserver away or the namespace being deleted); retrying",
+            )
+          : ctx.log.error({ err, retries }, "reconcile failed; retrying"),
     );
     await this.#failures.failed(request.key, ctx.object, err, stop);
     if (terminal) this.#forget(request.key);

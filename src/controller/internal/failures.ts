@@ -6,7 +6,7 @@
  * kstatus (and so Flux, Argo CD, `kubectl wait`) reads them.
  */
 import type { KubeObject, ResourceType } from "../../api/index.ts";
-import { type Client, ConflictError } from "../../client/index.ts";
+import { type Client, ConflictError, ForbiddenError } from "../../client/index.ts";
 import type { Clock } from "../../clock/index.ts";
 import type { EventRecorder } from "../../events/index.ts";
 import {
@@ -108,7 +108,7 @@ export class FailureReports<T extends KubeObject> {
    * off by default).
    */
   async failed(key: string, object: T | undefined, err: unknown, stop: AbortSignal): Promise<void> {
-    if (routine(err)) return;
+    if (isRoutineFailure(err)) return;
     const streak = this.#count(key);
     if (!object || stop.aborted) return;
     const stall = stallIn(err);
@@ -192,14 +192,20 @@ export class FailureReports<T extends KubeObject> {
 }
 
 /**
- * Failures no person needs to hear about: logged and retried, with no event. A 409 Conflict only
- * says that the copy written was stale, and the retry reads the fresh one: controller-runtime
- * records no event for it either (nor for any reconcile error), and reconcilers built on it
- * requeue on `apierrors.IsConflict` without a word. An apiserver that is away cannot take an event anyway,
- * and is back within seconds (the outage backoff).
+ * Failures no person needs to hear about: logged at info and retried, with no event. A 409
+ * Conflict only says that the copy written was stale, and the retry reads the fresh one:
+ * controller-runtime records no event for it either (nor for any reconcile error), and reconcilers
+ * built on it requeue on `apierrors.IsConflict` without a word. An apiserver that is away cannot
+ * take an event anyway, and is back within seconds (the outage backoff). A namespace being deleted
+ * refuses every create in it, events too, and takes the object with it.
  */
-function routine(err: unknown): boolean {
-  return serverUnavailable(err) || causes(err).some((e) => e instanceof ConflictError);
+export function isRoutineFailure(err: unknown): boolean {
+  return (
+    serverUnavailable(err) ||
+    causes(err).some(
+      (e) => e instanceof ConflictError || (e instanceof ForbiddenError && e.deniedBy === "terminating"),
+    )
+  );
 }
 
 /**

@@ -4,8 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import pino from "pino";
 import { ConfigMap, type ConfigMapObject, type ResourceType } from "../../../src/api/index.ts";
-import { InvalidError, UnreachableError } from "../../../src/client/index.ts";
+import { ForbiddenError, InvalidError, UnreachableError } from "../../../src/client/index.ts";
 import { TerminalError } from "../../../src/controller/index.ts";
 import { InvalidChildError } from "../../../src/ownership/index.ts";
 import { type Condition, defineConditionSet } from "../../../src/status/index.ts";
@@ -100,9 +101,12 @@ describe("Controller: failures reach the object", () => {
     ["a 409 Conflict", conflict409],
     ["a wrapped 409 Conflict", new Error("writing status", { cause: conflict409 })],
     ["an unreachable apiserver", new UnreachableError("https://127.0.0.1:6443", new Error("ECONNREFUSED"))],
+    ["a create refused in a namespace being deleted", namespaceTerminating()],
   ] as const) {
     it(`records nothing for ${what}: routine, retried silently`, async (t) => {
-      const h = failing(t, (i) => (i < 3 ? error : undefined));
+      const lines: { level: number; msg: string }[] = [];
+      const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+      const h = failing(t, (i) => (i < 3 ? error : undefined), { logger });
       h.store.writer.apply(cm("a"));
       void h.run();
       h.source.enqueue("ns/a", "watch:ConfigMap:create");
@@ -110,6 +114,12 @@ describe("Controller: failures reach the object", () => {
       for (let step = 0; step < 100 && h.reconciles.length < 4; step++) await h.advance(10);
       assert.equal(h.reconciles.length, 4, "retried until it succeeded");
       assert.equal(h.events.calls.length, 0);
+      const failures = lines.filter((l) => l.msg.startsWith("reconcile failed"));
+      assert.deepEqual(
+        failures.map((l) => l.level),
+        [30, 30, 30],
+        "logged at info: no error line for what heals itself",
+      );
     });
   }
 
@@ -121,6 +131,16 @@ describe("Controller: failures reach the object", () => {
     assert.equal(h.events.calls.length, 0);
   });
 });
+
+/** The apiserver's 403 for a create in a namespace being deleted (its message, as Kubernetes 1.36 words it). */
+function namespaceTerminating(): ForbiddenError {
+  const message =
+    'configmaps "a" is forbidden: unable to create new content in namespace ns because it is being terminated';
+  return new ForbiddenError(
+    { code: 403, reason: "Forbidden", message },
+    { method: "POST", path: "/api/v1/namespaces/ns/configmaps" },
+  );
+}
 
 describe("Controller: a child refused as invalid", () => {
   it("is not retried until the generation changes, and stalls the summary condition", async (t) => {
