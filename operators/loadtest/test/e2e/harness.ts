@@ -216,6 +216,27 @@ export async function operatorEvents(
 }
 
 /**
+ * Waits until the operator is idle over LoadTest `name`: nothing queued or in flight, every event
+ * it recorded sent (and counted by `requests`), and its cache holding the live copy. Take a
+ * "nothing happens" baseline only after this, or a write still in flight reads as a loop.
+ */
+export async function idle(h: Harness, name: string): Promise<LoadTestObject> {
+  const client = await testClient();
+  const cache = await h.manager.cache.reader(LoadTest);
+  const queue = h.manager.controllers[0]?.queue;
+  return eventually(
+    async () => {
+      const live = await client.get(LoadTest, name, { namespace: h.namespace });
+      const quiet = queue?.length === 0 && queue.unfinishedWorkSeconds() === 0;
+      await h.manager.recorder.flush(AbortSignal.timeout(10_000));
+      const cached = cache.get(name, h.namespace);
+      return quiet && cached?.metadata.resourceVersion === live.metadata.resourceVersion ? live : undefined;
+    },
+    { what: `the operator idle over ${name}` },
+  );
+}
+
+/**
  * Asserts that `value()` stays equal to its first reading for `ms` (polled): for checking that
  * nothing happens, e.g. no reconcile loop. Fails as soon as it changes.
  */

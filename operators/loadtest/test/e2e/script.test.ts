@@ -9,6 +9,7 @@ import { LoadTest } from "../../api.ts";
 import {
   conditionOf,
   createLoadTest,
+  idle,
   kubectlWaitCompleted,
   operatorEvents,
   scriptConfigMap,
@@ -52,6 +53,7 @@ test("bug 1.7.8: a missing ConfigMap is reported, not retried in a loop; creatin
     writes: h.requests.writes,
     version: (await client.get(LoadTest, "later", { namespace })).metadata.resourceVersion,
   });
+  await idle(h, "later");
   await staysFor(quiet, 5_000, "a LoadTest waiting for its script");
 
   await client.create(ConfigMap, scriptConfigMap(namespace, "later-script", "wrong-key.yaml"));

@@ -7,6 +7,7 @@ import { IMMUTABLE_SPEC_MESSAGE, LoadTest } from "../../api.ts";
 import {
   conditionOf,
   createLoadTest,
+  idle,
   kubectl,
   startOperator,
   staysFor,
@@ -77,6 +78,7 @@ test("a Job the apiserver rejects completes the test as InvalidJob at once, with
     ["True", "True", "False"],
     "its spec cannot change, so the test is over",
   );
+  await idle(h, "overdrawn");
   await staysFor(
     async () => [await h.reconciles(), h.requests.writes],
     3_000,

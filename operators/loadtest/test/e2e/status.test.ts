@@ -11,6 +11,7 @@ import {
   createLoadTest,
   eventually,
   type Harness,
+  idle,
   kubectl,
   kubectlWaitCompleted,
   operatorEvents,
@@ -33,20 +34,7 @@ async function settled(
 ): Promise<LoadTestObject> {
   await createLoadTest(h.namespace, name, spec);
   assert.equal((await kubectlWaitCompleted(h.namespace, name)).code, 0);
-  const client = await testClient();
-  const cache = await h.manager.cache.reader(LoadTest);
-  const queue = h.manager.controllers[0]?.queue;
-  return eventually(
-    async () => {
-      const live = await client.get(LoadTest, name, { namespace: h.namespace });
-      const cached = cache.get(name, h.namespace);
-      // Idle: nothing queued, nothing in flight, and every event the last reconcile recorded sent.
-      const idle = queue?.length === 0 && queue.unfinishedWorkSeconds() === 0;
-      await h.manager.recorder.flush();
-      return idle && cached?.metadata.resourceVersion === live.metadata.resourceVersion ? live : undefined;
-    },
-    { what: `${name} settled` },
-  );
+  return idle(h, name);
 }
 
 test("a wiped status is rebuilt identically (lastTransitionTime excepted)", async (t) => {
