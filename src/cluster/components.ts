@@ -135,6 +135,12 @@ export function componentArgs(
         `--service-account-private-key-file=${run.path("sa.key")}`,
         `--root-ca-file=${run.path("ca.crt")}`,
         "--profiling=false",
+        // Its client at 20 requests/s (the default) paced the whole plane: deleting a namespace
+        // (a list and a delete per resource type) took 5–11 s, and 100 Deployments' ReplicaSets and
+        // pods 13–15 s. A local plane has one client to serve, so it runs unthrottled, as load-test
+        // clusters do (kubernetes-controller-sharding's sets 800); operators keep their own limits.
+        "--kube-api-qps=1000",
+        "--kube-api-burst=2000",
       ];
     case "kube-scheduler":
       return [
