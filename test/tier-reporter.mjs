@@ -1,10 +1,16 @@
 /**
  * A node:test reporter (beside `spec`) for the end-to-end tiers, which share one pool of workers
  * and so have no wall time of their own: at the end of the run it says, for each tier, how many
- * files it had and how long their tests ran in all — where the time of a run goes. `test/run.ts`
- * passes each file's tier in `KUBELOOP_TEST_TIERS` (JSON, path to tier). Plain JavaScript:
- * node:test loads reporters before the `--import` hooks that would compile TypeScript.
+ * files it had and how long their tests ran in all — where the time of a run goes — then the
+ * files that ran longest, from their first event to their last, to keep `longest` in `run.ts`
+ * true. `test/run.ts` passes each file's tier in `KUBELOOP_TEST_TIERS` (JSON, path to tier).
+ * Plain JavaScript: node:test loads reporters before the `--import` hooks that would compile
+ * TypeScript.
  */
+import { relative } from "node:path";
+
+/** How many of the longest files the summary names. */
+const longestShown = 15;
 
 /** `ms` as "3 min 4 s", or "12 s" under a minute. */
 const minutes = (ms) =>
@@ -12,12 +18,17 @@ const minutes = (ms) =>
     ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`
     : `${Math.round(ms / 1000)} s`;
 
-/** The reporter: a line per tier once every event was read. */
+/** The reporter: a line per tier, then the longest files, once every event was read. */
 export default async function* tierReporter(source) {
   const tierOf = JSON.parse(process.env.KUBELOOP_TEST_TIERS ?? "{}");
   const testTime = new Map();
+  /** File → [first event, last event] (ms since the reporter started), as the events arrive. */
+  const span = new Map();
   for await (const { type, data } of source) {
-    if ((type !== "test:pass" && type !== "test:fail") || data.nesting !== 0 || !data.file) continue;
+    if (!data?.file) continue;
+    const at = performance.now();
+    span.set(data.file, [span.get(data.file)?.[0] ?? at, at]);
+    if ((type !== "test:pass" && type !== "test:fail") || data.nesting !== 0) continue;
     const tier = tierOf[data.file] ?? "unlisted";
     testTime.set(tier, (testTime.get(tier) ?? 0) + (data.details?.duration_ms ?? 0));
   }
@@ -25,4 +36,9 @@ export default async function* tierReporter(source) {
     const files = Object.values(tierOf).filter((t) => t === tier).length;
     yield `ℹ ${tier} tier: ${files} file${files === 1 ? "" : "s"}, ${minutes(ms)} of tests in all\n`;
   }
+  const longest = [...span].map(([file, [first, last]]) => [file, last - first]).sort((a, b) => b[1] - a[1]);
+  yield `ℹ the ${longestShown} longest files (first event to last, in s): ${longest
+    .slice(0, longestShown)
+    .map(([file, ms]) => `${relative(process.cwd(), file)} ${Math.round(ms / 1000)}`)
+    .join(", ")}\n`;
 }
