@@ -63,6 +63,12 @@ export interface InformerHandler<T extends KubeObject> {
    */
   onUpdate?(old: T, obj: T): void;
   onDelete?(obj: T): void;
+  /**
+   * The store now shows every change of the scope up to `resourceVersion`
+   * ({@link Informer.lastSyncResourceVersion}): after each (re)list, after each event and
+   * bookmark of the watch. Called for every event: keep it cheap.
+   */
+  onProgress?(resourceVersion: string): void;
 }
 
 /** User code an informer runs, as {@link InformerMetrics.callbackError} names it. */
@@ -154,6 +160,7 @@ export class Informer<T extends KubeObject> {
   #retainWriters = false;
   readonly #tombstones = new Map<string, { object: T; at: number }>();
   readonly #relister: Relister<T>;
+  #lastSyncResourceVersion: string | undefined;
 
   constructor(
     private readonly client: WatchClient,
@@ -190,6 +197,15 @@ export class Informer<T extends KubeObject> {
   /** True once the first list has been stored. */
   get synced(): boolean {
     return this.#synced;
+  }
+
+  /**
+   * The resourceVersion up to which the store shows every change of its scope, as client-go's
+   * `LastSyncResourceVersion`: the last (re)list's, then each event's and bookmark's once handled;
+   * undefined before the first list. An object the store lacks was, at this resourceVersion, gone.
+   */
+  get lastSyncResourceVersion(): string | undefined {
+    return this.#lastSyncResourceVersion;
   }
 
   /** Milliseconds since the last change arrived, or undefined before any. */
@@ -337,7 +353,7 @@ export class Informer<T extends KubeObject> {
       ...this.scope,
       ...this.#options.watch,
       metrics: this.#watchMetrics(),
-      onProgress: (resourceVersion) => this.#relister.progressed(resourceVersion),
+      onProgress: (resourceVersion) => this.#progressed(resourceVersion),
       clock: this.#options.clock,
       signal,
     });
@@ -458,6 +474,19 @@ export class Informer<T extends KubeObject> {
       else break;
     }
     this.#tombstones.set(keyOf(object), { object, at: now });
+  }
+
+  /** The watch caught up to `resourceVersion`, every change before it handled: the relist and handlers are told. */
+  #progressed(resourceVersion: string): void {
+    this.#lastSyncResourceVersion = resourceVersion;
+    this.#relister.progressed(resourceVersion);
+    for (const handler of this.#handlers) {
+      try {
+        handler.onProgress?.(resourceVersion);
+      } catch (err) {
+        this.#callbackFailed("handler", err, `handler failed on progress to ${resourceVersion}`);
+      }
+    }
   }
 
   #markSynced(): void {

@@ -7,6 +7,12 @@
  * the same watermarks (kind, key, resourceVersion; a deleted object's UID) and waits in its cached
  * `Get`/`List`; kubeloop's cached reads are synchronous (`ctx.object`, `CacheReader.get`), so the
  * wait happens once, before the reconcile that reads them.
+ *
+ * A written object someone else deleted since (a user, the garbage collector) is never held again:
+ * it counts as observed once the informers lack it at a resourceVersion past the write (their
+ * `lastSyncResourceVersion`: a delete event's, a relist's), as controller-runtime's watermark of
+ * observed resourceVersions passes the write on the delete event. A delete older than the write
+ * (of an earlier incarnation) does not count.
  */
 import { type KubeObject, objectKey, type ResourceType } from "../api/index.ts";
 import type { Written } from "../client/index.ts";
@@ -35,6 +41,12 @@ interface Mark {
   readonly at: number;
 }
 
+/** Who a wait tells of an informer's changes: by object key, and on each resourceVersion it catches up to. */
+interface Listeners {
+  readonly byKey: Map<string, Set<() => void>>;
+  readonly progress: Set<() => void>;
+}
+
 /** Sweeps start at this many keys with marks, then at twice what the last sweep kept. */
 const firstSweepAt = 1024;
 
@@ -45,8 +57,8 @@ export class OwnWrites {
   readonly #timeoutMs: number;
   /** Reconciled key → written object (`apiVersion/kind key`) → its mark. */
   readonly #marks = new Map<string, Map<string, Mark>>();
-  /** Per informer, the waiters of each object key, told when that object changes. */
-  readonly #waiters = new WeakMap<Informer<KubeObject>, Map<string, Set<() => void>>>();
+  /** Per informer, who to tell when it changes an object (by key) and when it catches up further. */
+  readonly #listeners = new WeakMap<Informer<KubeObject>, Listeners>();
   readonly #selectors = new WeakMap<Informer<KubeObject>, LabelSelectorMatcher>();
   #sweepAt = firstSweepAt;
 
@@ -108,20 +120,23 @@ export class OwnWrites {
 
   /**
    * Whether the informers that may hold the object (`informers`, when the caller resolved them
-   * already) show it as written (no informer: nothing cached is stale).
+   * already) show it as written, or as gone since (no informer: nothing cached is stale).
    */
   #observed(mark: Mark, informers = this.#informersOf(mark.type, mark.namespace, mark.labels)): boolean {
     if (mark.goneUid !== undefined)
       return informers.every((i) => i.store.get(mark.key)?.metadata.uid !== mark.goneUid);
     if (informers.length === 0) return true;
     const rv = mark.resourceVersion as string;
-    return informers.some((i) => atLeast(i.store.get(mark.key)?.metadata.resourceVersion, rv));
+    const cached = informers.map((i) => i.store.get(mark.key));
+    if (cached.some((obj) => atLeast(obj?.metadata.resourceVersion, rv))) return true;
+    // Deleted (or out of scope) after the write: every informer lacks it, and is past the write.
+    return informers.every((i, n) => cached[n] === undefined && atLeast(i.lastSyncResourceVersion, rv));
   }
 
   /**
    * The informers of `type` whose namespace and label selector take an object of `namespace` with
    * `labels`. An informer that filters otherwise (fields, shards) counts: the object is observed when
-   * one of them holds it, and a wait on an object none of them will ever hold ends at the bound.
+   * one of them holds it, or when none holds it and all are past the write.
    */
   #informersOf(
     type: ResourceType,
@@ -168,36 +183,56 @@ export class OwnWrites {
       for (const { mark, informers } of watched) {
         for (const informer of informers) unsubscribes.push(this.#onChange(informer, mark.key, check));
       }
+      // A delete, or a relist without the object, is observed once the informer is past it.
+      const informers = new Set(watched.flatMap(({ informers }) => informers));
+      for (const informer of informers) unsubscribes.push(this.#onProgress(informer, check));
       timer = this.#clock.setTimer(this.#timeoutMs, () => end("timeout"));
       if (signal.aborted) end(undefined);
       else signal.addEventListener("abort", aborted, { once: true });
     });
   }
 
-  /** Calls `fn` whenever `informer` changes the object at `key`; returns how to stop. */
+  /** Calls `fn` whenever `informer` changes the object at `key` (a relist's delete too); returns how to stop. */
   #onChange(informer: Informer<KubeObject>, key: string, fn: () => void): () => void {
-    let byKey = this.#waiters.get(informer);
-    if (!byKey) {
-      const waiters = new Map<string, Set<() => void>>();
-      const tell = (obj: KubeObject) => {
-        for (const waiter of waiters.get(objectKey(obj.metadata.namespace, obj.metadata.name ?? "")) ?? [])
-          waiter();
-      };
-      informer.addHandler(
-        { onAdd: tell, onUpdate: (_old, obj) => tell(obj), onDelete: tell },
-        { replay: false },
-      );
-      this.#waiters.set(informer, waiters);
-      byKey = waiters;
-    }
+    const { byKey } = this.#listenersOf(informer);
     const set = byKey.get(key) ?? new Set();
     byKey.set(key, set);
     set.add(fn);
-    const waiters = byKey;
     return () => {
       set.delete(fn);
-      if (set.size === 0) waiters.delete(key);
+      if (set.size === 0) byKey.delete(key);
     };
+  }
+
+  /** Calls `fn` whenever `informer` catches up to a resourceVersion; returns how to stop. */
+  #onProgress(informer: Informer<KubeObject>, fn: () => void): () => void {
+    const { progress } = this.#listenersOf(informer);
+    progress.add(fn);
+    return () => progress.delete(fn);
+  }
+
+  /** The listeners of `informer`, told by one handler of it, added on first use. */
+  #listenersOf(informer: Informer<KubeObject>): Listeners {
+    let listeners = this.#listeners.get(informer);
+    if (listeners) return listeners;
+    const { byKey, progress }: Listeners = { byKey: new Map(), progress: new Set() };
+    const tell = (obj: KubeObject) => {
+      for (const fn of byKey.get(objectKey(obj.metadata.namespace, obj.metadata.name ?? "")) ?? []) fn();
+    };
+    informer.addHandler(
+      {
+        onAdd: tell,
+        onUpdate: (_old, obj) => tell(obj),
+        onDelete: tell,
+        onProgress: () => {
+          for (const fn of progress) fn();
+        },
+      },
+      { replay: false },
+    );
+    listeners = { byKey, progress };
+    this.#listeners.set(informer, listeners);
+    return listeners;
   }
 
   /** Forgets the keys whose writes were all observed or are older than the bound: the marks stay few. */

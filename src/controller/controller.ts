@@ -30,7 +30,7 @@ import type { Action } from "./action.ts";
 import type { OwnedKind } from "./declaration.ts";
 import type { ReconcileTimeoutError } from "./errors.ts";
 import { type ReconcileRun, Stopping } from "./internal/deadline.ts";
-import { FailureReports, isRoutineFailure, isTerminalFailure } from "./internal/failures.ts";
+import { classifyFailure, FailureReports } from "./internal/failures.ts";
 import { guardedRateLimiter, outageBackoff, serverUnavailable } from "./internal/retries.ts";
 import { specCheckOf } from "./internal/spec-check.ts";
 import { endReconcileSpan, startReconcileSpan } from "./internal/tracing.ts";
@@ -408,7 +408,8 @@ export class Controller<T extends KubeObject> {
     stop: AbortSignal,
   ): Promise<void> {
     const { request } = ctx;
-    const terminal = isTerminalFailure(err);
+    const failure = classifyFailure(err);
+    const { terminal, routine } = failure;
     this.#metrics.failed(terminal);
     this.#metrics.reconciled("error", seconds);
     const next = terminal ? undefined : this.#policy(err, request);
@@ -416,14 +417,14 @@ export class Controller<T extends KubeObject> {
     this.#say(() =>
       terminal
         ? ctx.log.error({ err }, "reconcile failed permanently; not retrying until the object changes")
-        : isRoutineFailure(err)
+        : routine
           ? ctx.log.info(
               { err, retries },
               "reconcile failed (routine: a conflict, the apiserver away or the namespace being deleted); retrying",
             )
           : ctx.log.error({ err, retries }, "reconcile failed; retrying"),
     );
-    await this.#failures.failed(request.key, ctx.object, err, stop);
+    await this.#failures.failed(request.key, ctx.object, failure, stop);
     if (terminal) this.#forget(request.key);
     else if (next?.requeueAfterMs !== undefined) this.#requeue(request.key, next.requeueAfterMs, priority);
     else this.#retry(request.key, err, priority);

@@ -66,12 +66,26 @@ interface Streak {
   shownAt?: number;
 }
 
+/** A failed reconcile's error, classified once for the log, the retry and the reports. */
+export interface Failure {
+  readonly err: unknown;
+  /** Retrying cannot fix it ({@link isTerminalFailure}). */
+  readonly terminal: boolean;
+  /** Nobody needs to hear of it ({@link isRoutineFailure}): logged at info, no event, not counted. */
+  readonly routine: boolean;
+}
+
+/** Classifies the error of a failed reconcile: whether it is terminal, whether it is routine. */
+export function classifyFailure(err: unknown): Failure {
+  return { err, terminal: isTerminalFailure(err), routine: isRoutineFailure(err) };
+}
+
 /**
  * True when retrying cannot fix `err`: a `TerminalError` or a {@link StalledError} (a child the
  * apiserver refused as invalid, a spec failing its kind's refinements), any of them wrapped
  * anywhere in the cause chain.
  */
-export function isTerminalFailure(err: unknown): boolean {
+function isTerminalFailure(err: unknown): boolean {
   return isTerminal(err) || stallIn(err) !== undefined;
 }
 
@@ -92,9 +106,9 @@ export class FailureReports<T extends KubeObject> {
   }
 
   /**
-   * Reports that the reconcile of `key` failed with `err`: a Warning event on `object` (reason
-   * `ReconcileError`, `ReconcileTimeout`, `InvalidChild`, `SpecInvalid`, or a refused child's) whose
-   * note is the error's message. When the kind has a condition set: for an invalid child or a spec
+   * Reports that the reconcile of `key` failed (`failure`, classified by the controller): a Warning
+   * event on `object` (reason `ReconcileError`, `ReconcileTimeout`, `InvalidChild`, `SpecInvalid`,
+   * or a refused child's) whose note is the error's message. When the kind has a condition set: for an invalid child or a spec
    * failing its refinements, the summary False (Unknown for a `Succeeded` summary) with reason
    * `InvalidChild` or `SpecInvalid` and `Stalled=True`; for a key
    * failing past `showFailingAfter`, the summary False (Unknown) with reason `ReconcileFailed` and
@@ -103,12 +117,13 @@ export class FailureReports<T extends KubeObject> {
    * admission check), the same from its first failure, with the refusal's reason (`QuotaExceeded`,
    * ...) and message, which its event carries too. Written when it changes what the object shows,
    * at most once every {@link REWRITE_FAILING_MS}. Nothing is reported, nor counted, for a routine
-   * failure ({@link routine}); nothing is reported for an object that is gone, or once `stop` (the
-   * controller's hard stop) aborted. Rejects only when the status write fails (the key then backs
+   * failure ({@link Failure.routine}); nothing is reported for an object that is gone, or once
+   * `stop` (the controller's hard stop) aborted. Rejects only when the status write fails (the key then backs
    * off by default).
    */
-  async failed(key: string, object: T | undefined, err: unknown, stop: AbortSignal): Promise<void> {
-    if (isRoutineFailure(err)) return;
+  async failed(key: string, object: T | undefined, failure: Failure, stop: AbortSignal): Promise<void> {
+    if (failure.routine) return;
+    const { err } = failure;
     const streak = this.#count(key);
     if (!object || stop.aborted) return;
     const stall = stallIn(err);
@@ -199,7 +214,7 @@ export class FailureReports<T extends KubeObject> {
  * take an event anyway, and is back within seconds (the outage backoff). A namespace being deleted
  * refuses every create in it, events too, and takes the object with it.
  */
-export function isRoutineFailure(err: unknown): boolean {
+function isRoutineFailure(err: unknown): boolean {
   return (
     serverUnavailable(err) ||
     causes(err).some(

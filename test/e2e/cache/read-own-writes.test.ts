@@ -3,7 +3,8 @@
  * ConfigMaps reaches the operator 1.5 s late, so a reconcile requeued after 100 ms runs long
  * before the informer shows what the last one created. With `readYourOwnWrites` (the default) the
  * next reconcile waits for the informer and finds the child: one create, no AlreadyExists. Turned
- * off, the same controller reads the stale cache and tries to create the child again.
+ * off, the same controller reads the stale cache and tries to create the child again. A child
+ * someone else deleted since is not waited for: the informer will never show it again.
  */
 import assert from "node:assert/strict";
 import { type TestContext, test } from "node:test";
@@ -90,4 +91,34 @@ test("with readYourOwnWrites false, the same reconcile reads the stale cache and
   const { seen } = await run(t, false);
   assert.ok(seen.creates > 1, `created again (${seen.creates} creates)`);
   assert.ok(seen.alreadyExists >= 1);
+});
+
+test("a written child someone else deleted is not waited for: the next reconcile creates it again at once", async (t) => {
+  // No proxy: the informer is not late, so any wait before the next reconcile is one for the
+  // deleted child, which only the bound (5 s) would end before the fix.
+  const ns = await testNamespace(t);
+  let creates = 0;
+  const manager = await startManager(t, { name: "own-writes-deleted-e2e", namespace: ns }, (m) => {
+    controller(m)
+      .for(ConfigMap)
+      .reconcile(async (ctx) => {
+        if (ctx.request.name !== "parent" || !ctx.object) return;
+        const children = await ctx.cache.reader(ConfigMap, ctx.signal);
+        if (children.get("parent-child", ns)) return;
+        creates++;
+        await ctx.client.create(ConfigMap, configMap(ns, "parent-child"));
+      });
+  });
+  const admin = await testClient();
+  await admin.create(ConfigMap, configMap(ns, "parent"));
+  await eventually(() => creates === 1, { what: "the child created", timeoutMs: 60_000 });
+  await admin.delete(ConfigMap, "parent-child", { namespace: ns });
+  // One informer delivers both in resourceVersion order: the parent's reconcile comes after the delete.
+  await admin.patch(ConfigMap, "parent", { data: { value: "touched" } }, { type: "merge", namespace: ns });
+  await eventually(() => creates === 2, { what: "the child created again", timeoutMs: 60_000 });
+  const timeouts = await managerMetric(manager, "kubeloop_read_own_writes_waits_total", {
+    controller: "configmap",
+    outcome: "timeout",
+  });
+  assert.equal(timeouts, 0, "no wait ran to its bound");
 });

@@ -109,6 +109,37 @@ describe("Informer", () => {
     assert.equal(informer.store.size, 2);
   });
 
+  it("tells handlers each resourceVersion its store caught up to, after the change at it was handled", async (t) => {
+    const { client, informer, start, errors } = startInformer(t);
+    const log: string[] = [];
+    const progress = (rv: string) =>
+      log.push(`progress ${rv} (lastSync ${informer.lastSyncResourceVersion})`);
+    informer.addHandler({ ...recording(log), onProgress: progress });
+    informer.addHandler({
+      onProgress: () => {
+        throw new Error("handler bug");
+      },
+    });
+    assert.equal(informer.lastSyncResourceVersion, undefined, "nothing listed yet");
+    client.page([cm("a")], "10");
+    const stream = client.stream();
+    void start();
+    await informer.waitForSync();
+    stream.send("DELETED", cm("a", "ns", "11")).bookmark("12");
+    await flush();
+    assert.deepEqual(log, [
+      "add a@1 (initial)",
+      "progress 10 (lastSync 10)",
+      "delete a@1",
+      "progress 11 (lastSync 11)",
+      "progress 12 (lastSync 12)",
+    ]);
+    assert.deepEqual(
+      errors.map(([, context]) => context),
+      ["10", "11", "12"].map((rv) => `ConfigMap handler failed on progress to ${rv}`),
+    );
+  });
+
   it("reports a throwing handler through onError and keeps serving the other handlers and the watch", async (t) => {
     const { client, informer, start, errors } = startInformer(t);
     const log: string[] = [];
