@@ -22,7 +22,7 @@ const conditionsOf = (obj: KubeObject): LooseCondition[] =>
   (obj as { status?: { conditions?: LooseCondition[] } }).status?.conditions ?? [];
 
 /** True when a condition of `obj` tells a failure or unfinished work, as kstatus reads them. */
-export function saysFailure(obj: KubeObject): boolean {
+function saysFailure(obj: KubeObject): boolean {
   return conditionsOf(obj).some(
     (c) =>
       ((c.type === "Stalled" || c.type === "Reconciling") && c.status === "True") ||
@@ -31,7 +31,7 @@ export function saysFailure(obj: KubeObject): boolean {
 }
 
 /** `Ready=True (Printed: ...)`, one per condition; `no condition` when there is none. */
-export function describeConditions(obj: KubeObject): string {
+function describeConditions(obj: KubeObject): string {
   const conditions = conditionsOf(obj);
   if (conditions.length === 0) return "no condition";
   return conditions
