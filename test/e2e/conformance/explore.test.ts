@@ -1,47 +1,68 @@
 /**
  * `verify --explore` finds planted bugs and replays them: a status computed from the previous
- * status (found by comparing with a fresh start on the final spec) and a child name that is not
- * idempotent after a crash (found by a kill after the 3rd write); the well-behaved operator shows
- * no violation over the same budget. Seeds are fixed, so each test runs the same trials every time.
+ * status (found by comparing with a fresh start on the final spec), a child name that is not
+ * idempotent after a crash (found by a kill after the 3rd write) and a reconcile failure the object
+ * never shows (found by the failure-shown oracle); the well-behaved operator shows no violation
+ * over the same budget. Seeds are fixed, so each test runs the same trials every time. Each replay
+ * runs the command's own arguments on the spec file the command names, loaded as the CLI loads it.
  */
 import assert from "node:assert/strict";
 import { type TestContext, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { formatExploreReport, runExploration } from "../../../src/testing/conformance/explore/index.ts";
+import { loadConformanceSpec } from "../../../src/testing/conformance/index.ts";
 import { exploreSpec } from "./fixtures/explore-spec.ts";
 import type { ParcelVariant } from "./fixtures/spec.ts";
 import { kitCluster } from "./support.ts";
 
 const cluster = kitCluster();
 
-/** Parses the replay command's --seed, --trial and --steps. */
+/** Parses the replay command's --spec, --seed, --trial and --steps. */
 function replayArgs(command: string) {
   const arg = (name: string) => command.match(new RegExp(`--${name} (\\S+)`))?.[1] ?? "";
   const steps = arg("steps");
   return {
+    spec: arg("spec"),
     seed: Number(arg("seed")),
     trial: Number(arg("trial")),
     steps: steps === "none" ? [] : steps.split(",").map(Number),
   };
 }
 
+/** The variants with a spec module of their own, for their replay commands. */
+type FlawedVariant = Extract<
+  ParcelVariant,
+  "counted-changes" | "unrecorded-label-name" | "unreported-failure"
+>;
+
+/** The spec module of a flawed variant (`fixtures/explore/<variant>.ts`). */
+const specFile = (variant: FlawedVariant) =>
+  fileURLToPath(new URL(`./fixtures/explore/${variant}.ts`, import.meta.url));
+
 /**
- * Explores `variant` (seed 2, 3 trials), asserts that a violation was found, and replays it with
- * the arguments of its replay command; both reports go to the test's diagnostics.
+ * Explores `variant` (seed 2, 3 trials and the default budget unless told), asserts that a violation was found, and
+ * replays it by its replay command: the spec file it names, its seed, trial and steps; both
+ * reports go to the test's diagnostics.
  */
-async function findAndReplay(t: TestContext, variant: ParcelVariant) {
+async function findAndReplay(
+  t: TestContext,
+  variant: FlawedVariant,
+  { seed = 2, trials = 3, budgetMs }: { seed?: number; trials?: number; budgetMs?: number } = {},
+) {
   const report = await runExploration(exploreSpec(variant), {
     cluster: cluster(),
-    seed: 2,
-    trials: 3,
-    specPath: "explore-spec.ts",
+    seed,
+    trials,
+    budgetMs,
+    specPath: specFile(variant),
   });
   t.diagnostic(formatExploreReport(report));
   const finding = report.finding;
   assert.ok(finding, "a violation was found");
-  const replay = await runExploration(exploreSpec(variant), {
-    cluster: cluster(),
-    ...replayArgs(finding.replay),
-  });
+  const { spec, ...args } = replayArgs(finding.replay);
+  // The test runs from the repository root, as `kubeloop verify` from a project's: the path from there.
+  assert.equal(spec, `test/e2e/conformance/fixtures/explore/${variant}.ts`);
+  const replay = await runExploration(await loadConformanceSpec(spec), { cluster: cluster(), ...args });
   t.diagnostic(formatExploreReport(replay));
   return { report, finding, replay };
 }
@@ -58,7 +79,7 @@ test("a status counted from the previous status is found (history-independent), 
   assert.ok(finding.shrinkRuns > 0);
   assert.match(
     finding.replay,
-    /^kubeloop verify --explore --spec explore-spec\.ts --seed 2 --trial \d+ --steps \d+$/,
+    /^kubeloop verify --explore --spec test\/e2e\/conformance\/fixtures\/explore\/counted-changes\.ts --seed 2 --trial \d+ --steps \d+$/,
   );
   assert.match(formatExploreReport(report), /replay: kubeloop verify --explore/);
   assert.equal(replay.trials.length, 1);
@@ -82,6 +103,35 @@ test("a label name not recorded before a crash is found by a kill after the 3rd 
     "the label creations are among the requests involved",
   );
   assert.match(replay.finding?.shrunk.violation?.seen ?? "", /ConfigMap\/signed-label-2 is an extra output/);
+});
+
+test("a reconcile failure the object never shows is found (failure-shown) and replayed", {
+  timeout: 900_000,
+}, async (t) => {
+  // Seed 5, trial 0: step 2 sets spec.message to its maximum length (200), past what the variant's
+  // courier takes (100); the reconcile fails terminally after writing Ready=True. A budget spent at
+  // once: the first trial still runs, and finds it, but nothing is shrunk — the tests above prove
+  // shrinking, which would cost this one 4 more trials (50 s at load average 15, 2026-11-28).
+  const { finding, replay } = await findAndReplay(t, "unreported-failure", {
+    seed: 5,
+    trials: 1,
+    budgetMs: 0,
+  });
+  const violation = finding.shrunk.violation;
+  assert.equal(violation?.oracle, "failure-shown");
+  assert.equal(
+    finding.original.at,
+    'after step 2 (spec.message = "exploreddddddddddddddddddddddddddddd... (maxLength))',
+  );
+  assert.match(
+    violation?.seen ?? "",
+    /^Parcel\/signed: its last (\d+ )?reconciles? failed \(the courier takes labels of at most 100 characters, not 200\), yet its conditions say nothing of it: .*Ready=True/,
+  );
+  assert.equal(finding.shrinkRuns, 0);
+  assert.match(finding.replay, / --seed 5 --trial 0 --steps 0,1,2,3$/);
+  assert.equal(replay.trials.length, 1);
+  assert.equal(replay.finding?.shrunk.violation?.oracle, "failure-shown");
+  assert.match(replay.finding?.shrunk.violation?.seen ?? "", /not 200\), yet its conditions say nothing/);
 });
 
 test("the well-behaved Parcel operator shows no violation over the same budget", {

@@ -1,6 +1,7 @@
 /**
  * The oracles a trial is judged by, each throwing a {@link Violation} naming itself: the primary
- * objects converge or say why not (kstatus), nothing is written while settled, the children and
+ * objects converge or say why not (kstatus), a reconcile failure still standing once settled shows
+ * on its object, nothing is written while settled, the children and
  * status equal those a fresh operator start produces for the same final spec (history
  * independence), and nothing the operator wrote outlives the primary.
  */
@@ -25,9 +26,15 @@ import {
 } from "../internal/world.ts";
 import { CheckFailed } from "../result.ts";
 import type { ConformanceSession } from "../session.ts";
+import { unshownFailures } from "./failures.ts";
 
 /** The oracles, by name. */
-export type OracleName = "converges" | "quiet-when-settled" | "history-independent" | "no-orphan";
+export type OracleName =
+  | "converges"
+  | "failure-shown"
+  | "quiet-when-settled"
+  | "history-independent"
+  | "no-orphan";
 
 /** What an oracle found: what was expected, what was seen, the operator's requests involved. */
 export class Violation extends Error {
@@ -72,6 +79,28 @@ export async function converges(
       return `stalled, saying why: ${primaries.map((p) => kstatus(p).message).join("; ")}`;
     }
     throw fromCheck("converges", err);
+  }
+}
+
+/**
+ * The oracle "no reconcile error that is not on the object", once `namespace` settled: every
+ * primary whose last reconcile (as the operator process recorded it) failed says so in its
+ * conditions (see `failures.ts`).
+ */
+export async function failuresShown(
+  session: ConformanceSession,
+  namespace: string,
+  marker: number,
+): Promise<void> {
+  const outcomes = await session.operator.reconciles();
+  const problems = unshownFailures(outcomes, (await snapshot(session, namespace)).primaries);
+  if (problems.length) {
+    throw new Violation(
+      "failure-shown",
+      "a primary whose last reconcile failed to say so in its conditions (Ready or Succeeded not True, Stalled or Reconciling True)",
+      problems.join("; "),
+      involved(session, namespace, marker),
+    );
   }
 }
 

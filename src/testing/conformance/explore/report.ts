@@ -26,7 +26,9 @@ function formatFinding(finding: Finding): string[] {
     `✗ ${v.oracle} — trial ${shrunk.plan.trial} of seed ${shrunk.plan.seed}, ${shrunk.at ?? finding.original.at}`,
     `  expected: ${v.expected}`,
     `  seen:     ${v.seen}`,
-    `  sequence (shrunk from ${finding.original.plan.steps.length} to ${shrunk.plan.steps.length} steps in ${finding.shrinkRuns} runs${dropped ? "" : ", nothing could be dropped"}):`,
+    finding.shrinkRuns === 0
+      ? "  sequence (not shrunk: replayed as given, or the budget was spent):"
+      : `  sequence (shrunk from ${finding.original.plan.steps.length} to ${shrunk.plan.steps.length} steps in ${finding.shrinkRuns} runs${dropped ? "" : ", nothing could be dropped"}):`,
     ...shrunk.log.map((line) => `    ${line}`),
     ...(v.requests.length
       ? ["  requests involved:", ...v.requests.map((r) => `    ${describeRequest(r)}`)]

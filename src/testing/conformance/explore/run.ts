@@ -3,6 +3,8 @@
  * each planned from the run's seed; the first violation is shrunk (delta debugging over its steps)
  * and reported with the command that replays it.
  */
+import { existsSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { KubeObject } from "../../../api/index.ts";
 import { type AnyKind, crdFor, type JSONSchemaProps } from "../../../schema/index.ts";
 import { ConformanceError } from "../errors.ts";
@@ -27,7 +29,10 @@ export interface ExploreOptions extends SessionOptions {
   trial?: number;
   /** With `trial`: the positions of the trial's generated steps to keep (a shrunk sequence). */
   steps?: number[];
-  /** How to name the spec in the replay command. Default: `test/conformance.ts`. */
+  /**
+   * The file the spec was loaded from, relative to the current directory, for the replay command.
+   * Without it (a spec built in code) the report prints how to replay the trial in code instead.
+   */
   specPath?: string;
 }
 
@@ -41,7 +46,10 @@ export interface Finding {
   positions: number[];
   /** Trials the shrinker ran. */
   shrinkRuns: number;
-  /** One command that replays the shrunk trial. */
+  /**
+   * One command that replays the shrunk trial, or, when the spec came from no file, a sentence
+   * saying so with the options that replay it in code.
+   */
   replay: string;
 }
 
@@ -79,12 +87,38 @@ function candidatesOf(session: ConformanceSession): Step[] {
   );
 }
 
-/** The command that replays `plan` (its kept steps, at their generated positions). */
-export function replayCommand(specPath: string, plan: TrialPlan, positions: number[]): string {
-  return `kubeloop verify --explore --spec ${specPath} --seed ${plan.seed} --trial ${plan.trial} --steps ${positions.join(",") || "none"}`;
+/** How to replay `plan` in code: the options of {@link runExploration} that run it again. */
+function replayOptions(plan: TrialPlan, positions: number[]): string {
+  return `runExploration(spec, { seed: ${plan.seed}, trial: ${plan.trial}, steps: [${positions.join(",")}] })`;
 }
 
-/** Shrinks a failing trial: drops steps while a trial of the rest still fails the same oracle. */
+/**
+ * The command that replays `plan` (its kept steps, at their generated positions), naming the spec
+ * file `specPath` (relative to `cwd`) as it loads from `cwd`: by its path from there when below it,
+ * else by its absolute path. When the spec came from no file (`specPath` undefined) or `specPath`
+ * names none, a sentence saying so and how to replay it in code instead: a command naming a file
+ * that does not load replays nothing.
+ */
+export function replayCommand(
+  specPath: string | undefined,
+  plan: TrialPlan,
+  positions: number[],
+  cwd: string = process.cwd(),
+): string {
+  if (specPath === undefined)
+    return `no command: the spec came from no file (no specPath given); replay with ${replayOptions(plan, positions)}`;
+  const file = resolve(cwd, specPath);
+  if (!existsSync(file))
+    return `no command: the spec path ${specPath} names no file in ${cwd}; replay with ${replayOptions(plan, positions)}`;
+  const below = relative(cwd, file);
+  const spec = below === ".." || below.startsWith(`..${sep}`) || isAbsolute(below) ? file : below;
+  return `kubeloop verify --explore --spec ${spec} --seed ${plan.seed} --trial ${plan.trial} --steps ${positions.join(",") || "none"}`;
+}
+
+/**
+ * Shrinks a failing trial: drops steps while a trial of the rest still fails the same oracle; not
+ * at all once past the budget's deadline.
+ */
 async function shrinkTrial(
   session: ConformanceSession,
   failed: TrialResult,
@@ -93,6 +127,7 @@ async function shrinkTrial(
   let best = failed;
   const oracle = failed.violation?.oracle;
   const positions = failed.plan.steps.map((_, i) => i);
+  if (now() > deadline) return { result: failed, positions, runs: 0 };
   const found = await shrink(
     positions,
     async (kept) => {
@@ -144,7 +179,7 @@ export async function runExploration(
         shrunk: shrunk?.result ?? result,
         positions,
         shrinkRuns: shrunk?.runs ?? 0,
-        replay: replayCommand(options.specPath ?? "test/conformance.ts", result.plan, positions),
+        replay: replayCommand(options.specPath, result.plan, positions),
       };
       break;
     }

@@ -1,7 +1,8 @@
 /**
  * One trial: the fixtures created in a namespace of their own, the plan's steps applied to the
  * target primary one by one — each followed by convergence — with the operator killed after its
- * k-th write where the plan says, then the final state judged by the oracles.
+ * k-th write where the plan says; each settled state judged by the oracles of convergence and of
+ * failures shown, the final state by the others.
  */
 import type { KubeObject } from "../../../api/index.ts";
 import { ConflictError, NotFoundError } from "../../../client/index.ts";
@@ -18,7 +19,14 @@ import {
 } from "../internal/world.ts";
 import type { ConformanceSession } from "../session.ts";
 import { applyChange, describeStep, type Step } from "./generate.ts";
-import { converges, historyIndependent, noOrphan, targetFixture, Violation } from "./oracles.ts";
+import {
+  converges,
+  failuresShown,
+  historyIndependent,
+  noOrphan,
+  targetFixture,
+  Violation,
+} from "./oracles.ts";
 import { killAfterWrite } from "./perturb.ts";
 import type { TrialPlan } from "./plan.ts";
 
@@ -126,6 +134,7 @@ export async function runTrial(session: ConformanceSession, plan: TrialPlan): Pr
       await createFixtures(session, namespace);
     });
     log.push(`creation: ${await converges(session, namespace, marker, "the fixtures to settle")}${killed}`);
+    await failuresShown(session, namespace, marker);
     for (const [i, step] of plan.steps.entries()) {
       at = `after step ${i + 1} (${describeStep(step)})`;
       let refused: string | undefined;
@@ -140,6 +149,7 @@ export async function runTrial(session: ConformanceSession, plan: TrialPlan): Pr
         ? `refused (${refused.slice(0, 120)})`
         : await converges(session, namespace, stepMarker, `every primary to settle ${at}`);
       log.push(`step ${i + 1} ${describeStep(step)}: ${outcome}${killed}`);
+      if (!refused) await failuresShown(session, namespace, stepMarker);
     }
     const explored = await snapshot(session, namespace);
     const final = explored.primaries.find((p) => keyOf(p) === keyOf(target)) ?? target;

@@ -12,6 +12,7 @@ import type { MetricDefinition, MetricLabels } from "../../../metrics/index.ts";
 import { scrapeMetric } from "../../metrics.ts";
 import { ConformanceError } from "../errors.ts";
 import {
+  type ReconcileOutcome,
   RUNNER_ENV,
   type RunnerMessage,
   type RunnerRequest,
@@ -210,13 +211,22 @@ export class OperatorProcess {
     return { idle: false, queued: 0, active: 0, reconciles: 0, shards: [] };
   }
 
+  /**
+   * The controllers' last reconciles (the newest 50 of each controller, since this process
+   * started), oldest first; none once the process exited.
+   */
+  async reconciles(): Promise<ReconcileOutcome[]> {
+    const reply = await this.#request("reconciles");
+    return "reconciles" in reply ? reply.reconciles : [];
+  }
+
   /** The sum of a metric's series whose labels include `labels`, from the operator's `/metrics`. */
   async metric<M extends MetricDefinition>(metric: M, labels: MetricLabels<M> = {}): Promise<number> {
     if (!this.#child) return 0;
     return scrapeMetric(`http://127.0.0.1:${this.#metricsPort}/metrics`, metric.name, labels);
   }
 
-  #request(type: "reconcile-all" | "state"): Promise<Reply> {
+  #request(type: "reconcile-all" | "state" | "reconciles"): Promise<Reply> {
     const child = this.#child;
     if (!child) return Promise.reject(new ConformanceError("the operator process is not running"));
     const id = this.#nextId++;

@@ -20,11 +20,31 @@ export interface RunnerState {
   shards: number[];
 }
 
+/**
+ * One finished reconcile of the operator process, from its controllers' record of their last
+ * reconciles (the manager's live page's, the newest 50 per controller): what the kit judges a
+ * reconcile's failures by.
+ */
+export interface ReconcileOutcome {
+  /** The `apiVersion` and `kind` of the controller's primary kind. */
+  apiVersion: string;
+  kind: string;
+  /** The key reconciled, `namespace/name`. */
+  key: string;
+  /** As `controller_runtime_reconcile_total{result}` counts it: `success`, `error`, `requeue`, `requeue_after`. */
+  result: string;
+  /** The error's message, for `result: "error"`. */
+  error?: string;
+  /** When it ended (epoch ms). */
+  endedAt: number;
+}
+
 /** Kit → operator process. `stop` shuts the manager down gracefully; the process then exits. */
 export type RunnerRequest =
   | { id: number; type: "start" }
   | { id: number; type: "reconcile-all" }
   | { id: number; type: "state" }
+  | { id: number; type: "reconciles" }
   | { id: number; type: "stop" };
 
 /** Operator process → kit. */
@@ -33,7 +53,8 @@ export type RunnerMessage =
   | { type: "ready"; metricsPort: number }
   | { type: "failed"; error: string }
   | { type: "reply"; id: number; enqueued: number }
-  | { type: "reply"; id: number; state: RunnerState };
+  | { type: "reply"; id: number; state: RunnerState }
+  | { type: "reply"; id: number; reconciles: ReconcileOutcome[] };
 
 /** The operator process's settings, passed in {@link RUNNER_ENV} as JSON. */
 export interface RunnerSettings {

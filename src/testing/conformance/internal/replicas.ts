@@ -8,12 +8,12 @@ import type { MetricDefinition, MetricLabels } from "../../../metrics/index.ts";
 import { ConformanceError } from "../errors.ts";
 import type { OperatorProcess } from "./operator-process.ts";
 import { poll } from "./poll.ts";
-import type { RunnerState } from "./protocol.ts";
+import type { ReconcileOutcome, RunnerState } from "./protocol.ts";
 
 /** What checks use of the operator under test: one process, or {@link OperatorReplicas}. */
 export type OperatorUnderTest = Pick<
   OperatorProcess,
-  "running" | "logTail" | "start" | "stop" | "kill" | "reconcileAll" | "state" | "metric"
+  "running" | "logTail" | "start" | "stop" | "kill" | "reconcileAll" | "state" | "reconciles" | "metric"
 >;
 
 /** How long the replicas may take, once started, to hold every shard between them. */
@@ -78,6 +78,12 @@ export class OperatorReplicas implements OperatorUnderTest {
       states.reduce((total, s) => total + s[field], 0);
     const idle = states.every((s) => s.idle) && shards.length === this.#shards;
     return { idle, queued: sum("queued"), active: sum("active"), reconciles: sum("reconciles"), shards };
+  }
+
+  /** Every replica's last reconciles, oldest first (a key moves between replicas with its shard). */
+  async reconciles(): Promise<ReconcileOutcome[]> {
+    const each = await Promise.all(this.#replicas.map((r) => r.reconciles()));
+    return each.flat().sort((a, b) => a.endedAt - b.endedAt);
   }
 
   /** A metric summed over the replicas. */

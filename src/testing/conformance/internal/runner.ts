@@ -3,8 +3,8 @@
  * operator, runs its controllers in a manager against the kubeconfig it is given (the fault
  * proxy's), serves metrics and the operator's webhooks (with a certificate of its own, applying the
  * session's configurations) on free loopback ports, and answers the kit over Node's IPC channel:
- * force a reconcile of every object, report whether it is idle, stop. It loads the operator and
- * waits for the kit's `start` (so the kit can fork the next process ahead). Run by the bundle the
+ * force a reconcile of every object, report whether it is idle and its last reconciles, stop. It
+ * loads the operator and waits for the kit's `start` (so the kit can fork the next process ahead). Run by the bundle the
  * kit builds (`runner-bundle.ts`, the operator imported statically) or by `operator-main.ts`.
  */
 import pino from "pino";
@@ -13,6 +13,7 @@ import { METRICS, type MetricDefinition } from "../../../metrics/index.ts";
 import type { Operator } from "../../../operator/index.ts";
 import { admissionsOf } from "../../../webhook/index.ts";
 import {
+  type ReconcileOutcome,
   RUNNER_ENV,
   type RunnerMessage,
   type RunnerRequest,
@@ -46,6 +47,23 @@ async function state(manager: Manager): Promise<RunnerState> {
 
 function reconcileAll(manager: Manager): number {
   return manager.controllers.reduce((sum, controller) => sum + controller.enqueueAll("conformance"), 0);
+}
+
+/** Every controller's last reconciles, oldest first. */
+function reconciles(manager: Manager): ReconcileOutcome[] {
+  const outcomes = manager.controllers.flatMap((controller) =>
+    controller.recentReconciles().map(
+      ({ item, seconds, result, error }): ReconcileOutcome => ({
+        apiVersion: controller.primary.apiVersion,
+        kind: controller.primary.kind,
+        key: item.key,
+        result,
+        ...(error === undefined ? {} : { error: error instanceof Error ? error.message : String(error) }),
+        endedAt: item.startedAt + seconds * 1000,
+      }),
+    ),
+  );
+  return outcomes.sort((a, b) => a.endedAt - b.endedAt);
 }
 
 /** Resolves on the kit's `start`: a process may be forked ahead, loaded, and started when needed. */
@@ -95,6 +113,8 @@ async function main(load: (path: string) => Promise<Operator>): Promise<void> {
       send({ type: "reply", id: request.id, enqueued: reconcileAll(manager) });
     if (request.type === "state")
       void state(manager).then((s) => send({ type: "reply", id: request.id, state: s }));
+    if (request.type === "reconciles")
+      send({ type: "reply", id: request.id, reconciles: reconciles(manager) });
     if (request.type === "stop") stop.abort();
   });
   // The kit went away: stop too, rather than run on unsupervised.
