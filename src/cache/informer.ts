@@ -4,7 +4,7 @@
  * (`onError`, `callbackError`) and the object goes on. Should its loop die anyway, it restarts
  * with backoff, and {@link Informer.health} says so.
  *
- * One class of ~350 lines on purpose: the store, the handlers and the watch loop share one state
+ * One class of 537 lines on purpose: the store, the handlers and the watch loop share one state
  * and read best in order; the watch itself lives in `kubeloop/watch`.
  */
 import { type KubeObject, keyOf, type ObjectKey, type ResourceType } from "../api/index.ts";
