@@ -56,27 +56,28 @@ function runNodeTest(files: string[], env: NodeJS.ProcessEnv, options: string[])
 }
 
 /**
- * The files that run for minutes, longest first, with their time in a full end-to-end run on
- * 2 cores (2026-11-28): they start first, longest first ({@link runGroups} keeps the order), so
- * that the run does not end waiting on one started late. Before, node:test's own order (by path)
- * started the explore file (6 min) 14 min into a 20-minute run, and it ended the run.
+ * The files that run for minutes, longest first, with their tests' time in a full end-to-end run
+ * on 2 cores, 5 at once (fresh-clone CI, 2026-11-28, load average 9–14; the reporter prints them):
+ * they start first, longest first ({@link runGroups} keeps the order), so that the run does not end
+ * waiting on one started late. Before, node:test's own order (by path) started the explore file
+ * (6 min) 14 min into a 20-minute run, and it ended the run.
  */
 const longest = [
-  "sharding/myproxy.test", // 356 s
-  "conformance/explore.test", // 346 s
-  "conformance/kit.test", // 299 s
-  "myproxy/test/e2e/conformance-sharded.test", // 282 s
-  "myproxy/test/e2e/conformance.test", // 240 s
-  "conformance/verify-cli.test", // 221 s
-  "conformance/negative.test", // 214 s
-  "sharding/rolling-update.test", // 202 s
-  "election/rolling-update.test", // 202 s
-  "loadtest/test/e2e/conformance.test", // 188 s
-  "sharding/replicas.test", // 152 s
-  "chaos/silenced-watches-defaults.test", // 127 s
-  "cli/init.test", // 106 s
-  "election/replicas.test", // 91 s
-  "webhooks/admission.test", // 84 s
+  "sharding/myproxy.test", // 431 s
+  "myproxy/test/e2e/conformance-sharded.test", // 342 s
+  "conformance/explore.test", // 310 s
+  "myproxy/test/e2e/conformance.test", // 275 s
+  "conformance/verify-cli.test", // 261 s
+  "conformance/negative.test", // 206 s
+  "conformance/kit.test", // 198 s
+  "loadtest/test/e2e/conformance.test", // 179 s
+  "election/rolling-update.test", // 151 s
+  "sharding/rolling-update.test", // 138 s
+  "chaos/silenced-watches-defaults.test", // 130 s
+  "cli/init.test", // 130 s
+  "webhooks/admission.test", // 85 s
+  "cluster/restart.test", // 80 s
+  "myproxy/test/e2e/versions.test", // 78 s
 ];
 
 /** Where `file` comes in {@link longest}; the others after it, in their order. */
