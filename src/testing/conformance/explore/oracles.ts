@@ -8,7 +8,8 @@
 import type { KubeObject } from "../../../api/index.ts";
 import { kstatus } from "../../../status/index.ts";
 import type { RequestRecord } from "../../proxy/index.ts";
-import { differences, sameJson, withoutMembers } from "../internal/compare.ts";
+import { differences, replaceInStrings, sameJson, withoutMembers } from "../internal/compare.ts";
+import { appliedState } from "../internal/fields.ts";
 import { deletePrimaries } from "../internal/steps.ts";
 import {
   createFixtures,
@@ -27,6 +28,7 @@ import {
 import { CheckFailed } from "../result.ts";
 import type { ConformanceSession } from "../session.ts";
 import { unshownFailures } from "./failures.ts";
+import { withoutObservations } from "./observations.ts";
 
 /** The oracles, by name. */
 export type OracleName =
@@ -104,30 +106,54 @@ export async function failuresShown(
   }
 }
 
-/** A status as compared across histories: no transition times, no observed generations. */
+/** A status as compared across histories: no observed generations, no time or digest (see `observations.ts`). */
 function comparableStatus(obj: KubeObject): unknown {
-  return withoutMembers((obj as { status?: unknown }).status, ["lastTransitionTime", "observedGeneration"]);
+  return withoutObservations(withoutMembers((obj as { status?: unknown }).status, ["observedGeneration"]));
 }
 
 /** Fresh namespace's names and uids → the explored one's, so that names derived from them compare. */
 function renames(fresh: Snapshot, explored: Snapshot): Map<string, string> {
   const map = new Map([[fresh.namespace, explored.namespace]]);
-  for (const p of fresh.primaries) {
-    const twin = explored.primaries.find((e) => keyOf(e) === keyOf(p));
+  const twins: [KubeObject, KubeObject | undefined][] = [
+    ...fresh.primaries.map((p): [KubeObject, KubeObject | undefined] => [
+      p,
+      explored.primaries.find((e) => keyOf(e) === keyOf(p)),
+    ]),
+    ...[...fresh.outputs].map(([key, o]): [KubeObject, KubeObject | undefined] => [
+      o.object,
+      explored.outputs.get(key)?.object,
+    ]),
+  ];
+  for (const [p, twin] of twins) {
     if (p.metadata.uid && twin?.metadata.uid) map.set(p.metadata.uid, twin.metadata.uid);
   }
   return map;
 }
 
-/** Where `explored` differs from `fresh`: outputs (shape and content) and primary status. */
-function historyProblems(fresh: Snapshot, explored: Snapshot): string[] {
+/** `snap` with its outputs' observations of time and digests left out (see `observations.ts`). */
+function comparable(snap: Snapshot): Snapshot {
+  const outputs = new Map(
+    [...snap.outputs].map(([key, o]) => {
+      const object = withoutObservations(o.object) as KubeObject;
+      return [key, { ...o, object, applied: appliedState(object, o.fields) }];
+    }),
+  );
+  return { ...snap, outputs };
+}
+
+/**
+ * Where `explored` differs from `fresh`: outputs (shape and content) and primary status, renamed
+ * from the fresh namespace's names and uids to the explored one's. Exported for its unit test.
+ */
+export function historyProblems(fresh: Snapshot, explored: Snapshot): string[] {
+  const names = renames(fresh, explored);
   const problems = new Set([
     ...shapeProblems(fresh, explored),
-    ...restoreProblems(fresh, explored, renames(fresh, explored)),
+    ...restoreProblems(comparable(fresh), comparable(explored), names),
   ]);
   for (const p of fresh.primaries) {
     const twin = explored.primaries.find((e) => keyOf(e) === keyOf(p));
-    const want = comparableStatus(p);
+    const want = replaceInStrings(comparableStatus(p), names);
     const have = twin && comparableStatus(twin);
     if (twin && !sameJson(want, have))
       problems.add(`${keyOf(p)} status: ${differences(want, have, 3).join("; ")}`);
