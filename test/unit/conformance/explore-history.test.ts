@@ -19,6 +19,7 @@ interface Run {
   duration: string;
   digest: string;
   replicas: number;
+  podNames: string[];
 }
 
 /** A LoadTest and its ConfigMap, as a run in `run.namespace` leaves them. */
@@ -34,6 +35,7 @@ function snapshotOf(run: Run): Snapshot {
       duration: run.duration,
       selector: `batch.kubernetes.io/controller-uid=${run.jobUid}`,
       replicas: run.replicas,
+      podNames: run.podNames,
     },
   } as KubeObject;
   const config = {
@@ -66,6 +68,7 @@ const fresh: Run = {
   duration: "38s",
   digest: "a1b2c3d4e5f60718",
   replicas: 2,
+  podNames: ["smoke-54b548c7bd-6kpqw", "smoke-54b548c7bd-8fq7t"],
 };
 const explored: Run = {
   namespace: "kl-explore-9f8e7d",
@@ -76,10 +79,11 @@ const explored: Run = {
   duration: "31s",
   digest: "0f1e2d3c4b5a6978",
   replicas: 2,
+  podNames: ["smoke-5fc68f87c7-7z9r9", "smoke-5fc68f87c7-l29qt"],
 };
 
 describe("history-independent oracle", () => {
-  it("leaves out times, durations, uid-based values and digests, which differ between any two runs", () => {
+  it("leaves out times, durations, uid-based values, digests and generated names, which differ between any two runs", () => {
     assert.deepEqual(historyProblems(snapshotOf(fresh), snapshotOf(explored)), []);
   });
 
@@ -95,6 +99,27 @@ describe("history-independent oracle", () => {
     const problems = historyProblems(snapshotOf(fresh), snapshotOf({ ...explored, replicas: 3 }));
     assert.ok(
       problems.some((p) => p.startsWith("ConfigMap/smoke-config:") && p.includes("nginx.conf")),
+      problems.join("\n"),
+    );
+  });
+
+  it("still counts generated names: a pod more is reported", () => {
+    const podNames = [...explored.podNames, "smoke-5fc68f87c7-x2b4n"];
+    const problems = historyProblems(snapshotOf(fresh), snapshotOf({ ...explored, podNames }));
+    assert.ok(
+      problems.some((p) => p.startsWith("LoadTest/smoke status:") && p.includes("podNames")),
+      problems.join("\n"),
+    );
+  });
+
+  it("compares names a user chose, though they end in a dash and five letters", () => {
+    const podNames = ["smoke-nginx", "smoke-proxy"];
+    const problems = historyProblems(
+      snapshotOf({ ...fresh, podNames }),
+      snapshotOf({ ...explored, podNames: ["smoke-nginx", "smoke-cache"] }),
+    );
+    assert.ok(
+      problems.some((p) => p.includes("podNames")),
       problems.join("\n"),
     );
   });
