@@ -7,7 +7,7 @@
  * ones) is over, whatever it was; one that repeats until the run settles, or that ended the key's
  * retries (a terminal error), is the object's state and must show.
  */
-import type { KubeObject } from "../../../api/index.ts";
+import { groupOf, type KubeObject, keyOf } from "../../../api/index.ts";
 import type { ReconcileOutcome } from "../internal/protocol.ts";
 
 /** A condition as any kind writes it. */
@@ -41,17 +41,12 @@ function describeConditions(obj: KubeObject): string {
     .join(", ");
 }
 
-/** The group of an `apiVersion`: `""` for the core group's `v1`. */
-const groupOf = (apiVersion = ""): string =>
-  apiVersion.includes("/") ? (apiVersion.split("/")[0] ?? "") : "";
-
 /** True when `outcome` is a reconcile of `obj` by its kind's controller (at any version of the kind). */
 function reconciled(outcome: ReconcileOutcome, obj: KubeObject): boolean {
-  const { namespace, name } = obj.metadata;
   return (
     outcome.kind === obj.kind &&
     groupOf(outcome.apiVersion) === groupOf(obj.apiVersion) &&
-    outcome.key === (namespace ? `${namespace}/${name}` : (name ?? ""))
+    outcome.key === keyOf(obj)
   );
 }
 
