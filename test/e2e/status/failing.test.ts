@@ -157,8 +157,17 @@ test("a child a quota refuses shows on its object at its first failure, naming t
   await kubectl(["create", "quota", "one-configmap", "-n", namespace, "--hard=configmaps=1"]);
   await eventually(
     async () =>
-      (await kubectl(["get", "quota", "one-configmap", "-n", namespace, "-o", "jsonpath={.status.used.configmaps}"]))
-        .stdout === "1",
+      (
+        await kubectl([
+          "get",
+          "quota",
+          "one-configmap",
+          "-n",
+          namespace,
+          "-o",
+          "jsonpath={.status.used.configmaps}",
+        ])
+      ).stdout === "1",
     {
       what: "the quota's usage computed with kube-root-ca.crt counted (before, the relay's ConfigMap could take the one allowed)",
     },
