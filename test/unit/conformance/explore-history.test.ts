@@ -123,4 +123,30 @@ describe("history-independent oracle", () => {
       problems.join("\n"),
     );
   });
+
+  it("compares outputs named by generateName by prefix and rank: another name is no difference, a second one is", () => {
+    const withLabels = (snap: Snapshot, ...names: string[]): Snapshot => {
+      const outputs = new Map(snap.outputs);
+      for (const name of names) {
+        const object = {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name, namespace: snap.namespace, uid: `uid-${name}` },
+          data: { message: "hello" },
+        } as KubeObject;
+        const key = `ConfigMap/${name}`;
+        outputs.set(key, { key, owner: "LoadTest/smoke", object, applied: appliedState(object, undefined) });
+      }
+      return { ...snap, outputs };
+    };
+    const one = withLabels(snapshotOf(fresh), "smoke-label-x7kqz");
+    assert.deepEqual(historyProblems(one, withLabels(snapshotOf(explored), "smoke-label-b2n4t")), []);
+    const problems = historyProblems(
+      one,
+      withLabels(snapshotOf(explored), "smoke-label-b2n4t", "smoke-label-q9wzd"),
+    );
+    assert.deepEqual(problems, [
+      "ConfigMap/smoke-label-<generated name> #2 is an extra output (a duplicate?)",
+    ]);
+  });
 });

@@ -4,6 +4,7 @@
  * them through one at a time; once the k-th has completed, the next one (if any) is still held when
  * the operator dies, so the cluster is left exactly between the k-th and the (k+1)-th write.
  */
+import { Namespace } from "../../../api/index.ts";
 import { mutatingVerbs, type RuleHandle } from "../../proxy/index.ts";
 import { now, poll } from "../internal/poll.ts";
 import { concerns, isReconcileWrite } from "../internal/requests.ts";
@@ -68,4 +69,91 @@ export async function killAfterWrite(
   }
   await session.operator.start();
   return writes(session, namespace, marker).done;
+}
+
+/** How long the operator must stay idle, writing nothing, to count as done with what it saw. */
+const quietMs = 1_500;
+
+/**
+ * Waits until the operator is idle and has written nothing about `namespace` for {@link quietMs}
+ * (at most the converge deadline): the reconciles of what it saw made their writes.
+ */
+async function quiet(session: ConformanceSession, namespace: string): Promise<void> {
+  const marker = session.marker();
+  let count = -1;
+  let since = now();
+  await poll(
+    async () => {
+      const seen = writes(session, namespace, marker).done;
+      if (seen !== count) [count, since] = [seen, now()];
+      return now() - since >= quietMs && (await session.operator.state()).idle ? true : undefined;
+    },
+    session.subject.timings.convergeMs,
+    100,
+  );
+}
+
+/**
+ * Sieve's stale states: takes the cluster's resourceVersion, does `act` (the kit's own change),
+ * waits until the operator is quiet, then restarts it against a view of `resource` that lags, as
+ * of that version. Its lists of `resource` are answered as of the version and its watches of it
+ * deliver nothing, until the restarted process is quiet; then its watches end, and resume from
+ * the stale version: every held event comes, in order, and the view catches up. Returns the version.
+ */
+export async function restartStale(
+  session: ConformanceSession,
+  namespace: string,
+  resource: string,
+  act: () => Promise<void>,
+): Promise<string> {
+  // Any consistent list answers with the cluster's current resourceVersion (etcd's revision).
+  const resourceVersion = (await session.client.listPage(Namespace, { limit: 1 })).resourceVersion;
+  await act();
+  await quiet(session, namespace);
+  await session.operator.kill();
+  const rules = [
+    session.proxy.inject({ verb: "list", resource }, { listAsOf: resourceVersion }),
+    session.proxy.inject({ verb: "watch", resource }, { dropEvents: "all" }),
+  ];
+  try {
+    await session.operator.start();
+    await quiet(session, namespace);
+  } finally {
+    for (const rule of rules) rule.remove();
+    session.proxy.killWatches({ mode: "end" });
+  }
+  return resourceVersion;
+}
+
+/**
+ * Sieve's unobserved states: does `act` (two changes of the primary kind `resource`, back to back)
+ * while the operator's watches of it deliver nothing, then has it list again — its watch
+ * resumption answered 410 Expired, as after an etcd compaction — so that it sees only the state
+ * after both. Returns whether it listed again within the converge deadline.
+ */
+export async function unobserved(
+  session: ConformanceSession,
+  resource: string,
+  act: () => Promise<void>,
+): Promise<boolean> {
+  const held = session.proxy.inject({ verb: "watch", resource }, { dropEvents: "all" });
+  let expired: RuleHandle | undefined;
+  try {
+    await act();
+    const marker = session.marker();
+    expired = session.proxy.inject({ verb: "watch", resource }, { status: 410 });
+    held.remove();
+    session.proxy.killWatches({ mode: "end" });
+    const relisted = (r: { verb: string; resource?: string }) => r.verb === "list" && r.resource === resource;
+    return Boolean(
+      await poll(
+        () => session.requestsSince(marker).some(relisted) || undefined,
+        session.subject.timings.convergeMs,
+        50,
+      ),
+    );
+  } finally {
+    held.remove();
+    expired?.remove();
+  }
 }
