@@ -2,8 +2,9 @@
  * `verify --explore` finds planted bugs and replays them: a status computed from the previous
  * status (found by comparing with a fresh start on the final spec), a child name that is not
  * idempotent after a crash (found by a kill after the 3rd write), a reconcile failure the object
- * never shows (found by the failure-shown oracle) and a child looked up in a stale cache and
- * created twice (found by a restart on a stale view); the well-behaved operator shows no violation
+ * never shows (found by the failure-shown oracle), a child looked up in a stale cache and
+ * created twice (found by a restart on a stale view) and a condition not reset when its cause goes
+ * (found by comparing with a fresh start); the well-behaved operator shows no violation
  * over the same budget, under all three perturbation classes. Seeds are fixed, so each test runs the same trials every time. Each replay
  * runs the command's own arguments on the spec file the command names, loaded as the CLI loads it.
  */
@@ -33,7 +34,11 @@ function replayArgs(command: string) {
 /** The variants with a spec module of their own, for their replay commands. */
 type FlawedVariant = Extract<
   ParcelVariant,
-  "counted-changes" | "unrecorded-label-name" | "unreported-failure" | "stale-label-lookup"
+  | "counted-changes"
+  | "unrecorded-label-name"
+  | "unreported-failure"
+  | "stale-label-lookup"
+  | "sticky-sender-warning"
 >;
 
 /** The spec module of a flawed variant (`fixtures/explore/<variant>.ts`). */
@@ -160,6 +165,36 @@ test("a child looked up in a stale cache and created twice is found by a restart
     replay.finding?.shrunk.violation?.seen ?? "",
     /signed-label-<generated name> #2 is an extra output/,
   );
+});
+
+test("a condition not reset when its cause goes is found (history-independent) and replayed", {
+  timeout: 900_000,
+}, async (t) => {
+  // Seed 3, trial 0: step 1 points spec.senderRef at no ConfigMap (SenderMissing=True), step 3
+  // removes it, within a pair of steps left unobserved (2–3); the warning stays, where a fresh
+  // start on the final spec has none. Not shrunk (`budgetMs: 0`), to save CI time: the tests above
+  // prove shrinking.
+  const { finding, replay } = await findAndReplay(t, "sticky-sender-warning", {
+    seed: 3,
+    trials: 1,
+    budgetMs: 0,
+  });
+  const violation = finding.shrunk.violation;
+  assert.equal(violation?.oracle, "history-independent");
+  assert.match(
+    violation?.seen ?? "",
+    /^Parcel\/signed status: conditions: .*seen .*"type":"SenderMissing","status":"True"/,
+  );
+  assert.deepEqual(finding.original.plan.perturbation, { kind: "unobserved", at: 2 });
+  assert.ok(
+    finding.original.log.some((line) =>
+      /events of steps 2–3 unobserved, the operator listed again/.test(line),
+    ),
+    "steps 2 and 3 ran back to back, unobserved",
+  );
+  assert.match(finding.replay, / --seed 3 --trial 0 --steps 0,1,2,3$/);
+  assert.equal(replay.trials.length, 1);
+  assert.match(replay.finding?.shrunk.violation?.seen ?? "", /"type":"SenderMissing","status":"True"/);
 });
 
 test("the well-behaved Parcel operator shows no violation over the same budget", {
