@@ -75,41 +75,49 @@ export async function killAfterWrite(
 const quietMs = 1_500;
 
 /**
- * Waits until the operator is idle and has written nothing about `namespace` for {@link quietMs}
- * (at most the converge deadline): the reconciles of what it saw made their writes.
+ * The longest a stale view is held: an operator that keeps writing on it (a child created on every
+ * reconcile, say) has shown what it does by then, and a trial must not wait its converge deadline.
  */
-async function quiet(session: ConformanceSession, namespace: string): Promise<void> {
+export const staleHoldMs = 10_000;
+
+/**
+ * Waits until the operator is idle and has written nothing about `namespace` for {@link quietMs},
+ * at most `timeoutMs`: the reconciles of what it saw made their writes. Says whether it went quiet.
+ */
+async function quiet(session: ConformanceSession, namespace: string, timeoutMs: number): Promise<boolean> {
   const marker = session.marker();
   let count = -1;
   let since = now();
-  await poll(
+  const wentQuiet = await poll(
     async () => {
       const seen = writes(session, namespace, marker).done;
       if (seen !== count) [count, since] = [seen, now()];
       return now() - since >= quietMs && (await session.operator.state()).idle ? true : undefined;
     },
-    session.subject.timings.convergeMs,
+    timeoutMs,
     100,
   );
+  return wentQuiet === true;
 }
 
 /**
  * Sieve's stale states: takes the cluster's resourceVersion, does `act` (the kit's own change),
  * waits until the operator is quiet, then restarts it against a view of `resource` that lags, as
  * of that version. Its lists of `resource` are answered as of the version and its watches of it
- * deliver nothing, until the restarted process is quiet; then its watches end, and resume from
- * the stale version: every held event comes, in order, and the view catches up. Returns the version.
+ * deliver nothing, until the restarted process is quiet (at most {@link staleHoldMs}); then its
+ * watches end, and resume from the stale version: every held event comes, in order, and the view
+ * catches up. Returns the version and whether the operator went quiet on the stale view.
  */
 export async function restartStale(
   session: ConformanceSession,
   namespace: string,
   resource: string,
   act: () => Promise<void>,
-): Promise<string> {
+): Promise<{ resourceVersion: string; quiet: boolean }> {
   // Any consistent list answers with the cluster's current resourceVersion (etcd's revision).
   const resourceVersion = (await session.client.listPage(Namespace, { limit: 1 })).resourceVersion;
   await act();
-  await quiet(session, namespace);
+  await quiet(session, namespace, session.subject.timings.convergeMs);
   await session.operator.kill();
   const rules = [
     session.proxy.inject({ verb: "list", resource }, { listAsOf: resourceVersion }),
@@ -117,12 +125,11 @@ export async function restartStale(
   ];
   try {
     await session.operator.start();
-    await quiet(session, namespace);
+    return { resourceVersion, quiet: await quiet(session, namespace, staleHoldMs) };
   } finally {
     for (const rule of rules) rule.remove();
     session.proxy.killWatches({ mode: "end" });
   }
-  return resourceVersion;
 }
 
 /**

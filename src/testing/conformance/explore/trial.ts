@@ -27,7 +27,7 @@ import {
   targetFixture,
   Violation,
 } from "./oracles.ts";
-import { killAfterWrite, restartStale, unobserved } from "./perturb.ts";
+import { killAfterWrite, restartStale, staleHoldMs, unobserved } from "./perturb.ts";
 import type { TrialPlan } from "./plan.ts";
 
 /** What happened in a trial. */
@@ -119,8 +119,9 @@ async function perhapsPerturbed(
     return "";
   }
   if (p.kind === "stale") {
-    const version = await restartStale(session, namespace, p.resource, act);
-    return `; operator restarted on a view of ${p.resource} as of resourceVersion ${version}, held until it was quiet`;
+    const stale = await restartStale(session, namespace, p.resource, act);
+    const held = stale.quiet ? "held until it was quiet" : `held ${staleHoldMs / 1000} s, writing all along`;
+    return `; operator restarted on a view of ${p.resource} as of resourceVersion ${stale.resourceVersion}, ${held}`;
   }
   const done = await killAfterWrite(session, namespace, p.k, act);
   return done >= p.k
