@@ -1,8 +1,11 @@
 /**
- * Sieve's intermediate states (OSDI '22): the operator killed right after its k-th write of a
- * reconcile, then restarted. The fault proxy holds every write about the trial's namespace and lets
- * them through one at a time; once the k-th has completed, the next one (if any) is still held when
- * the operator dies, so the cluster is left exactly between the k-th and the (k+1)-th write.
+ * Sieve's three perturbations (OSDI '22), driven through the fault proxy. Intermediate states: the
+ * operator killed right after its k-th write of a reconcile, then restarted; the proxy holds every
+ * write about the trial's namespace and lets them through one at a time, so once the k-th has
+ * completed the next one (if any) is still held when the operator dies, and the cluster is left
+ * exactly between the k-th and the (k+1)-th write. Stale states: the operator restarted on a view
+ * of one kind as of an older resourceVersion. Unobserved states: two changes made while its watch
+ * delivers nothing, then a fresh list.
  */
 import { Namespace } from "../../../api/index.ts";
 import { mutatingVerbs, type RuleHandle } from "../../proxy/index.ts";

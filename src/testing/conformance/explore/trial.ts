@@ -1,8 +1,9 @@
 /**
  * One trial: the fixtures created in a namespace of their own, the plan's steps applied to the
- * target primary one by one — each followed by convergence — with the operator killed after its
- * k-th write where the plan says; each settled state judged by the oracles of convergence and of
- * failures shown, the final state by the others.
+ * target primary one by one — each followed by convergence — with the plan's perturbation where
+ * it says (a kill after the k-th write, a restart on a stale view, two steps unobserved); each
+ * settled state judged by the oracles of convergence and of failures shown, the final state by
+ * the others.
  */
 import type { KubeObject } from "../../../api/index.ts";
 import { ConflictError, NotFoundError } from "../../../client/index.ts";
