@@ -149,4 +149,26 @@ describe("history-independent oracle", () => {
       "ConfigMap/smoke-label-<generated name> #2 is an extra output (a duplicate?)",
     ]);
   });
+
+  it("renames a generated output's name where a status names it in a sentence", () => {
+    const naming = (snap: Snapshot, label: string): Snapshot => {
+      const [primary] = snap.primaries as [KubeObject & { status: Record<string, unknown> }];
+      const status = { ...primary.status, message: `ConfigMap ${label} holds the label` };
+      const object = {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: label, namespace: snap.namespace, uid: `uid-${label}` },
+      } as KubeObject;
+      const key = `ConfigMap/${label}`;
+      const outputs = new Map(snap.outputs).set(key, {
+        key,
+        owner: "LoadTest/smoke",
+        object,
+        applied: appliedState(object, undefined),
+      });
+      return { ...snap, primaries: [{ ...primary, status } as KubeObject], outputs };
+    };
+    const fromFresh = naming(snapshotOf(fresh), "smoke-label-x7kqz");
+    assert.deepEqual(historyProblems(fromFresh, naming(snapshotOf(explored), "smoke-label-b2n4t")), []);
+  });
 });

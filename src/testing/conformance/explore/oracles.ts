@@ -112,7 +112,10 @@ function comparableStatus(obj: KubeObject): unknown {
   return withoutObservations(withoutMembers((obj as { status?: unknown }).status, ["observedGeneration"]));
 }
 
-/** Fresh namespace's names and uids → the explored one's, so that names derived from them compare. */
+/**
+ * Fresh namespace's names and uids → the explored one's, so that names derived from them compare;
+ * likewise the names `generateName` gave the outputs of each.
+ */
 function renames(fresh: Snapshot, explored: Snapshot): Map<string, string> {
   const map = new Map([[fresh.namespace, explored.namespace]]);
   const twins: [KubeObject, KubeObject | undefined][] = [
@@ -127,6 +130,9 @@ function renames(fresh: Snapshot, explored: Snapshot): Map<string, string> {
   ];
   for (const [p, twin] of twins) {
     if (p.metadata.uid && twin?.metadata.uid) map.set(p.metadata.uid, twin.metadata.uid);
+    // Outputs paired by prefix and rank (see `generatedKeys`): a status naming one in a sentence.
+    const [name, twinName] = [p.metadata.name, twin?.metadata.name];
+    if (name && twinName && name !== twinName) map.set(name, twinName);
   }
   return map;
 }
