@@ -1,6 +1,7 @@
 /**
  * `kubeloop verify --explore`: the flags of exploration and the run — trials planned from a seed,
- * spec changes from the primary kind's schema, the operator killed after its k-th write, failing
+ * spec changes from the primary kind's schema, one perturbation per trial (the operator killed
+ * after its k-th write, restarted on a stale view, or two changes left unobserved), failing
  * sequences shrunk and printed with the command that replays them. Exits 1 on a violation.
  */
 import type { Command } from "commander";
@@ -26,7 +27,7 @@ export function exploreFlags(command: Command): Command {
   return command
     .option(
       "--explore",
-      "explore the state space: generated spec changes, kills mid-reconcile, oracles per trial",
+      "explore the state space: generated spec changes, kills mid-reconcile, stale views, unobserved changes, oracles per trial",
     )
     .option("--trials <n>", "with --explore: how many trials at most (default 20)")
     .option("--seed <n>", "with --explore: the run's seed (default 1); every trial's plan derives from it")

@@ -26,7 +26,7 @@ export interface RequestRecord {
   status?: number;
   /** From arrival until the response ended or the connection closed; absent while in flight. */
   durationMs?: number;
-  /** The faults applied: `latency`, `blackhole`, `reset`, `status`, `stream`. */
+  /** The faults applied: `latency`, `blackhole`, `reset`, `status`, `stale` (`listAsOf`), `stream`. */
   faults: string[];
   /** Why the request failed inside the proxy, e.g. the apiserver could not be reached. */
   error?: string;

@@ -60,7 +60,7 @@ export async function handleRequest(
   try {
     if (caller.kind === "refused") return answerStatus(exchange, caller.status, caller.message);
     const faults = await applyRequestFaults(exchange);
-    if (faults !== "answered") await forward(exchange, caller, faults.resetAfterHeaders);
+    if (faults !== "answered") await forward(exchange, caller, faults);
   } catch (err) {
     if (signal.aborted) return;
     record.error = (err as Error).message;
@@ -81,9 +81,26 @@ function answerStatus(exchange: Exchange, code: number, message: string, fault: 
   exchange.record.status = code;
 }
 
-/** Applies latency, blackhole, reset and status faults, in rule order; says whether the request was answered. */
-async function applyRequestFaults(exchange: Exchange): Promise<"answered" | { resetAfterHeaders: boolean }> {
+/** What the request faults left to do when forwarding. */
+interface Forwarding {
+  resetAfterHeaders: boolean;
+  /** The URL to ask the apiserver: the client's, or a list's rewritten by `listAsOf`. */
+  url: string;
+}
+
+/** `url` (a first page of a list) asking for the objects as of `resourceVersion`, exactly. */
+export function listAsOf(url: string, resourceVersion: string): string {
+  const parsed = new URL(url, "http://proxy");
+  if (parsed.searchParams.has("continue")) return url;
+  parsed.searchParams.set("resourceVersion", resourceVersion);
+  parsed.searchParams.set("resourceVersionMatch", "Exact");
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/** Applies latency, blackhole, reset, status and list-as-of faults, in rule order; says whether the request was answered. */
+async function applyRequestFaults(exchange: Exchange): Promise<"answered" | Forwarding> {
   const { ctx, record, signal } = exchange;
+  let url = exchange.req.url ?? "/";
   const rules = exchange.decisions.requestRules(ctx.rules);
   for (const rule of rules) {
     const fault = rule.fault;
@@ -105,8 +122,12 @@ async function applyRequestFaults(exchange: Exchange): Promise<"answered" | { re
       answerStatus(exchange, fault.status, `kubeloop proxy: injected ${fault.status}`, fault);
       return "answered";
     }
+    if (fault.listAsOf && exchange.info.verb === "list") {
+      record.faults.push("stale");
+      url = listAsOf(url, fault.listAsOf);
+    }
   }
-  return { resetAfterHeaders: rules.some((r) => r.fault.reset === "after-headers") };
+  return { resetAfterHeaders: rules.some((r) => r.fault.reset === "after-headers"), url };
 }
 
 function untilRemoved(rule: Rule, signal: AbortSignal): Promise<void> {
@@ -121,7 +142,11 @@ function untilRemoved(rule: Rule, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function forward(exchange: Exchange, caller: Caller, resetAfterHeaders: boolean): Promise<void> {
+async function forward(
+  exchange: Exchange,
+  caller: Caller,
+  { resetAfterHeaders, url }: Forwarding,
+): Promise<void> {
   const { ctx, req, res, info, record } = exchange;
   const watch = info.verb === "watch";
   const headers = { ...endToEndHeaders(req.headersDistinct), ...identityHeaders(caller) };
@@ -130,7 +155,7 @@ async function forward(exchange: Exchange, caller: Caller, resetAfterHeaders: bo
   const upstreamAbort = new AbortController();
   const response = await ctx.upstream.send({
     method: info.method,
-    url: req.url ?? "/",
+    url,
     headers,
     body: req,
     asAdmin: caller.kind === "certificate",

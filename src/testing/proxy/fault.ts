@@ -33,6 +33,13 @@ export interface Fault {
   message?: string;
   /** The `Status` reason. Default: the one kube-apiserver uses for that code (`TooManyRequests`, `InternalError`, ...). */
   reason?: string;
+  /**
+   * List: answer as of this resourceVersion (`resourceVersionMatch=Exact`), as an apiserver or
+   * watch cache that lags would: the client sees the objects as they were then, and a watch it
+   * starts from the list resumes from there. Later pages (`continue`) are left as they are: their
+   * token carries the version.
+   */
+  listAsOf?: string;
   /** Watch: do not forward these events. */
   dropEvents?: EventSelector;
   /** Watch: forward these events twice. */
@@ -53,7 +60,7 @@ export function isEverySelector(selector: EventSelector | undefined): selector i
   return typeof selector === "object" && !Array.isArray(selector);
 }
 
-const requestFields = ["latencyMs", "blackhole", "reset", "status"] as const;
+const requestFields = ["latencyMs", "blackhole", "reset", "status", "listAsOf"] as const;
 const streamFields = ["dropEvents", "duplicateEvents", "delayEventsMs", "silence", "endStream"] as const;
 
 /** True when the fault acts on the request itself. */
@@ -85,6 +92,9 @@ export function validateFault(fault: Fault): void {
   const statusOnly = ["retryAfterSeconds", "message", "reason"] as const;
   if (fault.status === undefined && statusOnly.some((f) => fault[f] !== undefined)) {
     fail("retryAfterSeconds, message and reason only go with status");
+  }
+  if (fault.listAsOf !== undefined && !/^[1-9]\d*$/.test(fault.listAsOf)) {
+    fail(`listAsOf ${fault.listAsOf} is not a resourceVersion (a positive whole number)`);
   }
   for (const field of ["latencyMs", "delayEventsMs", "retryAfterSeconds"] as const) {
     const value = fault[field];

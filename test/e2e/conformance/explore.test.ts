@@ -1,9 +1,11 @@
 /**
  * `verify --explore` finds planted bugs and replays them: a status computed from the previous
  * status (found by comparing with a fresh start on the final spec), a child name that is not
- * idempotent after a crash (found by a kill after the 3rd write) and a reconcile failure the object
- * never shows (found by the failure-shown oracle); the well-behaved operator shows no violation
- * over the same budget. Seeds are fixed, so each test runs the same trials every time. Each replay
+ * idempotent after a crash (found by a kill after the 3rd write), a reconcile failure the object
+ * never shows (found by the failure-shown oracle), a child looked up in a stale cache and
+ * created twice (found by a restart on a stale view) and a condition not reset when its cause goes
+ * (found by comparing with a fresh start); the well-behaved operator shows no violation
+ * over the same budget, under all three perturbation classes. Seeds are fixed, so each test runs the same trials every time. Each replay
  * runs the command's own arguments on the spec file the command names, loaded as the CLI loads it.
  */
 import assert from "node:assert/strict";
@@ -32,7 +34,11 @@ function replayArgs(command: string) {
 /** The variants with a spec module of their own, for their replay commands. */
 type FlawedVariant = Extract<
   ParcelVariant,
-  "counted-changes" | "unrecorded-label-name" | "unreported-failure"
+  | "counted-changes"
+  | "unrecorded-label-name"
+  | "unreported-failure"
+  | "stale-label-lookup"
+  | "sticky-sender-warning"
 >;
 
 /** The spec module of a flawed variant (`fixtures/explore/<variant>.ts`). */
@@ -89,9 +95,9 @@ test("a status counted from the previous status is found (history-independent), 
 test("a label name not recorded before a crash is found by a kill after the 3rd write, and replayed", {
   timeout: 900_000,
 }, async (t) => {
-  // Seed 2: trial 2 kills at the creation after write 3 (finalizer, receipt, label; status next).
-  // Trials 0 and 1 kill after writes 1 and 2, before the label exists: no violation yet.
-  const { finding, replay } = await findAndReplay(t, "unrecorded-label-name");
+  // Seed 3: trial 2 kills at the creation after write 3 (finalizer, receipt, label; status next).
+  // Trial 0 leaves steps 2–3 unobserved, trial 1 kills after step 4's 2nd write: no violation yet.
+  const { finding, replay } = await findAndReplay(t, "unrecorded-label-name", { seed: 3 });
   assert.equal(finding.shrunk.violation?.oracle, "history-independent");
   assert.match(finding.shrunk.violation?.seen ?? "", /ConfigMap\/signed-label-2 is an extra output/);
   assert.ok(
@@ -134,17 +140,97 @@ test("a reconcile failure the object never shows is found (failure-shown) and re
   assert.match(replay.finding?.shrunk.violation?.seen ?? "", /not 200\), yet its conditions say nothing/);
 });
 
+test("a child looked up in a stale cache and created twice is found by a restart on a stale view, and replayed", {
+  timeout: 900_000,
+}, async (t) => {
+  // Seed 13, trial 0: once the creation's reconcile made the label, the operator restarts on a view
+  // of ConfigMaps from before the creation, finds no label and makes a second (one per reconcile
+  // while the view is held). Neither the unperturbed operator (read-your-own-writes) nor a kill (a
+  // restart lists afresh) shows it. Not shrunk (`budgetMs: 0`), to save CI time (a trial takes
+  // 30 s): shrinking drops all four steps in one run (the bug needs none), and the unit tests show
+  // that a shrunk plan keeps its stale view with its step.
+  const { finding, replay } = await findAndReplay(t, "stale-label-lookup", {
+    seed: 13,
+    trials: 1,
+    budgetMs: 0,
+  });
+  const violation = finding.shrunk.violation;
+  assert.equal(violation?.oracle, "history-independent");
+  assert.match(violation?.seen ?? "", /ConfigMap\/signed-label-<generated name> #2 is an extra output/);
+  assert.deepEqual(finding.original.plan.perturbation, { kind: "stale", at: 0, resource: "configmaps" });
+  assert.ok(
+    finding.original.log.some((line) =>
+      /^creation: .*; operator restarted on a view of configmaps as of resourceVersion \d+/.test(line),
+    ),
+    "the trial restarted the operator on a stale view after the creation",
+  );
+  assert.match(finding.replay, / --seed 13 --trial 0 --steps 0,1,2,3$/);
+  assert.equal(replay.trials.length, 1);
+  assert.match(
+    replay.finding?.shrunk.violation?.seen ?? "",
+    /signed-label-<generated name> #2 is an extra output/,
+  );
+});
+
+test("a condition not reset when its cause goes is found (history-independent) and replayed", {
+  timeout: 900_000,
+}, async (t) => {
+  // Seed 3, trial 0: step 1 points spec.senderRef at no ConfigMap (SenderMissing=True), step 3
+  // removes it, within a pair of steps left unobserved (2–3); the warning stays, where a fresh
+  // start on the final spec has none. Not shrunk (`budgetMs: 0`), to save CI time: the tests above
+  // prove shrinking.
+  const { finding, replay } = await findAndReplay(t, "sticky-sender-warning", {
+    seed: 3,
+    trials: 1,
+    budgetMs: 0,
+  });
+  const violation = finding.shrunk.violation;
+  assert.equal(violation?.oracle, "history-independent");
+  assert.match(
+    violation?.seen ?? "",
+    /^Parcel\/signed status: conditions: .*seen .*"status":"True","type":"SenderMissing"/,
+  );
+  assert.deepEqual(finding.original.plan.perturbation, { kind: "unobserved", at: 2 });
+  assert.ok(
+    finding.original.log.some((line) =>
+      /events of steps 2–3 unobserved, the operator listed again/.test(line),
+    ),
+    "steps 2 and 3 ran back to back, unobserved",
+  );
+  assert.match(finding.replay, / --seed 3 --trial 0 --steps 0,1,2,3$/);
+  assert.equal(replay.trials.length, 1);
+  assert.match(replay.finding?.shrunk.violation?.seen ?? "", /"status":"True","type":"SenderMissing"/);
+});
+
 test("the well-behaved Parcel operator shows no violation over the same budget", {
   timeout: 900_000,
 }, async (t) => {
-  const report = await runExploration(exploreSpec("parcels"), { cluster: cluster(), seed: 2, trials: 3 });
+  // Seed 5: trial 0 restarts on a stale view of Parcels, trial 1 kills after a write, trial 2
+  // leaves steps 3–4 unobserved: the three classes, none a false violation.
+  const report = await runExploration(exploreSpec("parcels"), { cluster: cluster(), seed: 5, trials: 3 });
   t.diagnostic(formatExploreReport(report));
   assert.equal(report.finding, undefined);
   assert.equal(report.trials.length, 3);
   assert.ok(report.ok);
+  assert.deepEqual(
+    report.trials.map((trial) => trial.plan.perturbation?.kind),
+    ["stale", "kill", "unobserved"],
+  );
   assert.ok(
     report.trials.some((trial) => trial.log.some((line) => /killed after write/.test(line))),
     "at least one kill landed mid-reconcile",
+  );
+  assert.ok(
+    report.trials.some((trial) =>
+      trial.log.some((line) => /restarted on a view of parcels as of/.test(line)),
+    ),
+    "a restart on a stale view",
+  );
+  assert.ok(
+    report.trials.some((trial) =>
+      trial.log.some((line) => /events of steps 3–4 unobserved, the operator listed again/.test(line)),
+    ),
+    "two changes left unobserved, then listed",
   );
   assert.ok(
     report.trials.some((trial) => trial.log.some((line) => /refused/.test(line))),

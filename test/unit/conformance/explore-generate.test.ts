@@ -8,6 +8,8 @@ import {
   keepSteps,
   planTrial,
   type Step,
+  type TrialPlan,
+  unobservedPairs,
 } from "../../../src/testing/conformance/explore/index.ts";
 
 const schema: JSONSchemaProps = {
@@ -121,7 +123,7 @@ describe("planTrial", () => {
     assert.ok(new Set(trials).size > 1, "different trials give different sequences");
   });
 
-  it("draws its steps from the candidates and perturbs every trial, cycling k through 1..4", () => {
+  it("draws its steps from the candidates and perturbs every trial, its kills cycling k through 1..4", () => {
     const plans = Array.from({ length: 8 }, (_, t) => planTrial(candidates, 5, t));
     for (const plan of plans) {
       assert.deepEqual(
@@ -129,19 +131,65 @@ describe("planTrial", () => {
         plan.indices.map((i) => candidates[i]),
       );
     }
-    assert.deepEqual(
-      plans.map((p) => p.perturbation?.k),
-      [1, 2, 3, 4, 1, 2, 3, 4],
-    );
-    for (const p of plans) if (p.perturbation) assert.ok(p.perturbation.at >= 0 && p.perturbation.at <= 4);
+    for (const [t, p] of plans.entries()) {
+      assert.ok(p.perturbation, `trial ${t} is perturbed`);
+      if (p.perturbation.kind === "kill") assert.equal(p.perturbation.k, 1 + (t % 4));
+      assert.ok(p.perturbation.at >= 0 && p.perturbation.at <= 4);
+    }
+  });
+
+  it("chooses among the three classes by the seed, a stale view only of a resource seen watched", () => {
+    const watched = ["configmaps", "widgets"];
+    const plans = Array.from({ length: 40 }, (_, t) => planTrial(candidates, 3, t, watched));
+    const kinds = new Set(plans.map((p) => p.perturbation?.kind));
+    assert.deepEqual([...kinds].sort(), ["kill", "stale", "unobserved"]);
+    for (const p of plans) {
+      if (p.perturbation?.kind === "stale") assert.ok(watched.includes(p.perturbation.resource));
+      if (p.perturbation?.kind === "unobserved") {
+        assert.ok(unobservedPairs(p.steps).includes(p.perturbation.at), "both steps are spec changes");
+      }
+    }
+    // Replayable: the same seed, trial and watched resources give the same plan.
+    assert.deepEqual(planTrial(candidates, 3, 17, watched), plans[17]);
+    // Nothing seen watched: no stale view, the trial kills instead.
+    const blind = Array.from({ length: 40 }, (_, t) => planTrial(candidates, 3, t));
+    assert.ok(blind.every((p) => p.perturbation?.kind !== "stale"));
+  });
+
+  it("pairs only spec changes for an unobserved pair, never a re-creation", () => {
+    const set = candidates.find((s) => s.op === "set") as Step;
+    const recreate: Step = { op: "recreate" };
+    assert.deepEqual(unobservedPairs([set, set, recreate, set]), [1]);
+    assert.deepEqual(unobservedPairs([recreate, set, recreate, set]), []);
+    assert.deepEqual(unobservedPairs([set, recreate, set, set]), [3]);
   });
 
   it("keeps a perturbation with its step when steps are dropped, and drops it with its step", () => {
-    const plan = { ...planTrial(candidates, 5, 1), perturbation: { at: 3, k: 2 } };
+    const plan: TrialPlan = { ...planTrial(candidates, 5, 1), perturbation: { kind: "kill", at: 3, k: 2 } };
     const kept = keepSteps(plan, [2, 0]);
     assert.deepEqual(kept.indices, [plan.indices[0], plan.indices[2]]);
-    assert.deepEqual(kept.perturbation, { at: 2, k: 2 });
+    assert.deepEqual(kept.perturbation, { kind: "kill", at: 2, k: 2 });
     assert.equal(keepSteps(plan, [0, 1]).perturbation, undefined);
-    assert.deepEqual(keepSteps({ ...plan, perturbation: { at: 0, k: 1 } }, []).perturbation, { at: 0, k: 1 });
+    const atCreation: TrialPlan = { ...plan, perturbation: { kind: "kill", at: 0, k: 1 } };
+    assert.deepEqual(keepSteps(atCreation, []).perturbation, { kind: "kill", at: 0, k: 1 });
+  });
+
+  it("keeps a stale view with its step, resource and all", () => {
+    const plan: TrialPlan = {
+      ...planTrial(candidates, 5, 1),
+      perturbation: { kind: "stale", at: 4, resource: "configmaps" },
+    };
+    assert.deepEqual(keepSteps(plan, [1, 3]).perturbation, { kind: "stale", at: 2, resource: "configmaps" });
+    assert.equal(keepSteps(plan, [0, 1, 2]).perturbation, undefined);
+    const atCreation: TrialPlan = { ...plan, perturbation: { kind: "stale", at: 0, resource: "parcels" } };
+    assert.deepEqual(keepSteps(atCreation, []).perturbation, { kind: "stale", at: 0, resource: "parcels" });
+  });
+
+  it("keeps an unobserved pair only while both its steps stay, moved together", () => {
+    const plan: TrialPlan = { ...planTrial(candidates, 5, 1), perturbation: { kind: "unobserved", at: 2 } };
+    assert.deepEqual(keepSteps(plan, [1, 2, 3]).perturbation, { kind: "unobserved", at: 1 });
+    assert.deepEqual(keepSteps(plan, [0, 1, 2]).perturbation, { kind: "unobserved", at: 2 });
+    assert.equal(keepSteps(plan, [0, 2, 3]).perturbation, undefined, "its first step dropped");
+    assert.equal(keepSteps(plan, [0, 1, 3]).perturbation, undefined, "its second step dropped");
   });
 });

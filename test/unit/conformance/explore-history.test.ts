@@ -123,4 +123,52 @@ describe("history-independent oracle", () => {
       problems.join("\n"),
     );
   });
+
+  it("compares outputs named by generateName by prefix and rank: another name is no difference, a second one is", () => {
+    const withLabels = (snap: Snapshot, ...names: string[]): Snapshot => {
+      const outputs = new Map(snap.outputs);
+      for (const name of names) {
+        const object = {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name, namespace: snap.namespace, uid: `uid-${name}` },
+          data: { message: "hello" },
+        } as KubeObject;
+        const key = `ConfigMap/${name}`;
+        outputs.set(key, { key, owner: "LoadTest/smoke", object, applied: appliedState(object, undefined) });
+      }
+      return { ...snap, outputs };
+    };
+    const one = withLabels(snapshotOf(fresh), "smoke-label-x7kqz");
+    assert.deepEqual(historyProblems(one, withLabels(snapshotOf(explored), "smoke-label-b2n4t")), []);
+    const problems = historyProblems(
+      one,
+      withLabels(snapshotOf(explored), "smoke-label-b2n4t", "smoke-label-q9wzd"),
+    );
+    assert.deepEqual(problems, [
+      "ConfigMap/smoke-label-<generated name> #2 is an extra output (a duplicate?)",
+    ]);
+  });
+
+  it("renames a generated output's name where a status names it in a sentence", () => {
+    const naming = (snap: Snapshot, label: string): Snapshot => {
+      const [primary] = snap.primaries as [KubeObject & { status: Record<string, unknown> }];
+      const status = { ...primary.status, message: `ConfigMap ${label} holds the label` };
+      const object = {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: label, namespace: snap.namespace, uid: `uid-${label}` },
+      } as KubeObject;
+      const key = `ConfigMap/${label}`;
+      const outputs = new Map(snap.outputs).set(key, {
+        key,
+        owner: "LoadTest/smoke",
+        object,
+        applied: appliedState(object, undefined),
+      });
+      return { ...snap, primaries: [{ ...primary, status } as KubeObject], outputs };
+    };
+    const fromFresh = naming(snapshotOf(fresh), "smoke-label-x7kqz");
+    assert.deepEqual(historyProblems(fromFresh, naming(snapshotOf(explored), "smoke-label-b2n4t")), []);
+  });
 });

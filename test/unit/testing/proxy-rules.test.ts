@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hasCode } from "../../../src/errors/index.ts";
+import { listAsOf } from "../../../src/testing/proxy/exchange.ts";
 import { matchesRequest } from "../../../src/testing/proxy/match.ts";
 import { describeRequest } from "../../../src/testing/proxy/request-info.ts";
 import { Decisions, RuleSet } from "../../../src/testing/proxy/rules.ts";
@@ -110,9 +111,36 @@ describe("proxy: rules", () => {
       () => rules.add({}, { dropEvents: { every: 0 } }),
       () => rules.add({ times: 0 }, { status: 500 }),
       () => rules.add({ probability: 2 }, { status: 500 }),
+      () => rules.add({}, { listAsOf: "0" }),
+      () => rules.add({}, { listAsOf: "latest" }),
     ];
     for (const add of invalid) assert.throws(add, (err) => hasCode(err, "KL_PROXY_RULE"));
     assert.deepEqual(rules.list(), []);
     assert.doesNotThrow(() => rules.add({}, { dropEvents: ["ADDED", "DELETED"] }));
+  });
+});
+
+describe("proxy: lists answered as of an older resourceVersion (listAsOf)", () => {
+  it("is a request fault", () => {
+    const rules = new RuleSet(1);
+    const stale = rules.add({ verb: "list" }, { listAsOf: "42" });
+    const list = describeRequest("GET", "/api/v1/configmaps?limit=500");
+    assert.deepEqual(new Decisions(list).requestRules(rules), [stale]);
+  });
+
+  it("asks the first page for exactly that version, replacing what the client asked", () => {
+    assert.equal(
+      listAsOf("/api/v1/configmaps?limit=500&resourceVersion=0&resourceVersionMatch=NotOlderThan", "42"),
+      "/api/v1/configmaps?limit=500&resourceVersion=42&resourceVersionMatch=Exact",
+    );
+    assert.equal(
+      listAsOf("/apis/x.dev/v1/namespaces/a/parcels", "7"),
+      "/apis/x.dev/v1/namespaces/a/parcels?resourceVersion=7&resourceVersionMatch=Exact",
+    );
+  });
+
+  it("leaves later pages as they are: their continue token carries the version", () => {
+    const next = "/api/v1/configmaps?limit=500&continue=abc";
+    assert.equal(listAsOf(next, "42"), next);
   });
 });

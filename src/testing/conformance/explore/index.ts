@@ -1,7 +1,8 @@
 /**
- * State-space exploration and intermediate-state perturbation of an operator (`kubeloop verify
- * --explore`): spec changes generated from the primary kind's schema, the operator killed after
- * its k-th write, oracles on every trial, seeded and replayable, failing sequences shrunk.
+ * State-space exploration and perturbation of an operator (`kubeloop verify
+ * --explore`): spec changes generated from the primary kind's schema, one perturbation per trial
+ * (a kill after the k-th write, a restart on a stale view, two changes left unobserved), oracles
+ * on every trial, seeded and replayable, failing sequences shrunk.
  */
 export {
   applyChange,
@@ -12,8 +13,19 @@ export {
   sampleValue,
 } from "./generate.ts";
 export type { OracleName, Violation } from "./oracles.ts";
-export { keepSteps, type Perturbation, planTrial, replayPlan, type TrialPlan, trialSeed } from "./plan.ts";
-export { describePlan, formatExploreReport } from "./report.ts";
+export {
+  type KillPerturbation,
+  keepSteps,
+  type Perturbation,
+  planTrial,
+  replayPlan,
+  type StalePerturbation,
+  type TrialPlan,
+  trialSeed,
+  type UnobservedPerturbation,
+  unobservedPairs,
+} from "./plan.ts";
+export { describePerturbation, describePlan, formatExploreReport } from "./report.ts";
 export {
   type ExploreOptions,
   type ExploreReport,

@@ -11,7 +11,8 @@
  * - generated names: a string shaped as the apiserver's `generateName` makes names (a prefix, a
  *   dash, then 5 characters of apimachinery's `util/rand` alphabet, which has no vowels), such as
  *   a Deployment's pods listed in a status: each run's pods get names of their own. The string is
- *   replaced, not dropped, so how many there are still compares.
+ *   replaced, not dropped, so how many there are still compares; an output so named is compared
+ *   by its prefix and its rank among the outputs of that prefix (see `oracles.ts`).
  * Identities (uids, namespace) are not left out but renamed (see `renames` in `oracles.ts`), so
  * a value carrying a uid still compares.
  */
@@ -23,6 +24,14 @@ const DIGEST = /^[0-9a-f]{16,}$/;
 const GENERATED_NAME = /^[a-z0-9]([-.a-z0-9]*[a-z0-9])?-[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 /** What a generated name compares as. */
 export const GENERATED = "<generated name>";
+
+/**
+ * `name` compared as a generated name when `generateName` made it (`signed-label-<generated name>`),
+ * else `name` itself.
+ */
+export function comparableName(name: string): string {
+  return GENERATED_NAME.test(name) ? `${name.slice(0, -5)}${GENERATED}` : name;
+}
 
 /** Whether `value`, the member `name` of an object, observes time or digests content. */
 function isObservation(name: string, value: unknown): boolean {

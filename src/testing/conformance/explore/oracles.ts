@@ -17,6 +17,7 @@ import {
   involved,
   isPrimary,
   keyOf,
+  type Output,
   restoreProblems,
   type Snapshot,
   settle,
@@ -28,7 +29,7 @@ import {
 import { CheckFailed } from "../result.ts";
 import type { ConformanceSession } from "../session.ts";
 import { unshownFailures } from "./failures.ts";
-import { withoutObservations } from "./observations.ts";
+import { comparableName, withoutObservations } from "./observations.ts";
 
 /** The oracles, by name. */
 export type OracleName =
@@ -111,7 +112,10 @@ function comparableStatus(obj: KubeObject): unknown {
   return withoutObservations(withoutMembers((obj as { status?: unknown }).status, ["observedGeneration"]));
 }
 
-/** Fresh namespace's names and uids → the explored one's, so that names derived from them compare. */
+/**
+ * Fresh namespace's names and uids → the explored one's, so that names derived from them compare;
+ * likewise the names `generateName` gave the outputs of each.
+ */
 function renames(fresh: Snapshot, explored: Snapshot): Map<string, string> {
   const map = new Map([[fresh.namespace, explored.namespace]]);
   const twins: [KubeObject, KubeObject | undefined][] = [
@@ -126,6 +130,9 @@ function renames(fresh: Snapshot, explored: Snapshot): Map<string, string> {
   ];
   for (const [p, twin] of twins) {
     if (p.metadata.uid && twin?.metadata.uid) map.set(p.metadata.uid, twin.metadata.uid);
+    // Outputs paired by prefix and rank (see `generatedKeys`): a status naming one in a sentence.
+    const [name, twinName] = [p.metadata.name, twin?.metadata.name];
+    if (name && twinName && name !== twinName) map.set(name, twinName);
   }
   return map;
 }
@@ -142,10 +149,32 @@ function comparable(snap: Snapshot): Snapshot {
 }
 
 /**
- * Where `explored` differs from `fresh`: outputs (shape and content) and primary status, renamed
- * from the fresh namespace's names and uids to the explored one's. Exported for its unit test.
+ * `snap` with the outputs `generateName` named keyed by their prefix and rank among the outputs of
+ * that prefix (`ConfigMap/signed-label-<generated name> #1`): two runs name them differently, yet
+ * how many there are compares.
  */
-export function historyProblems(fresh: Snapshot, explored: Snapshot): string[] {
+function generatedKeys(snap: Snapshot): Snapshot {
+  const ranks = new Map<string, number>();
+  const keys = [...snap.outputs.keys()].sort();
+  const rekeyed = keys.map((key): [string, Output] => {
+    const output = snap.outputs.get(key) as Output;
+    const name = `${output.object.kind}/${comparableName(output.object.metadata.name ?? "")}`;
+    if (name === key) return [key, output];
+    const rank = (ranks.get(name) ?? 0) + 1;
+    ranks.set(name, rank);
+    return [`${name} #${rank}`, output];
+  });
+  return { ...snap, outputs: new Map(rekeyed) };
+}
+
+/**
+ * Where `explored` differs from `fresh`: outputs (shape and content) and primary status, renamed
+ * from the fresh namespace's names and uids to the explored one's; outputs named by `generateName`
+ * compared by prefix and rank. Exported for its unit test.
+ */
+export function historyProblems(freshSnap: Snapshot, exploredSnap: Snapshot): string[] {
+  const fresh = generatedKeys(freshSnap);
+  const explored = generatedKeys(exploredSnap);
   const names = renames(fresh, explored);
   const problems = new Set([
     ...shapeProblems(fresh, explored),

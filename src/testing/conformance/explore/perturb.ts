@@ -1,9 +1,13 @@
 /**
- * Sieve's intermediate states (OSDI '22): the operator killed right after its k-th write of a
- * reconcile, then restarted. The fault proxy holds every write about the trial's namespace and lets
- * them through one at a time; once the k-th has completed, the next one (if any) is still held when
- * the operator dies, so the cluster is left exactly between the k-th and the (k+1)-th write.
+ * Sieve's three perturbations (OSDI '22), driven through the fault proxy. Intermediate states: the
+ * operator killed right after its k-th write of a reconcile, then restarted; the proxy holds every
+ * write about the trial's namespace and lets them through one at a time, so once the k-th has
+ * completed the next one (if any) is still held when the operator dies, and the cluster is left
+ * exactly between the k-th and the (k+1)-th write. Stale states: the operator restarted on a view
+ * of one kind as of an older resourceVersion. Unobserved states: two changes made while its watch
+ * delivers nothing, then a fresh list.
  */
+import { Namespace } from "../../../api/index.ts";
 import { mutatingVerbs, type RuleHandle } from "../../proxy/index.ts";
 import { now, poll } from "../internal/poll.ts";
 import { concerns, isReconcileWrite } from "../internal/requests.ts";
@@ -68,4 +72,98 @@ export async function killAfterWrite(
   }
   await session.operator.start();
   return writes(session, namespace, marker).done;
+}
+
+/** How long the operator must stay idle, writing nothing, to count as done with what it saw. */
+const quietMs = 1_500;
+
+/**
+ * The longest a stale view is held: an operator that keeps writing on it (a child created on every
+ * reconcile, say) has shown what it does by then, and a trial must not wait its converge deadline.
+ */
+export const staleHoldMs = 10_000;
+
+/**
+ * Waits until the operator is idle and has written nothing about `namespace` for {@link quietMs},
+ * at most `timeoutMs`: the reconciles of what it saw made their writes. Says whether it went quiet.
+ */
+async function quiet(session: ConformanceSession, namespace: string, timeoutMs: number): Promise<boolean> {
+  const marker = session.marker();
+  let count = -1;
+  let since = now();
+  const wentQuiet = await poll(
+    async () => {
+      const seen = writes(session, namespace, marker).done;
+      if (seen !== count) [count, since] = [seen, now()];
+      return now() - since >= quietMs && (await session.operator.state()).idle ? true : undefined;
+    },
+    timeoutMs,
+    100,
+  );
+  return wentQuiet === true;
+}
+
+/**
+ * Sieve's stale states: takes the cluster's resourceVersion, does `act` (the kit's own change),
+ * waits until the operator is quiet, then restarts it against a view of `resource` that lags, as
+ * of that version. Its lists of `resource` are answered as of the version and its watches of it
+ * deliver nothing, until the restarted process is quiet (at most {@link staleHoldMs}); then its
+ * watches end, and resume from the stale version: every held event comes, in order, and the view
+ * catches up. Returns the version and whether the operator went quiet on the stale view.
+ */
+export async function restartStale(
+  session: ConformanceSession,
+  namespace: string,
+  resource: string,
+  act: () => Promise<void>,
+): Promise<{ resourceVersion: string; quiet: boolean }> {
+  // Any consistent list answers with the cluster's current resourceVersion (etcd's revision).
+  const resourceVersion = (await session.client.listPage(Namespace, { limit: 1 })).resourceVersion;
+  await act();
+  await quiet(session, namespace, session.subject.timings.convergeMs);
+  await session.operator.kill();
+  const rules = [
+    session.proxy.inject({ verb: "list", resource }, { listAsOf: resourceVersion }),
+    session.proxy.inject({ verb: "watch", resource }, { dropEvents: "all" }),
+  ];
+  try {
+    await session.operator.start();
+    return { resourceVersion, quiet: await quiet(session, namespace, staleHoldMs) };
+  } finally {
+    for (const rule of rules) rule.remove();
+    session.proxy.killWatches({ mode: "end" });
+  }
+}
+
+/**
+ * Sieve's unobserved states: does `act` (two changes of the primary kind `resource`, back to back)
+ * while the operator's watches of it deliver nothing, then has it list again — its watch
+ * resumption answered 410 Expired, as after an etcd compaction — so that it sees only the state
+ * after both. Returns whether it listed again within the converge deadline.
+ */
+export async function unobserved(
+  session: ConformanceSession,
+  resource: string,
+  act: () => Promise<void>,
+): Promise<boolean> {
+  const held = session.proxy.inject({ verb: "watch", resource }, { dropEvents: "all" });
+  let expired: RuleHandle | undefined;
+  try {
+    await act();
+    const marker = session.marker();
+    expired = session.proxy.inject({ verb: "watch", resource }, { status: 410 });
+    held.remove();
+    session.proxy.killWatches({ mode: "end" });
+    const relisted = (r: { verb: string; resource?: string }) => r.verb === "list" && r.resource === resource;
+    return Boolean(
+      await poll(
+        () => session.requestsSince(marker).some(relisted) || undefined,
+        session.subject.timings.convergeMs,
+        50,
+      ),
+    );
+  } finally {
+    held.remove();
+    expired?.remove();
+  }
 }

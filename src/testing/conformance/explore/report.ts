@@ -6,15 +6,26 @@
 import { describeRequest } from "../internal/requests.ts";
 import { seconds } from "../internal/steps.ts";
 import { describeStep } from "./generate.ts";
-import type { TrialPlan } from "./plan.ts";
+import type { Perturbation, TrialPlan } from "./plan.ts";
 import type { ExploreReport, Finding } from "./run.ts";
+
+/** The perturbation in a few words: `kill after write 2 of the reconcile of step 1`, ... */
+export function describePerturbation(p: Perturbation): string {
+  const where = p.at === 0 ? "the creation" : `step ${p.at}`;
+  switch (p.kind) {
+    case "kill":
+      return `kill after write ${p.k} of the reconcile of ${where}`;
+    case "stale":
+      return `restart on a stale view of ${p.resource} from before ${where}`;
+    case "unobserved":
+      return `events of steps ${p.at}–${p.at + 1} unobserved`;
+  }
+}
 
 /** The plan in one line: its steps and perturbation. */
 export function describePlan(plan: TrialPlan): string {
   const steps = plan.steps.map((s, i) => `${i + 1}. ${describeStep(s)}`).join("; ") || "no step";
-  const p = plan.perturbation;
-  const where = p && (p.at === 0 ? "the creation" : `step ${p.at}`);
-  return p ? `${steps}; kill after write ${p.k} of the reconcile of ${where}` : steps;
+  return plan.perturbation ? `${steps}; ${describePerturbation(plan.perturbation)}` : steps;
 }
 
 function formatFinding(finding: Finding): string[] {

@@ -87,6 +87,18 @@ function candidatesOf(session: ConformanceSession): Step[] {
   );
 }
 
+/**
+ * The resources the operator was seen to watch so far, sorted: what a stale-state perturbation
+ * picks from. Taken once the session is open (the operator started and its caches synced), the
+ * same on a replay.
+ */
+function watchedResources(session: ConformanceSession): string[] {
+  const watched = session
+    .requestsSince(0)
+    .flatMap((r) => (r.verb === "watch" && r.resource ? [r.resource] : []));
+  return [...new Set(watched)].sort();
+}
+
 /** How to replay `plan` in code: the options of {@link runExploration} that run it again. */
 function replayOptions(plan: TrialPlan, positions: number[]): string {
   return `runExploration(spec, { seed: ${plan.seed}, trial: ${plan.trial}, steps: [${positions.join(",")}] })`;
@@ -160,10 +172,15 @@ export async function runExploration(
   let finding: Finding | undefined;
   try {
     const candidates = candidatesOf(session);
+    const watched = watchedResources(session);
+    session.log(`watched resources (a stale view picks one): ${watched.join(", ") || "none"}`);
     const plans =
       options.trial === undefined
-        ? Array.from({ length: options.trials ?? 20 }, (_, t) => () => planTrial(candidates, seed, t))
-        : [() => replayPlan(candidates, seed, options.trial ?? 0, options.steps)];
+        ? Array.from(
+            { length: options.trials ?? 20 },
+            (_, t) => () => planTrial(candidates, seed, t, watched),
+          )
+        : [() => replayPlan(candidates, seed, options.trial ?? 0, options.steps, watched)];
     for (const plan of plans) {
       if (trials.length > 0 && now() > deadline) break;
       const result = await runTrial(session, plan());

@@ -1,8 +1,9 @@
 /**
  * One trial: the fixtures created in a namespace of their own, the plan's steps applied to the
- * target primary one by one — each followed by convergence — with the operator killed after its
- * k-th write where the plan says; each settled state judged by the oracles of convergence and of
- * failures shown, the final state by the others.
+ * target primary one by one — each followed by convergence — with the plan's perturbation where
+ * it says (a kill after the k-th write, a restart on a stale view, two steps unobserved); each
+ * settled state judged by the oracles of convergence and of failures shown, the final state by
+ * the others.
  */
 import type { KubeObject } from "../../../api/index.ts";
 import { ConflictError, NotFoundError } from "../../../client/index.ts";
@@ -27,7 +28,7 @@ import {
   targetFixture,
   Violation,
 } from "./oracles.ts";
-import { killAfterWrite } from "./perturb.ts";
+import { killAfterWrite, restartStale, staleHoldMs, unobserved } from "./perturb.ts";
 import type { TrialPlan } from "./plan.ts";
 
 /** What happened in a trial. */
@@ -102,7 +103,10 @@ async function deleteTarget(
   return { ...target, spec: (old as { spec?: unknown }).spec } as KubeObject;
 }
 
-/** Runs `act`, killing the operator after its k-th write when the plan perturbs position `at`. */
+/**
+ * Runs `act`, perturbed when the plan's kill or stale restart is at position `at`; says how, for
+ * the log. (An unobserved pair is run by {@link unobservedPair}.)
+ */
 async function perhapsPerturbed(
   session: ConformanceSession,
   plan: TrialPlan,
@@ -111,14 +115,49 @@ async function perhapsPerturbed(
   act: () => Promise<void>,
 ): Promise<string> {
   const p = plan.perturbation;
-  if (p?.at !== at) {
+  if (p?.at !== at || p.kind === "unobserved") {
     await act();
     return "";
+  }
+  if (p.kind === "stale") {
+    const stale = await restartStale(session, namespace, p.resource, act);
+    const held = stale.quiet ? "held until it was quiet" : `held ${staleHoldMs / 1000} s, writing all along`;
+    return `; operator restarted on a view of ${p.resource} as of resourceVersion ${stale.resourceVersion}, ${held}`;
   }
   const done = await killAfterWrite(session, namespace, p.k, act);
   return done >= p.k
     ? `; operator killed after write ${p.k}, restarted`
     : `; operator killed idle (the reconcile made ${done} of ${p.k} writes), restarted`;
+}
+
+/**
+ * Applies steps `at` and `at + 1` (1-based; spec changes) back to back with the operator's watch of
+ * the target's kind delivering nothing, then has it list again; converges once. Returns the log
+ * line of both steps, or throws the Violation of the oracles.
+ */
+async function unobservedPair(
+  session: ConformanceSession,
+  plan: TrialPlan,
+  at: number,
+  target: KubeObject,
+): Promise<string> {
+  const namespace = target.metadata.namespace ?? "";
+  const pair = plan.steps.slice(at - 1, at + 1) as Exclude<Step, { op: "recreate" }>[];
+  const marker = session.marker();
+  const outcomes: string[] = [];
+  const { plural } = await typeOf(session, target);
+  const relisted = await unobserved(session, plural, async () => {
+    for (const step of pair) {
+      const refused = await change(session, target, step);
+      outcomes.push(refused ? `refused (${refused.slice(0, 120)})` : "applied");
+    }
+  });
+  const what = `every primary to settle after steps ${at}–${at + 1}, whose events were never delivered`;
+  const settled = await converges(session, namespace, marker, what);
+  await failuresShown(session, namespace, marker);
+  const steps = pair.map((s, i) => `step ${at + i} ${describeStep(s)}: ${outcomes[i]}`).join("; ");
+  const relist = relisted ? "the operator listed again" : "the operator did not list again";
+  return `${steps}; then ${settled} (events of steps ${at}–${at + 1} unobserved, ${relist})`;
 }
 
 /** Runs one trial in a namespace of its own (dropped at the end); never throws for a violation. */
@@ -135,8 +174,15 @@ export async function runTrial(session: ConformanceSession, plan: TrialPlan): Pr
     });
     log.push(`creation: ${await converges(session, namespace, marker, "the fixtures to settle")}${killed}`);
     await failuresShown(session, namespace, marker);
-    for (const [i, step] of plan.steps.entries()) {
+    for (let i = 0; i < plan.steps.length; i++) {
+      const step = plan.steps[i] as Step;
       at = `after step ${i + 1} (${describeStep(step)})`;
+      if (plan.perturbation?.kind === "unobserved" && plan.perturbation.at === i + 1) {
+        at = `after steps ${i + 1}–${i + 2}, unobserved`;
+        log.push(await unobservedPair(session, plan, i + 1, target));
+        i++;
+        continue;
+      }
       let refused: string | undefined;
       const stepMarker = session.marker();
       // A kill at a recreate lands in the reconcile of the creation: the deletion needs the operator.
