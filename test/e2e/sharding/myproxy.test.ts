@@ -1,6 +1,6 @@
 /**
  * The reference operator sharded: three replicas of myproxy, run as deployed (its webhooks too), share 32
- * namespaces of MyProxies and 1,024 ProxyRoutes over 16 virtual shards by namespace (see
+ * namespaces of MyProxies and 512 ProxyRoutes over 16 virtual shards by namespace (see
  * support.ts for the scenario), on a control plane of their own: first with the apiserver's
  * `ShardedListAndWatch` gate on, then on another with it off. One after the other, so that the
  * run has one such control plane at a time.
@@ -17,7 +17,7 @@ import { test } from "node:test";
 import { clusterOfItsOwn, shareObjects } from "./support.ts";
 import { proxies, routeCount } from "./workloads.ts";
 
-test("three myproxy replicas sharded by namespace serve 1,024 routes, survive a SIGKILL within a Lease duration and two retry periods, rebalance onto a fourth, and never reconcile an object twice at once", async (t) => {
+test("three myproxy replicas sharded by namespace serve 512 routes, survive a SIGKILL within a Lease duration and two retry periods, rebalance onto a fourth, and never reconcile an object twice at once", async (t) => {
   const where = await clusterOfItsOwn(t, true);
   const { events, whole, outside, clientFiltered, cached, takeoverMs } = await shareObjects(
     t,
