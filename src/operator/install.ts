@@ -59,15 +59,39 @@ export async function installCrds(
   kinds: readonly AnyKind[],
   options: InstallCrdsOptions = {},
 ): Promise<CustomResourceDefinitionObject[]> {
+  const crds = kinds.map(crdFor);
+  for (const crd of crds)
+    await client.apply(CustomResourceDefinition, crd, { force: true, signal: options.signal });
+  return waitEstablished(
+    client,
+    crds.map((crd) => crd.metadata.name),
+    options,
+  );
+}
+
+/**
+ * Resolves with the CRDs `names` once the apiserver has Established each — serves it — polling as
+ * `kubectl wait --for=condition=Established` does, except that a CRD whose status the apiserver has
+ * not written yet is waited for rather than an error (kubectl fails at once on it:
+ * `.status.conditions accessor error: <nil>`). Rejects with {@link CrdNotEstablishedError} after
+ * `timeoutMs` (default 60 s), and with the client's `NotFoundError` for a CRD that does not exist.
+ *
+ * @example
+ * ```ts
+ * const client = await Client.load();
+ * await waitEstablished(client, ["widgets.example.com"], { timeoutMs: 30_000 });
+ * ```
+ */
+export async function waitEstablished(
+  client: Client,
+  names: readonly string[],
+  options: InstallCrdsOptions = {},
+): Promise<CustomResourceDefinitionObject[]> {
   const { timeoutMs = 60_000, signal, clock = systemClock } = options;
   const deadline = clock.monotonicMs() + timeoutMs;
-  const crds = kinds.map(crdFor);
-  for (const crd of crds) await client.apply(CustomResourceDefinition, crd, { force: true, signal });
   const established: CustomResourceDefinitionObject[] = [];
-  for (const crd of crds)
-    established.push(
-      await untilEstablished(client, crd.metadata.name, { deadline, timeoutMs, signal, clock }),
-    );
+  for (const name of names)
+    established.push(await untilEstablished(client, name, { deadline, timeoutMs, signal, clock }));
   return established;
 }
 

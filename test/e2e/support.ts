@@ -15,6 +15,7 @@ import {
   type RequestObservation,
 } from "../../src/client/index.ts";
 import { Manager, type ManagerOptions } from "../../src/manager/index.ts";
+import { waitEstablished } from "../../src/operator/index.ts";
 import { scrapeMetric } from "../../src/testing/metrics.ts";
 
 const execFileAsync = promisify(execFile);
@@ -90,7 +91,25 @@ export async function installOpenCrd(group: string, kind: string, plural: string
     },
   };
   await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], { input: JSON.stringify(crd) });
-  await kubectl(["wait", "--for=condition=Established", `crd/${name}`, "--timeout=60s"]);
+  await crdsEstablished([name]);
+}
+
+/**
+ * Waits until the CRDs `names` are Established on the run's cluster, or on the one `kubeconfig`
+ * names: `kubectl wait --for=condition=Established` fails at once on a CRD whose status the
+ * apiserver has not written yet (`.status.conditions accessor error: <nil>`), which a CI run met.
+ */
+export async function crdsEstablished(names: readonly string[], kubeconfig?: string): Promise<void> {
+  if (!kubeconfig) {
+    await waitEstablished(await testClient(), names);
+    return;
+  }
+  const client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
+  try {
+    await waitEstablished(client, names);
+  } finally {
+    await client.close();
+  }
 }
 
 /** `kubectl ... -o json`, parsed. */

@@ -19,13 +19,13 @@ import {
   ServiceMonitor,
   type ServiceMonitorObject,
 } from "../../fixtures/crds/generated/monitoring.coreos.com/v1/servicemonitors.ts";
-import { eventually, kubectl, startManager, testClient, testNamespace } from "../support.ts";
+import { crdsEstablished, eventually, kubectl, startManager, testClient, testNamespace } from "../support.ts";
 
 const fixtures = join(import.meta.dirname, "..", "..", "fixtures", "crds");
 
 async function installCrd(file: string, name: string): Promise<void> {
   await kubectl(["apply", "--server-side", "--force-conflicts", "-f", join(fixtures, file)]);
-  await kubectl(["wait", "--for=condition=Established", `crd/${name}`, "--timeout=60s"]);
+  await crdsEstablished([name]);
 }
 
 function certificate(namespace: string, dnsNames: string[]): CertificateObject {

@@ -21,7 +21,14 @@ import { NotFoundError } from "../../../src/client/index.ts";
 import { ensureHelm } from "../../../src/cluster/helm.ts";
 import { CRDS_FILE, helmChartOf, type ManifestOverrides, manifestsOf } from "../../../src/generate/index.ts";
 import type { Operator } from "../../../src/operator/index.ts";
-import { installOpenCrd, kubectl, onCleanup, testClient, testNamespace } from "../support.ts";
+import {
+  crdsEstablished,
+  installOpenCrd,
+  kubectl,
+  onCleanup,
+  testClient,
+  testNamespace,
+} from "../support.ts";
 
 const run = promisify(execFile);
 const fixtures = join(import.meta.dirname, "../../fixtures/crds");
@@ -35,7 +42,7 @@ let helm: string;
  */
 async function installCertManagerApi(): Promise<void> {
   await kubectl(["apply", "--server-side", "--force-conflicts", "-f", join(fixtures, "certificates.yaml")]);
-  await kubectl(["wait", "--for=condition=Established", "crd/certificates.cert-manager.io", "--timeout=60s"]);
+  await crdsEstablished(["certificates.cert-manager.io"]);
   await installOpenCrd("cert-manager.io", "Issuer", "issuers");
 }
 

@@ -14,7 +14,7 @@ import { controllerReference, ensureChild } from "../../../src/ownership/index.t
 import { crdYaml, defineKind } from "../../../src/schema/index.ts";
 import { type Condition, defineConditionSet, findCondition, writeStatus } from "../../../src/status/index.ts";
 import { PREVIOUS_OPERATOR } from "../fixtures/previous-operator.ts";
-import { clientAs, eventually, kubectl, testClient, testNamespace } from "../support.ts";
+import { clientAs, crdsEstablished, eventually, kubectl, testClient, testNamespace } from "../support.ts";
 import { metric, startManager } from "./support.ts";
 
 const RunnerConditions = defineConditionSet({ summary: "Ready", dependents: { JobReady: "normal-true" } });
@@ -64,7 +64,7 @@ const reconcileRunner: Reconciler<RunnerObject> = async (ctx) => {
 
 test("an exclusive Job whose pod template a previous operator added to shows InvalidChild on its parent, naming the field and the fix, until it is deleted", async (t) => {
   await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Runner]) });
-  await kubectl(["wait", "--for=condition=Established", "crd/runners.e2e.kubeloop.dev", "--timeout=60s"]);
+  await crdsEstablished(["runners.e2e.kubeloop.dev"]);
   const ns = await testNamespace(t);
   const client = await testClient();
   const runner = await client.create(Runner, {

@@ -12,7 +12,15 @@ import { controller, type Reconciler } from "../../../src/controller/index.ts";
 import { ensureChild } from "../../../src/ownership/index.ts";
 import { crdYaml, defineKind } from "../../../src/schema/index.ts";
 import { defineConditionSet, findCondition, writeStatus } from "../../../src/status/index.ts";
-import { eventually, kubectl, managerMetric, startManager, testClient, testNamespace } from "../support.ts";
+import {
+  crdsEstablished,
+  eventually,
+  kubectl,
+  managerMetric,
+  startManager,
+  testClient,
+  testNamespace,
+} from "../support.ts";
 
 interface CronJobObject extends KubeObject {
   spec: {
@@ -69,7 +77,7 @@ const reconcileCrontab: Reconciler<CrontabObject> = async (ctx) => {
 
 async function installCrontabCrd(): Promise<void> {
   await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Crontab]) });
-  await kubectl(["wait", "--for=condition=Established", "crd/crontabs.e2e.kubeloop.dev", "--timeout=60s"]);
+  await crdsEstablished(["crontabs.e2e.kubeloop.dev"]);
 }
 
 /** The Warning events about crontab `name` with reason `reason`. */

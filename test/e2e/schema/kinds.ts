@@ -13,7 +13,7 @@ import {
   type KindObject,
   withRules,
 } from "../../../src/schema/index.ts";
-import { kubectl } from "../support.ts";
+import { crdsEstablished, kubectl } from "../support.ts";
 
 const group = "schema.e2e.kubeloop.dev";
 
@@ -105,12 +105,5 @@ export async function installCrds(kinds: readonly AnyKind[]): Promise<void> {
   await kubectl(["apply", "--server-side", "--force-conflicts", "--field-manager=schema-e2e", "-f", "-"], {
     input: crdYaml(kinds),
   });
-  for (const kind of kinds) {
-    await kubectl([
-      "wait",
-      "--for=condition=Established",
-      `crd/${kind.plural}.${kind.group}`,
-      "--timeout=60s",
-    ]);
-  }
+  await crdsEstablished(kinds.map((kind) => `${kind.plural}.${kind.group}`));
 }

@@ -15,7 +15,7 @@ import { ensureChild } from "../../../src/ownership/index.ts";
 import { crdYaml, defineKind } from "../../../src/schema/index.ts";
 import { type Condition, defineConditionSet, findCondition, writeStatus } from "../../../src/status/index.ts";
 import { kubeloopDescribe } from "../describe/support.ts";
-import { eventually, kubectl, startManager, testClient, testNamespace } from "../support.ts";
+import { crdsEstablished, eventually, kubectl, startManager, testClient, testNamespace } from "../support.ts";
 
 const RelayConditions = defineConditionSet({
   summary: "Ready",
@@ -58,7 +58,7 @@ const reconcileRelay: Reconciler<RelayObject> = async (ctx) => {
 
 async function startRelays(t: Parameters<typeof testNamespace>[0]) {
   await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Relay]) });
-  await kubectl(["wait", "--for=condition=Established", "crd/relays.e2e.kubeloop.dev", "--timeout=60s"]);
+  await crdsEstablished(["relays.e2e.kubeloop.dev"]);
   const namespace = await testNamespace(t);
   const client = await testClient();
   const manager = await startManager(t, { name: "relays-e2e", namespace }, (m) => {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ObjectOf } from "../../../src/api/index.ts";
 import { crdYaml, defineKind } from "../../../src/schema/index.ts";
 import { defineConditionSet } from "../../../src/status/index.ts";
-import { kubectl } from "../support.ts";
+import { crdsEstablished, kubectl } from "../support.ts";
 
 /** The conditions the Gizmo controller owns. */
 export const GizmoConditions = defineConditionSet({
@@ -39,7 +39,7 @@ export type GizmoSpec = GizmoObject["spec"];
 /** Installs the generated Gizmo CRD (server-side apply, idempotent) and waits until it is served. */
 export async function installGizmoCrd(): Promise<void> {
   await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Gizmo]) });
-  await kubectl(["wait", "--for=condition=Established", "crd/gizmos.e2e.kubeloop.dev", "--timeout=60s"]);
+  await crdsEstablished(["gizmos.e2e.kubeloop.dev"]);
 }
 
 /** A Gizmo manifest. */

@@ -9,7 +9,7 @@ import {
   StatusSubresourceMissingError,
   updateStatus,
 } from "../../../src/status/index.ts";
-import { eventually, kubectl, testClient, testNamespace } from "../support.ts";
+import { crdsEstablished, eventually, kubectl, testClient, testNamespace } from "../support.ts";
 import { Gizmo, GizmoConditions, type GizmoObject, gizmo, installGizmoCrd } from "./gizmo.ts";
 import { countedClient, RequestCounter } from "./harness.ts";
 
@@ -156,7 +156,7 @@ const plainCrd = {
 
 test("a kind without the status subresource is an error naming the fix, not an object taken for gone", async (t) => {
   await kubectl(["apply", "-f", "-"], { input: JSON.stringify(plainCrd) });
-  await kubectl(["wait", "--for=condition=Established", "crd/plains.e2e.kubeloop.dev"]);
+  await crdsEstablished(["plains.e2e.kubeloop.dev"]);
   const namespace = await testNamespace(t);
   const client = await testClient();
   t.after(() => client.close());

@@ -12,6 +12,7 @@ import {
   defineOperator,
   installCrds,
   installOperator,
+  waitEstablished,
 } from "../../../src/operator/index.ts";
 import { fakeConnection } from "../client/support.ts";
 import { pathOf, queryOf, type SentRequest, stubUndici } from "../client/undici-stub.ts";
@@ -70,6 +71,30 @@ describe("installCrds", () => {
       assert.match(err.message, /NamesAccepted=False \("widgets" is already in use\)/);
       return true;
     });
+  });
+});
+
+describe("waitEstablished", () => {
+  it("waits through a CRD whose status the apiserver has not written yet, where kubectl wait fails", async (t) => {
+    let gets = 0;
+    stubUndici(t, () => {
+      gets++;
+      const { status: _, ...fresh } = crd([]);
+      return { status: 200, body: gets < 2 ? fresh : crd([{ type: "Established", status: "True" }]) };
+    });
+    const clock = new FakeClock();
+    const waiting = waitEstablished(
+      new Client(fakeConnection(), { clock }),
+      ["widgets.example.kubeloop.dev"],
+      {
+        clock,
+      },
+    );
+    for (let i = 0; i < 100 && gets < 1; i++) await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(250);
+    const [established] = await waiting;
+    assert.equal(established?.metadata.name, "widgets.example.kubeloop.dev");
+    assert.equal(gets, 2);
   });
 });
 

@@ -19,6 +19,7 @@ import {
 import { loadKubeconfig } from "kubeloop/client";
 import { crdYaml } from "kubeloop/schema";
 import {
+  crdsEstablished,
   eventually,
   kubeconfigPath,
   kubectl,
@@ -46,12 +47,7 @@ export async function installCrd(): Promise<void> {
   // Forced: the testing kit's startOperator, in other files on the run's cluster, applies the
   // same CRDs under its own field manager, at the same time when files run in parallel.
   await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], { input: crdYaml([LoadTest]) });
-  await kubectl([
-    "wait",
-    "--for=condition=Established",
-    `crd/${LoadTest.plural}.${LoadTest.group}`,
-    "--timeout=60s",
-  ]);
+  await crdsEstablished([`${LoadTest.plural}.${LoadTest.group}`]);
 }
 
 /** A namespace for the test, named after it; `cleanup` runs (the operator stops) before it is deleted. */

@@ -24,6 +24,7 @@ import { ValidatingWebhookConfiguration } from "kubeloop/api";
 import { crdYaml } from "kubeloop/schema";
 import { webhooksServedInTest } from "kubeloop/testing";
 import {
+  crdsEstablished,
   eventually,
   kubeconfigPath,
   kubectl,
@@ -51,8 +52,7 @@ export async function installCrds(): Promise<void> {
   await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], {
     input: crdYaml(operator.kinds),
   });
-  const names = operator.kinds.map((k) => `crd/${k.plural}.${k.group}`);
-  await kubectl(["wait", "--for=condition=Established", ...names, "--timeout=60s"]);
+  await crdsEstablished(operator.kinds.map((k) => `${k.plural}.${k.group}`));
 }
 
 /** Options of {@link startOperator}. */
