@@ -1,5 +1,5 @@
 import { Client, type Operator } from "kubeloop";
-import { installCrds, installOperator, migrateStoredVersions } from "kubeloop/operator";
+import { installCrds, installOperator, migrateStoredVersions, waitEstablished } from "kubeloop/operator";
 import { MyProxy } from "../../operators/myproxy/api.ts";
 import { Widget } from "../schema.ts";
 
@@ -17,6 +17,11 @@ for (const crd of await installCrds(client, [Widget])) console.log(`${crd.metada
   // #endregion
   console.log(crds, manifests);
 }
+
+// #region waitEstablished
+const [crd] = await waitEstablished(client, ["widgets.example.com"], { timeoutMs: 30_000 });
+// #endregion
+console.log(crd?.status);
 
 // #region migrateStoredVersions
 const { rewritten, storedBefore } = await migrateStoredVersions(client, MyProxy);

@@ -78,8 +78,7 @@ export async function installCrds(
  *
  * @example
  * ```ts
- * const client = await Client.load();
- * await waitEstablished(client, ["widgets.example.com"], { timeoutMs: 30_000 });
+ * const [crd] = await waitEstablished(client, ["widgets.example.com"], { timeoutMs: 30_000 });
  * ```
  */
 export async function waitEstablished(
