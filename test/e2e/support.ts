@@ -252,8 +252,13 @@ export function managerMetric(
   return scrapeMetric(`http://127.0.0.1:${manager.ports.metrics}/metrics`, name, labels);
 }
 
-/** Write requests (POST, PUT, PATCH, DELETE) the manager's client has sent so far. */
+/**
+ * Write requests (POST, PUT, PATCH, DELETE) the manager's client has sent so far, once the Events
+ * its recorder holds are written: an Event recorded before the count is sent in the background,
+ * and would otherwise land between two counts (it failed a CI run of the takeover test).
+ */
 export async function writesSent(manager: Manager): Promise<number> {
+  await manager.recorder.flush(AbortSignal.timeout(10_000));
   const counts = await Promise.all(
     ["POST", "PUT", "PATCH", "DELETE"].map((method) =>
       managerMetric(manager, "rest_client_requests_total", { method }),

@@ -136,7 +136,6 @@ test("a settled MyProxy reconciled again sends no write", async (t) => {
   await eventually(async () => (await getOrGone(MyProxy, ns, "calm"))?.status?.podNames?.length === 2, {
     what: "both pods listed",
   });
-  await manager.recorder.flush(AbortSignal.timeout(10_000));
   const proxyBefore = await getOrGone(MyProxy, ns, "calm");
   const configBefore = await getOrGone(ConfigMap, ns, "calm-nginx");
   const writes = await writesSent(manager);
@@ -152,7 +151,6 @@ test("a settled MyProxy reconciled again sends no write", async (t) => {
       { what: `reconcile ${i + 1}` },
     );
   }
-  await manager.recorder.flush(AbortSignal.timeout(10_000));
   assert.equal(await writesSent(manager), writes, "no POST, PUT, PATCH or DELETE was sent");
   const proxyAfter = await getOrGone(MyProxy, ns, "calm");
   assert.equal(proxyAfter?.metadata.resourceVersion, proxyBefore?.metadata.resourceVersion);
