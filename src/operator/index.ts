@@ -37,6 +37,7 @@ export {
   type InstalledOperator,
   installCrds,
   installOperator,
+  type WaitEstablishedOptions,
   waitEstablished,
 } from "./install.ts";
 export { loadOperator, OperatorLoadError, operatorOf } from "./load.ts";

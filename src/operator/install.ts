@@ -17,13 +17,16 @@ import type { Operator } from "./operator.ts";
 
 const pollIntervalMs = 250;
 
-/** Options of {@link installCrds}. */
-export interface InstallCrdsOptions {
+/** Options of {@link waitEstablished}. */
+export interface WaitEstablishedOptions {
   /** How long to wait for every CRD to be Established. Default 60 s. */
   timeoutMs?: number;
   signal?: AbortSignal;
   clock?: Clock;
 }
+
+/** Options of {@link installCrds}: how it waits for the CRDs it applied. */
+export type InstallCrdsOptions = WaitEstablishedOptions;
 
 /**
  * A CRD was applied but the apiserver did not establish it in time; the message gives its
@@ -84,7 +87,7 @@ export async function installCrds(
 export async function waitEstablished(
   client: Client,
   names: readonly string[],
-  options: InstallCrdsOptions = {},
+  options: WaitEstablishedOptions = {},
 ): Promise<CustomResourceDefinitionObject[]> {
   const { timeoutMs = 60_000, signal, clock = systemClock } = options;
   const deadline = clock.monotonicMs() + timeoutMs;

@@ -15,7 +15,8 @@ import {
   type RequestObservation,
 } from "../../src/client/index.ts";
 import { Manager, type ManagerOptions } from "../../src/manager/index.ts";
-import { waitEstablished } from "../../src/operator/index.ts";
+import { installCrds, waitEstablished } from "../../src/operator/index.ts";
+import type { AnyKind } from "../../src/schema/index.ts";
 import { scrapeMetric } from "../../src/testing/metrics.ts";
 
 const execFileAsync = promisify(execFile);
@@ -100,13 +101,35 @@ export async function installOpenCrd(group: string, kind: string, plural: string
  * apiserver has not written yet (`.status.conditions accessor error: <nil>`), which a CI run met.
  */
 export async function crdsEstablished(names: readonly string[], kubeconfig?: string): Promise<void> {
-  if (!kubeconfig) {
-    await waitEstablished(await testClient(), names);
-    return;
-  }
-  const client = new Client(await loadKubeconfig({ kubeconfig }), { qps: Number.POSITIVE_INFINITY });
+  await withClient({ kubeconfig }, (client) => waitEstablished(client, names));
+}
+
+/**
+ * Installs the CRDs of `kinds` as kubeloop's `installCrds` does — server-side applied, forced
+ * (files running in parallel apply the same CRDs), then waited for until Established — on the
+ * run's cluster or the one `kubeconfig` names, as field manager `fieldManager` (default: the test
+ * client's).
+ */
+export async function installKinds(
+  kinds: readonly AnyKind[],
+  options: { fieldManager?: string; kubeconfig?: string } = {},
+): Promise<void> {
+  await withClient(options, (client) => installCrds(client, kinds));
+}
+
+/**
+ * Runs `use` with the shared test client, or with a client of the cluster `kubeconfig` names (default
+ * the run's) writing as `fieldManager`, closed afterwards.
+ */
+async function withClient<T>(
+  options: { fieldManager?: string; kubeconfig?: string },
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
+  if (!options.fieldManager && !options.kubeconfig) return use(await testClient());
+  const config = await loadKubeconfig({ kubeconfig: options.kubeconfig ?? kubeconfigPath() });
+  const client = new Client(config, { fieldManager: options.fieldManager, qps: Number.POSITIVE_INFINITY });
   try {
-    await waitEstablished(client, names);
+    return await use(client);
   } finally {
     await client.close();
   }

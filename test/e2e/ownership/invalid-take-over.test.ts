@@ -11,10 +11,10 @@ import { z } from "zod";
 import { Job, type JobObject, type ObjectOf } from "../../../src/api/index.ts";
 import { controller, type Reconciler } from "../../../src/controller/index.ts";
 import { controllerReference, ensureChild } from "../../../src/ownership/index.ts";
-import { crdYaml, defineKind } from "../../../src/schema/index.ts";
+import { defineKind } from "../../../src/schema/index.ts";
 import { type Condition, defineConditionSet, findCondition, writeStatus } from "../../../src/status/index.ts";
 import { PREVIOUS_OPERATOR } from "../fixtures/previous-operator.ts";
-import { clientAs, crdsEstablished, eventually, kubectl, testClient, testNamespace } from "../support.ts";
+import { clientAs, eventually, installKinds, testClient, testNamespace } from "../support.ts";
 import { metric, startManager } from "./support.ts";
 
 const RunnerConditions = defineConditionSet({ summary: "Ready", dependents: { JobReady: "normal-true" } });
@@ -63,8 +63,7 @@ const reconcileRunner: Reconciler<RunnerObject> = async (ctx) => {
 };
 
 test("an exclusive Job whose pod template a previous operator added to shows InvalidChild on its parent, naming the field and the fix, until it is deleted", async (t) => {
-  await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Runner]) });
-  await crdsEstablished(["runners.e2e.kubeloop.dev"]);
+  await installKinds([Runner]);
   const ns = await testNamespace(t);
   const client = await testClient();
   const runner = await client.create(Runner, {

@@ -10,12 +10,11 @@ import { Event, type KubeObject, type ObjectOf, resourceType } from "../../../sr
 import type { Client } from "../../../src/client/index.ts";
 import { controller, type Reconciler } from "../../../src/controller/index.ts";
 import { ensureChild } from "../../../src/ownership/index.ts";
-import { crdYaml, defineKind } from "../../../src/schema/index.ts";
+import { defineKind } from "../../../src/schema/index.ts";
 import { defineConditionSet, findCondition, writeStatus } from "../../../src/status/index.ts";
 import {
-  crdsEstablished,
   eventually,
-  kubectl,
+  installKinds,
   managerMetric,
   startManager,
   testClient,
@@ -76,8 +75,7 @@ const reconcileCrontab: Reconciler<CrontabObject> = async (ctx) => {
 };
 
 async function installCrontabCrd(): Promise<void> {
-  await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Crontab]) });
-  await crdsEstablished(["crontabs.e2e.kubeloop.dev"]);
+  await installKinds([Crontab]);
 }
 
 /** The Warning events about crontab `name` with reason `reason`. */

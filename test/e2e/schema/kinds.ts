@@ -7,13 +7,12 @@ import { z } from "zod";
 import { resourceType } from "../../../src/api/index.ts";
 import {
   type AnyKind,
-  crdYaml,
   defineKind,
   immutable,
   type KindObject,
   withRules,
 } from "../../../src/schema/index.ts";
-import { crdsEstablished, kubectl } from "../support.ts";
+import { installKinds } from "../support.ts";
 
 const group = "schema.e2e.kubeloop.dev";
 
@@ -102,8 +101,5 @@ export type SprocketObject = KindObject<typeof sprocketSpec, typeof sprocketStat
 
 /** Installs generated CRDs with server-side apply and waits until each is Established. */
 export async function installCrds(kinds: readonly AnyKind[]): Promise<void> {
-  await kubectl(["apply", "--server-side", "--force-conflicts", "--field-manager=schema-e2e", "-f", "-"], {
-    input: crdYaml(kinds),
-  });
-  await crdsEstablished(kinds.map((kind) => `${kind.plural}.${kind.group}`));
+  await installKinds(kinds, { fieldManager: "schema-e2e" });
 }

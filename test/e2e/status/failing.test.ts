@@ -12,10 +12,10 @@ import { z } from "zod";
 import { ConfigMap, type ConfigMapObject, type ObjectOf } from "../../../src/api/index.ts";
 import { controller, type Reconciler } from "../../../src/controller/index.ts";
 import { ensureChild } from "../../../src/ownership/index.ts";
-import { crdYaml, defineKind } from "../../../src/schema/index.ts";
+import { defineKind } from "../../../src/schema/index.ts";
 import { type Condition, defineConditionSet, findCondition, writeStatus } from "../../../src/status/index.ts";
 import { kubeloopDescribe } from "../describe/support.ts";
-import { crdsEstablished, eventually, kubectl, startManager, testClient, testNamespace } from "../support.ts";
+import { eventually, installKinds, kubectl, startManager, testClient, testNamespace } from "../support.ts";
 
 const RelayConditions = defineConditionSet({
   summary: "Ready",
@@ -57,8 +57,7 @@ const reconcileRelay: Reconciler<RelayObject> = async (ctx) => {
 };
 
 async function startRelays(t: Parameters<typeof testNamespace>[0]) {
-  await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Relay]) });
-  await crdsEstablished(["relays.e2e.kubeloop.dev"]);
+  await installKinds([Relay]);
   const namespace = await testNamespace(t);
   const client = await testClient();
   const manager = await startManager(t, { name: "relays-e2e", namespace }, (m) => {

@@ -1,13 +1,13 @@
 /**
  * The status tests' kind: a `Gizmo` (group e2e.kubeloop.dev) defined with `defineKind`, whose
  * controller owns one ConfigMap holding the spec and reports `ConfigMapReady` and `Degraded`,
- * rolled up into `Ready`. Its CRD is generated with `crdYaml` and installed with kubectl.
+ * rolled up into `Ready`. Its CRD is generated from the kind and installed with `installKinds`.
  */
 import { z } from "zod";
 import type { ObjectOf } from "../../../src/api/index.ts";
-import { crdYaml, defineKind } from "../../../src/schema/index.ts";
+import { defineKind } from "../../../src/schema/index.ts";
 import { defineConditionSet } from "../../../src/status/index.ts";
-import { crdsEstablished, kubectl } from "../support.ts";
+import { installKinds } from "../support.ts";
 
 /** The conditions the Gizmo controller owns. */
 export const GizmoConditions = defineConditionSet({
@@ -38,8 +38,7 @@ export type GizmoSpec = GizmoObject["spec"];
 
 /** Installs the generated Gizmo CRD (server-side apply, idempotent) and waits until it is served. */
 export async function installGizmoCrd(): Promise<void> {
-  await kubectl(["apply", "--server-side", "-f", "-"], { input: crdYaml([Gizmo]) });
-  await crdsEstablished(["gizmos.e2e.kubeloop.dev"]);
+  await installKinds([Gizmo]);
 }
 
 /** A Gizmo manifest. */

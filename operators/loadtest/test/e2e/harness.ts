@@ -1,6 +1,6 @@
 /**
  * Runs the LoadTest operator in a Manager inside the test process, against the run's cluster
- * (`test/run.ts` starts it), with its CRD installed from `crdYaml`, one namespace per test, and a
+ * (`test/run.ts` starts it), with its CRD generated from the kind and installed, one namespace per test, and a
  * client whose requests are counted.
  */
 import { randomBytes } from "node:crypto";
@@ -17,10 +17,9 @@ import {
   Namespace,
 } from "kubeloop";
 import { loadKubeconfig } from "kubeloop/client";
-import { crdYaml } from "kubeloop/schema";
 import {
-  crdsEstablished,
   eventually,
+  installKinds,
   kubeconfigPath,
   kubectl,
   managerMetric,
@@ -44,10 +43,7 @@ export interface Harness {
 
 /** Installs the LoadTest CRD generated from the kind (idempotent) and waits until it is served. */
 export async function installCrd(): Promise<void> {
-  // Forced: the testing kit's startOperator, in other files on the run's cluster, applies the
-  // same CRDs under its own field manager, at the same time when files run in parallel.
-  await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], { input: crdYaml([LoadTest]) });
-  await crdsEstablished([`${LoadTest.plural}.${LoadTest.group}`]);
+  await installKinds([LoadTest]);
 }
 
 /** A namespace for the test, named after it; `cleanup` runs (the operator stops) before it is deleted. */

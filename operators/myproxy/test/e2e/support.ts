@@ -21,13 +21,11 @@ import {
   Service,
 } from "kubeloop";
 import { ValidatingWebhookConfiguration } from "kubeloop/api";
-import { crdYaml } from "kubeloop/schema";
 import { webhooksServedInTest } from "kubeloop/testing";
 import {
-  crdsEstablished,
   eventually,
+  installKinds,
   kubeconfigPath,
-  kubectl,
   managerMetric,
   onCleanup,
   startManager,
@@ -47,12 +45,7 @@ export const OPERATOR = operator.name;
 
 /** Installs the CRDs generated from the operator's kinds (idempotent) and waits until they are served. */
 export async function installCrds(): Promise<void> {
-  // Forced: the testing kit's startOperator, in other files on the run's cluster, applies the
-  // same CRDs under its own field manager, at the same time when files run in parallel.
-  await kubectl(["apply", "--server-side", "--force-conflicts", "-f", "-"], {
-    input: crdYaml(operator.kinds),
-  });
-  await crdsEstablished(operator.kinds.map((k) => `${k.plural}.${k.group}`));
+  await installKinds(operator.kinds);
 }
 
 /** Options of {@link startOperator}. */
