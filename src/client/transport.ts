@@ -4,6 +4,7 @@
  * connection pool, one per cluster and TLS identity; retries, rate limiting, 401 refresh and
  * metrics are {@link Interceptor}s composed around it in `client.ts`.
  */
+import { createSecureContext } from "node:tls";
 import type { Agent as AgentType, Dispatcher } from "undici";
 import type { AuthSnapshot, ClusterConnection } from "./config/index.ts";
 import { ClientClosedError } from "./errors.ts";
@@ -129,13 +130,18 @@ export class Transport {
     let pool = this.#pools.get(auth.identity);
     if (!pool) {
       const { tls } = this.#connection;
+      // One TLS context for the pool's connections: given `ca`, `cert` and `key` instead,
+      // tls.connect parses them into a new one for every connection (each watch opens one).
+      const secureContext = createSecureContext({
+        ca: tls.ca,
+        cert: auth.clientCertificate?.cert,
+        key: auth.clientCertificate?.key,
+      });
       pool = new Agent({
         connect: {
-          ca: tls.ca,
+          secureContext,
           rejectUnauthorized: !tls.insecure,
           servername: tls.servername,
-          cert: auth.clientCertificate?.cert,
-          key: auth.clientCertificate?.key,
           keepAlive: true,
           keepAliveInitialDelay: 30_000,
         },

@@ -92,9 +92,19 @@ export class RequestLog {
     return mutatingVerbs.reduce((sum, verb) => sum + (this.#counts.byVerb[verb] ?? 0), 0);
   }
 
-  /** Copies of the recent requests, oldest first. */
-  records(): RequestRecord[] {
-    return this.#records.map((r) => structuredClone(r));
+  /**
+   * Copies of the recent requests, oldest first; with `afterId`, only those whose id is greater.
+   * Only those are copied: the conformance kit asks for the newest few every poll.
+   */
+  records(afterId = 0): RequestRecord[] {
+    let first = this.#records.length;
+    while (first > 0 && (this.#records[first - 1]?.id ?? 0) > afterId) first--;
+    return this.#records.slice(first).map((r) => structuredClone(r));
+  }
+
+  /** The id of the last request counted, 0 before the first. */
+  lastId(): number {
+    return this.#nextId - 1;
   }
 
   /** Zeroes the counters and forgets the history. */

@@ -34,8 +34,20 @@ export interface PeerCertificate {
 
 const impersonationPrefix = "impersonate-";
 
-/** Reads the client certificate of a TLS connection. */
+/** What each connection's client certificate says, read once per connection, not per request. */
+const peers = new WeakMap<TLSSocket, PeerCertificate>();
+
+/** Reads the client certificate of a TLS connection (once: it cannot change on a connection). */
 export function peerCertificate(socket: TLSSocket): PeerCertificate {
+  let info = peers.get(socket);
+  if (!info) {
+    info = readPeerCertificate(socket);
+    peers.set(socket, info);
+  }
+  return info;
+}
+
+function readPeerCertificate(socket: TLSSocket): PeerCertificate {
   const cert = socket.getPeerCertificate();
   const subject = (cert?.subject ?? {}) as { CN?: string | string[]; O?: string | string[] };
   const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

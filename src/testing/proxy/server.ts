@@ -39,8 +39,13 @@ export interface FaultProxy {
   counts(): RequestCounts;
   /** Create, update, patch, delete and deletecollection requests since the last reset. */
   mutatingCount(): number;
-  /** The recent requests (oldest first) with their outcome. */
-  requests(): RequestRecord[];
+  /**
+   * The recent requests (oldest first) with their outcome; with `afterId`, only those that arrived
+   * after the request of that id (cheaper, for polling).
+   */
+  requests(afterId?: number): RequestRecord[];
+  /** The id of the last request that arrived (0 before the first): pass it to {@link requests} later. */
+  lastRequestId(): number;
   /** Zeroes the counts and forgets the request history. */
   resetCounts(): void;
   /** Ends every open watch: `"reset"` (default) drops the connections, `"end"` ends them cleanly. Returns how many. */
@@ -113,7 +118,8 @@ export async function startProxy(options: ProxyOptions): Promise<FaultProxy> {
     clear: () => ctx.rules.clear(),
     counts: () => ctx.log.counts(),
     mutatingCount: () => ctx.log.mutatingCount(),
-    requests: () => ctx.log.records(),
+    requests: (afterId) => ctx.log.records(afterId),
+    lastRequestId: () => ctx.log.lastId(),
     resetCounts: () => ctx.log.reset(),
     killWatches: ({ mode = "reset" } = {}) => killWatches(ctx.watches, mode),
     stop,

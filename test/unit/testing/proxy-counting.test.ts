@@ -79,4 +79,26 @@ describe("proxy: request counting", () => {
     assert.deepEqual(log.records(), []);
     assert.equal(log.mutatingCount(), 0);
   });
+
+  it("hands out only the requests after an id, and names the last id even once the history is reset", () => {
+    const { log } = filled(5);
+    assert.equal(log.lastId(), 10);
+    assert.deepEqual(
+      log.records(7).map((r) => r.id),
+      [8, 9, 10],
+    );
+    assert.deepEqual(log.records(10), []);
+    assert.deepEqual(
+      log.records(2).map((r) => r.id),
+      [6, 7, 8, 9, 10],
+      "what the history no longer holds is not handed out",
+    );
+    log.reset();
+    assert.equal(log.lastId(), 10);
+    log.start(describeRequest("GET", "/version"));
+    assert.deepEqual(
+      log.records(10).map((r) => r.id),
+      [11],
+    );
+  });
 });
