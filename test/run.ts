@@ -20,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { nodeTestArgs, testFilesIn } from "../src/cli/test-files.ts";
 import type { Operator } from "../src/operator/index.ts";
 import { leftOutLines, type Plan, preflight, prerequisites, stoppedMessage } from "./preflight.ts";
-import { e2eTierOf, minutes, type Tier, tiers } from "./tiers.ts";
+import { e2eTierOf, endToEndGroups, minutes, type Tier, tiers } from "./tiers.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const repository = join(root, "..");
@@ -184,7 +184,7 @@ async function runOnSharedCluster(tierOf: Record<string, Tier>): Promise<TierRun
       await referenceOperators(),
       (conversions) =>
         runGroups(
-          files.map((file) => [file]),
+          endToEndGroups(files, tierOf),
           {
             ...process.env,
             ...conversions,

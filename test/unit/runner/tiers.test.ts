@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { e2eTierOf } from "../../tiers.ts";
+import { e2eTierOf, endToEndGroups, integrationGroup } from "../../tiers.ts";
 
 const repository = fileURLToPath(new URL("../../..", import.meta.url));
 const tierOfFile = (path: string) => e2eTierOf(readFileSync(join(repository, path), "utf8"));
@@ -37,5 +37,27 @@ describe("e2eTierOf", () => {
     ]) {
       assert.equal(tierOfFile(integration), "integration", integration);
     }
+  });
+});
+
+describe("endToEndGroups", () => {
+  it("runs a system file alone and integration files of one folder a few to a process, in the order given", () => {
+    const tierOf = {
+      "e2e/a/long.test.ts": "system",
+      "e2e/a/one.test.ts": "integration",
+      "e2e/b/one.test.ts": "integration",
+      "e2e/a/two.test.ts": "integration",
+      "e2e/a/three.test.ts": "integration",
+      "e2e/a/four.test.ts": "integration",
+      "e2e/a/other.test.ts": "system",
+    } as const;
+    assert.equal(integrationGroup, 3);
+    assert.deepEqual(endToEndGroups(Object.keys(tierOf), tierOf), [
+      ["e2e/a/long.test.ts"],
+      ["e2e/a/one.test.ts", "e2e/a/two.test.ts", "e2e/a/three.test.ts"],
+      ["e2e/b/one.test.ts"],
+      ["e2e/a/four.test.ts"],
+      ["e2e/a/other.test.ts"],
+    ]);
   });
 });
