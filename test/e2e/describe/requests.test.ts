@@ -73,7 +73,13 @@ test("a tree of 1,000 objects costs the requests of a tree of 3: one list per ki
   t.diagnostic(
     `tree of 3: ${small.total} requests; tree of 1,001: ${large.total} (${large.gets} GETs, ${[...large.lists.values()].reduce((a, b) => a + b, 0)} lists of ${large.lists.size} kinds)`,
   );
-  assert.equal(large.total, small.total, "the requests do not grow with the tree");
+  // Per kind, not in all: other files on the run's cluster may add a CRD between the two
+  // descriptions (a CI run listed 42 kinds for the second, 41 for the first).
+  assert.equal(
+    large.total - large.lists.size,
+    small.total - small.lists.size,
+    "the requests do not grow with the tree: the same beyond one list per kind",
+  );
   assert.equal(large.gets, 3, "the object, and discovery's /api and /apis");
   assert.equal(large.lists.get("v1/ConfigMap"), 2, "metadata to find the tree, then full objects");
   assert.equal(large.lists.get("v1/Secret"), 2);
