@@ -35,10 +35,11 @@ function testFiles(dir: string): string[] {
 }
 
 /**
- * How many files run at once. Unit files are CPU-bound: 2 on 2 cores. End-to-end files mostly
- * wait on a cluster (Lease durations, a conformance kit's windows): at 3, the two CPUs were busy
- * 65 % of an 18-minute run (1,429 s of CPU, `/usr/bin/time -v`, 2026-11-28); at 4, 71 % of a
- * 16-minute one (1,369 s); so they run 5 at once (every test passed at 5 under a load average of
+ * How many test processes run at once. Unit files are CPU-bound: 2 on 2 cores. End-to-end
+ * processes (a system file, or up to three integration files of one folder: {@link endToEndGroups})
+ * mostly wait on a cluster (Lease durations, a conformance kit's windows): at 3, the two CPUs were
+ * busy 65 % of an 18-minute run (1,429 s of CPU, `/usr/bin/time -v`, 2026-11-28); at 4, 71 % of a
+ * 16-minute one (1,369 s); so 5 run at once (every test passed at 5 under a load average of
  * 17–20 from other work on the machine, 20 min 6 s).
  */
 const concurrency = (tier: "unit" | "e2e") =>

@@ -4,7 +4,7 @@ import type { Clock } from "../../clock/index.ts";
 import type { AuthParts } from "./credentials.ts";
 import { ExecCredentialError } from "./errors.ts";
 import { describeIssue } from "./kubeconfig-entries.ts";
-import { isPem } from "./pem.ts";
+import { keyPairProblem, pemProblem } from "./pem.ts";
 import type { Env } from "./types.ts";
 
 /** The ExecCredential versions kubeloop speaks. */
@@ -162,10 +162,12 @@ function statusProblem(status: z.output<typeof outputSchema>["status"]): string 
     return "printed only one of status.clientCertificateData and status.clientKeyData; both are needed";
   if (!token && !cert)
     return "printed neither status.token nor status.clientCertificateData and clientKeyData";
-  if (cert && !isPem(cert, "certificate"))
-    return "printed a status.clientCertificateData that is not a PEM certificate";
-  if (key && !isPem(key, "private key"))
-    return "printed a status.clientKeyData that is not a PEM private key";
+  const certProblem = cert && pemProblem(cert, "certificate");
+  if (certProblem) return `printed a status.clientCertificateData that ${certProblem}`;
+  const keyProblem = key && pemProblem(key, "private key");
+  if (keyProblem) return `printed a status.clientKeyData that ${keyProblem}`;
+  const pairProblem = cert && key && keyPairProblem(cert, key);
+  if (pairProblem) return `printed a status.clientKeyData that ${pairProblem}`;
   if (expiry && Number.isNaN(Date.parse(expiry))) {
     return `printed status.expirationTimestamp "${expiry}", not an RFC 3339 time`;
   }

@@ -4,7 +4,7 @@ import { type Clock, systemClock } from "../../clock/index.ts";
 import { createCredentials } from "./credentials.ts";
 import { InClusterError } from "./errors.ts";
 import { fileExists } from "./fs.ts";
-import { isPem } from "./pem.ts";
+import { pemProblem } from "./pem.ts";
 import { tokenFileSource } from "./token-file.ts";
 import type { ClusterConnection, Env } from "./types.ts";
 
@@ -81,8 +81,8 @@ async function readCa(path: string): Promise<string> {
       cause: err,
     });
   }
-  if (!isPem(ca, "certificate"))
-    throw new InClusterError(`the cluster CA ${path} does not hold a PEM certificate`);
+  const problem = pemProblem(ca, "certificate");
+  if (problem) throw new InClusterError(`the cluster CA ${path} ${problem}; ${mountHint}`);
   return ca;
 }
 

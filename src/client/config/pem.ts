@@ -1,3 +1,4 @@
+import { createPrivateKey, X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { fieldError, type Origin } from "./kubeconfig-entries.ts";
@@ -10,9 +11,34 @@ const markers: Record<PemKind, RegExp> = {
   "private key": /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/,
 };
 
-/** True when `pem` holds a PEM block of the given kind. */
-export function isPem(pem: string, kind: PemKind): boolean {
-  return markers[kind].test(pem);
+const certificateBlock = /-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g;
+
+/**
+ * What is wrong with `pem` as a PEM value of the given kind, or undefined when it is usable: it
+ * must hold such a block, and every certificate in it (a CA bundle holds several) and the key
+ * must parse. Checked when the configuration is loaded, as client-go's `tls.X509KeyPair` and
+ * `AppendCertsFromPEM` check at client creation, rather than by OpenSSL at the first connection.
+ */
+export function pemProblem(pem: string, kind: PemKind): string | undefined {
+  if (!markers[kind].test(pem))
+    return `does not hold a PEM ${kind} (no "-----BEGIN ...${kind.toUpperCase()}-----" line)`;
+  try {
+    if (kind === "private key") createPrivateKey(pem);
+    else for (const [block] of pem.matchAll(certificateBlock)) new X509Certificate(block);
+  } catch (err) {
+    return `holds a PEM ${kind} that cannot be parsed (${(err as Error).message})`;
+  }
+  return undefined;
+}
+
+/**
+ * What is wrong with a client certificate and its key as a pair, or undefined when the key is the
+ * certificate's (both already parse, {@link pemProblem}).
+ */
+export function keyPairProblem(cert: string, key: string): string | undefined {
+  return new X509Certificate(cert).checkPrivateKey(createPrivateKey(key))
+    ? undefined
+    : "is not the private key of the client certificate; set the key that goes with the certificate";
 }
 
 /**
@@ -68,12 +94,7 @@ export async function loadPem(
   } else {
     return undefined;
   }
-  if (!isPem(pem, kind)) {
-    throw fieldError(
-      origin,
-      from,
-      `does not hold a PEM ${kind} (no "-----BEGIN ...${kind.toUpperCase()}-----" line)`,
-    );
-  }
+  const problem = pemProblem(pem, kind);
+  if (problem) throw fieldError(origin, from, problem);
   return pem;
 }

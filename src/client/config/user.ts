@@ -6,7 +6,7 @@ import { KubeconfigError, KubeconfigUnsupportedError } from "./errors.ts";
 import { EXEC_API_VERSIONS, type ExecApiVersion, type ExecPlugin } from "./exec.ts";
 import { execSource } from "./exec-source.ts";
 import { type execSchema, fieldError, type Origin, type userSchema } from "./kubeconfig-entries.ts";
-import { loadPem } from "./pem.ts";
+import { keyPairProblem, loadPem } from "./pem.ts";
 import { tokenFileSource } from "./token-file.ts";
 import type { ClientCertificate, Credentials, Env, TlsSettings } from "./types.ts";
 
@@ -90,8 +90,12 @@ async function loadClientCertificate(origin: Origin, user: User): Promise<Client
     { file: user["client-key"], data: user["client-key-data"] },
     "private key",
   );
-  if (cert && key) return { cert, key };
   const set = (field: string) => (user[`${field}-data` as keyof User] ? `${field}-data` : field);
+  if (cert && key) {
+    const mismatch = keyPairProblem(cert, key);
+    if (mismatch) throw fieldError(origin, set("client-key"), mismatch);
+    return { cert, key };
+  }
   if (cert)
     throw fieldError(origin, set("client-certificate"), "is set without client-key(-data); add the key");
   if (key)

@@ -9,6 +9,7 @@ import {
 } from "../../../../src/client/config/index.ts";
 import { FakeClock } from "../../../../src/clock/index.ts";
 import {
+  corruptPem,
   execCredential,
   FakePlugin,
   type PluginBehaviour,
@@ -76,7 +77,21 @@ test("a status without usable credentials is rejected", async (t) => {
   const notPem = await failure(t, {
     credential: execCredential({ clientCertificateData: "abc", clientKeyData: pem.key }),
   });
-  assert.match(notPem.message, /status\.clientCertificateData that is not a PEM certificate/);
+  assert.match(notPem.message, /status\.clientCertificateData that does not hold a PEM certificate/);
+  const corrupt = await failure(t, {
+    credential: execCredential({ clientCertificateData: pem.cert, clientKeyData: corruptPem.key }),
+  });
+  assert.match(
+    corrupt.message,
+    /status\.clientKeyData that holds a PEM private key that cannot be parsed \(/,
+  );
+  const mismatched = await failure(t, {
+    credential: execCredential({ clientCertificateData: pem.cert, clientKeyData: pem.key2 }),
+  });
+  assert.match(
+    mismatched.message,
+    /status\.clientKeyData that is not the private key of the client certificate/,
+  );
   const badTime = await failure(t, {
     credential: execCredential({ token: "t", expirationTimestamp: "soon" }),
   });

@@ -1,17 +1,39 @@
+import { createPrivateKey } from "node:crypto";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { TestContext } from "node:test";
 import { stringify } from "yaml";
+import { createCertificateAuthority, issueCertificate, type KeyPair } from "../../../../src/tls/index.ts";
 
-/** Fake PEM blocks: the loader checks markers, not certificate contents. */
+/** A client certificate and its key, PEM, issued by `ca`. */
+async function clientPair(ca: KeyPair, commonName: string): Promise<KeyPair> {
+  return issueCertificate(ca, { commonName, usage: "client" });
+}
+
+const [authority, authority2] = await Promise.all([
+  createCertificateAuthority("config-test-ca"),
+  createCertificateAuthority("config-test-ca-2"),
+]);
+const [client, client2] = await Promise.all([clientPair(authority, "alice"), clientPair(authority, "bob")]);
+
+/**
+ * PEM values that parse, as the loader checks: two CA certificates, and two client certificates
+ * with their keys (`key` in SEC 1's `EC PRIVATE KEY` form, `key2` in PKCS #8's `PRIVATE KEY`).
+ */
 export const pem = {
-  ca: "-----BEGIN CERTIFICATE-----\nQ0EtY2VydA==\n-----END CERTIFICATE-----\n",
-  ca2: "-----BEGIN CERTIFICATE-----\nQ0EtdHdv\n-----END CERTIFICATE-----\n",
-  cert: "-----BEGIN CERTIFICATE-----\nY2xpZW50LWNlcnQ=\n-----END CERTIFICATE-----\n",
+  ca: authority.certPem,
+  ca2: authority2.certPem,
+  cert: client.certPem,
+  key: createPrivateKey(client.keyPem).export({ type: "sec1", format: "pem" }).toString(),
+  cert2: client2.certPem,
+  key2: createPrivateKey(client2.keyPem).export({ type: "pkcs8", format: "pem" }).toString(),
+};
+
+/** PEM blocks with the right markers around bytes that are not a certificate or a key. */
+export const corruptPem = {
+  cert: "-----BEGIN CERTIFICATE-----\nQ0EtY2VydA==\n-----END CERTIFICATE-----\n",
   key: "-----BEGIN EC PRIVATE KEY-----\nY2xpZW50LWtleQ==\n-----END EC PRIVATE KEY-----\n",
-  cert2: "-----BEGIN CERTIFICATE-----\nc2Vjb25kLWNlcnQ=\n-----END CERTIFICATE-----\n",
-  key2: "-----BEGIN PRIVATE KEY-----\nc2Vjb25kLWtleQ==\n-----END PRIVATE KEY-----\n",
 };
 
 /** Base64 of a string. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { InClusterError, loadInCluster } from "../../../../src/client/config/index.ts";
 import { FakeClock } from "../../../../src/clock/index.ts";
-import { pem, put, tempDir } from "./helpers.ts";
+import { corruptPem, pem, put, tempDir } from "./helpers.ts";
 
 const podEnv = { KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };
 
@@ -92,6 +92,10 @@ test("a missing or empty token, or a missing or bad CA, names the file", async (
     [{ token: " \n", "ca.crt": pem.ca }, /the service-account token \S+\/token is empty/],
     [{ token: "t" }, /the cluster CA \S+\/ca\.crt cannot be read \(ENOENT\)/],
     [{ token: "t", "ca.crt": "garbage" }, /the cluster CA \S+\/ca\.crt does not hold a PEM certificate/],
+    [
+      { token: "t", "ca.crt": pem.ca + corruptPem.cert },
+      /the cluster CA \S+\/ca\.crt holds a PEM certificate that cannot be parsed \(.+\); check that the pod mounts/,
+    ],
   ];
   for (const [files, message] of cases) {
     const dir = await serviceAccount(t, files);

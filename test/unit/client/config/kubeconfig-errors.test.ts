@@ -10,7 +10,7 @@ import {
   loadKubeconfig,
 } from "../../../../src/client/config/index.ts";
 import { KubeloopError } from "../../../../src/errors/index.ts";
-import { b64, kubeconfig, pem, put, singleUser, tempDir } from "./helpers.ts";
+import { b64, corruptPem, kubeconfig, pem, put, singleUser, tempDir } from "./helpers.ts";
 
 /** Loads `content` as the only kubeconfig and returns the error message, checked to name the file. */
 async function message(t: TestContext, content: string | object, context?: string): Promise<string> {
@@ -89,6 +89,30 @@ test("bad base64 and data that is not PEM name the field", async (t) => {
       singleUser({ "client-certificate-data": b64(pem.cert), "client-key-data": b64(pem.cert) }),
     ),
     'users["u"].user.client-key-data does not hold a PEM private key (no "-----BEGIN ...PRIVATE KEY-----" line)',
+  );
+});
+
+test("a certificate or key that does not parse, or a key not the certificate's, names the field", async (t) => {
+  const parse = /^(\S+) holds a PEM (certificate|private key) that cannot be parsed \(.+\)$/;
+  const corruptKey = singleUser({
+    "client-certificate-data": b64(pem.cert),
+    "client-key-data": b64(corruptPem.key),
+  });
+  assert.deepEqual(parse.exec(await message(t, corruptKey))?.slice(1), [
+    'users["u"].user.client-key-data',
+    "private key",
+  ]);
+  const corruptCa = singleUser({}, { "certificate-authority-data": b64(pem.ca + corruptPem.cert) });
+  assert.deepEqual(parse.exec(await message(t, corruptCa))?.slice(1), [
+    'clusters["c"].cluster.certificate-authority-data',
+    "certificate",
+  ]);
+  assert.equal(
+    await message(
+      t,
+      singleUser({ "client-certificate-data": b64(pem.cert), "client-key-data": b64(pem.key2) }),
+    ),
+    'users["u"].user.client-key-data is not the private key of the client certificate; set the key that goes with the certificate',
   );
 });
 
