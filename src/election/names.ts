@@ -27,7 +27,7 @@ export function nameHash(value: string): string {
 
 /**
  * A valid Lease name for `name` that leaves `room` characters for a suffix (such as
- * `-shard-12`): `name` itself when it is valid and short enough, so that Leases keep their names;
+ * `-shard-12-of-32`): `name` itself when it is valid and short enough, so that Leases keep their names;
  * otherwise `name` in lower case with every run of other characters turned into `-`, cut to fit,
  * and `-` plus the {@link nameHash} of `name`, so that two names that differ only in what was
  * replaced or cut get different Leases.

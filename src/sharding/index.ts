@@ -21,7 +21,15 @@
 
 export { bucketCount, bucketsOf, bucketWithin, hashBucket, SHARD_LABEL } from "./buckets.ts";
 export { shardHash } from "./hash.ts";
-export { hashSpace, inRanges, mergeRanges, type ShardRange, splitHashSpace } from "./ranges.ts";
+export {
+  hashSpace,
+  inRanges,
+  mergeRanges,
+  overlaps,
+  type ShardRange,
+  shardRange,
+  splitHashSpace,
+} from "./ranges.ts";
 export {
   inShard,
   objectShardHash,

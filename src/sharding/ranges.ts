@@ -25,11 +25,21 @@ export function splitHashSpace(count: number): ShardRange[] {
   if (!Number.isInteger(count) || count < 1) {
     throw new RangeError(`a hash space splits into a whole number of shards, at least 1 (got ${count})`);
   }
+  return Array.from({ length: count }, (_, i) => shardRange(i, count));
+}
+
+/**
+ * Virtual shard `index` of the hash space split into `count` (`splitHashSpace(count)[index]`,
+ * without making the others).
+ */
+export function shardRange(index: number, count: number): ShardRange {
   const size = hashSpace / BigInt(count);
-  return Array.from({ length: count }, (_, i) => ({
-    start: size * BigInt(i),
-    end: i === count - 1 ? hashSpace : size * BigInt(i + 1),
-  }));
+  return { start: size * BigInt(index), end: index === count - 1 ? hashSpace : size * BigInt(index + 1) };
+}
+
+/** True when `a` and `b` share a hash. */
+export function overlaps(a: ShardRange, b: ShardRange): boolean {
+  return a.start < b.end && b.start < a.end;
 }
 
 /** `ranges` sorted, with ranges that touch or overlap joined: the fewest ranges covering the same hashes. */

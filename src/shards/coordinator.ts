@@ -6,6 +6,15 @@
  * renewed until its work drained, then releases it; one whose renewals fail past the renew
  * deadline is lost (its work told to stop writing) before another replica may take it. So no two
  * replicas work on one shard at once.
+ *
+ * While a rolling update changes the shard count, replicas of two counts run: their shards are
+ * different parts of the hash space, with Leases of their own ({@link ShardLeaseNames}). A replica
+ * shares with the replicas of its own count only, leaves alone every shard of its count that a
+ * held Lease of the other count overlaps, and, having taken a shard, works on it only if a list of
+ * the Leases read after taking it shows no such overlap (else it gives the shard back at once).
+ * Of two replicas taking overlapping shards, the one whose Lease was written later lists after both
+ * writes and gives way; both may, and take again a retry period later. So no hash is worked on
+ * under two counts at once, and the new count's replicas take over as the old ones leave.
  */
 import { Lease, type LeaseObject } from "../api/index.ts";
 import type { ListOptions, ObjectList } from "../client/index.ts";
@@ -21,7 +30,7 @@ import {
   ObservedRecord,
   readLeaseRecord,
 } from "../election/index.ts";
-import { type ShardRange, splitHashSpace } from "../sharding/index.ts";
+import { hashSpace, overlaps, type ShardRange, shardRange } from "../sharding/index.ts";
 import { holdMembership, type LeaseDeleteClient, ownedByPod, type ReplicaPod } from "./membership.ts";
 import { ShardLeaseNames } from "./names.ts";
 import { planShards, type ShardLeaseState } from "./plan.ts";
@@ -50,7 +59,7 @@ export interface HeldShard {
 export interface ShardCoordinatorOptions extends Partial<ElectionTimings> {
   client: ShardLeaseClient;
   /**
-   * Prefix of the Leases: `<name>-shard-<index>` and `<name>-member-<hash of the identity>`
+   * Prefix of the Leases: `<name>-shard-<index>-of-<shards>` and `<name>-member-<hash of the identity>-of-<shards>`
    * ({@link ShardLeaseNames}: a name that is no valid Lease name is made one).
    */
   name: string;
@@ -109,14 +118,16 @@ export class ShardCoordinator {
   readonly #observed = new Map<string, ObservedRecord>();
   /** Each shard Lease's last renewal (ms) as last listed, for {@link HeldShard.unownedMs}. */
   readonly #renewed = new Map<number, number>();
+  /** The last list of the Leases made to check shards just taken ({@link ShardCoordinator.#listAfter}). */
+  #listing: { readonly sentAt: number; readonly items: Promise<LeaseObject[]> } | undefined;
 
   /** Splits the hash space into `options.shards` virtual shards; starts nothing before {@link run}. */
   constructor(options: ShardCoordinatorOptions) {
     this.#options = options;
     this.identity = options.identity ?? defaultIdentity();
-    this.#names = new ShardLeaseNames(options.name);
-    this.#ranges = splitHashSpace(options.shards ?? 32);
-    this.shards = this.#ranges.length;
+    this.#names = new ShardLeaseNames(options.name, options.shards ?? 32);
+    this.shards = this.#names.shards;
+    this.#ranges = Array.from({ length: this.shards }, (_, index) => shardRange(index, this.shards));
     this.#clock = options.clock ?? systemClock;
   }
 
@@ -163,7 +174,11 @@ export class ShardCoordinator {
 
   async #replan(signal: AbortSignal): Promise<void> {
     const { items } = await this.#options.client.list(Lease, { namespace: this.#options.namespace, signal });
-    const plan = planShards(this.identity, this.#members(items), this.#states(items));
+    const plan = planShards(
+      this.identity,
+      this.#members(items),
+      this.#states(items, this.#overlapped(items)),
+    );
     for (const index of plan.claim) if (!this.#campaigns.has(index)) this.#campaign(index);
     for (const index of plan.release) this.#resign(index);
     // A campaign for a shard another replica won keeps polling its Lease; stop it unless still planned.
@@ -172,10 +187,10 @@ export class ShardCoordinator {
     }
   }
 
-  /** The live replicas: holders of unexpired membership Leases (this one always counts). */
+  /** The live replicas of this shard count: holders of unexpired membership Leases (this one always counts). */
   #members(leases: readonly LeaseObject[]): string[] {
     return leases
-      .filter((lease) => this.#names.isMember(lease.metadata.name ?? "") && !this.#expired(lease))
+      .filter((lease) => this.#names.isPeer(lease.metadata.name ?? "") && !this.#expired(lease))
       .map((lease) => readLeaseRecord(lease).holderIdentity)
       .filter(Boolean);
   }
@@ -185,12 +200,14 @@ export class ShardCoordinator {
    * clock: the elector decides with client-go's rules). What this replica leads and has not given
    * up counts as held whatever the list says; a Lease naming this replica that it does not work on
    * (given up and draining, or a restart under the same identity) counts as free, for it to take
-   * back once released.
+   * back once released. A shard `overlapped` counts as held by the other count's holder.
    */
-  #states(leases: readonly LeaseObject[]): ShardLeaseState[] {
+  #states(leases: readonly LeaseObject[], overlapped: ReadonlyMap<number, string>): ShardLeaseState[] {
     const byName = new Map(leases.map((lease) => [lease.metadata.name, lease]));
     return this.#ranges.map((_, index) => {
       if (this.#working(index)) return { index, holder: this.identity, expired: false };
+      const other = overlapped.get(index);
+      if (other !== undefined) return { index, holder: other, expired: false };
       const lease = byName.get(this.#names.shard(index));
       const holder = lease ? readLeaseRecord(lease).holderIdentity || undefined : undefined;
       const expired = lease !== undefined && (holder === this.identity || this.#expired(lease));
@@ -198,6 +215,53 @@ export class ShardCoordinator {
       if (holder !== this.identity && Number.isFinite(renewed)) this.#renewed.set(index, renewed);
       return { index, holder, expired };
     });
+  }
+
+  /**
+   * The shards of this count that a held, unexpired shard Lease of another count overlaps, with
+   * that Lease's holder. A shard Lease named without a count overlaps them all.
+   */
+  #overlapped(leases: readonly LeaseObject[]): Map<number, string> {
+    const overlapped = new Map<number, string>();
+    for (const lease of leases) {
+      const shard = this.#names.parseShard(lease.metadata.name ?? "");
+      if (!shard || shard.count === this.shards) continue;
+      const holder = readLeaseRecord(lease).holderIdentity;
+      if (!holder || this.#expired(lease)) continue;
+      const theirs =
+        shard.count === undefined ? { start: 0n, end: hashSpace } : shardRange(shard.index, shard.count);
+      this.#ranges.forEach((ours, index) => {
+        if (overlaps(ours, theirs)) overlapped.set(index, holder);
+      });
+    }
+    return overlapped;
+  }
+
+  /**
+   * Whether shard `index`, just taken, overlaps a held shard of another count in a list read now:
+   * then this replica must give it back without working on it.
+   */
+  async #mustYield(index: number): Promise<boolean> {
+    try {
+      return this.#overlapped(await this.#listAfter(this.#clock.monotonicMs())).has(index);
+    } catch (err) {
+      this.#report(err, "list");
+      return true;
+    }
+  }
+
+  /**
+   * The Leases as listed by a request sent at or after `since` (monotonic ms): shards taken
+   * together share one list (so no one shard's signal aborts it).
+   */
+  #listAfter(since: number): Promise<LeaseObject[]> {
+    if (!this.#listing || this.#listing.sentAt < since) {
+      const items = this.#options.client
+        .list(Lease, { namespace: this.#options.namespace })
+        .then((list) => list.items);
+      this.#listing = { sentAt: this.#clock.monotonicMs(), items };
+    }
+    return this.#listing.items;
   }
 
   /**
@@ -229,6 +293,10 @@ export class ShardCoordinator {
     const range = this.#ranges[index] as ShardRange;
     const elector = this.#elector(this.#names.shard(index), async (signal, lost) => {
       try {
+        if (await this.#mustYield(index)) {
+          this.#resign(index);
+          return;
+        }
         const renewed = this.#renewed.get(index);
         const unownedMs = renewed === undefined ? undefined : Math.max(0, this.#clock.now() - renewed);
         await this.#options.onShard({ index, range, unownedMs }, signal, lost);

@@ -66,7 +66,7 @@ export interface ShardingOptions extends Partial<ElectionTimings> {
   key?: ShardKey;
   /** How many virtual shards the hash space is split into; every replica must agree. Default 32. */
   shards?: number;
-  /** Prefix of the Leases (`<name>-shard-<i>`, `<name>-member-<hash of the identity>`). Default: the manager's name. */
+  /** Prefix of the Leases (`<name>-shard-<i>-of-<shards>`, `<name>-member-<hash of the identity>-of-<shards>`). Default: the manager's name. */
   name?: string;
   /** Namespace of the Leases. Default: the client's default namespace (the pod's). */
   namespace?: string;

@@ -41,17 +41,19 @@ test("three myproxy replicas sharded by namespace serve 512 routes, survive a SI
 
 test("with the gate off, sharded myproxy replicas place routes by the shard label: once labelled, each receives about its share, and the guarantees hold", async (t) => {
   const where = await clusterOfItsOwn(t, false);
-  const { events, whole, outside, clientFiltered, labelled, cached, takeoverMs, steady } = await shareObjects(
-    t,
-    where,
-    proxies,
-  );
+  const { events, whole, firstUnlabelled, outside, clientFiltered, labelled, cached, takeoverMs, steady } =
+    await shareObjects(t, where, proxies);
   assert.deepEqual(
     clientFiltered,
     [0, 0, 0],
     "the primary kinds are placed by the label, not filtered whole",
   );
   assert.deepEqual(labelled, [1, 1, 1], "kubeloop_shard_labelled says so");
+  assert.equal(
+    firstUnlabelled,
+    0,
+    "each route's first watch event carries the label its webhook set at creation",
+  );
   assert.equal(
     cached.reduce((sum, n) => sum + n, 0),
     routeCount,

@@ -9,7 +9,13 @@ import assert from "node:assert/strict";
 import type { TestContext } from "node:test";
 import type { ResourceType } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
-import { inRanges, type ShardRange, shardHash, splitHashSpace } from "../../../src/sharding/index.ts";
+import {
+  inRanges,
+  SHARD_LABEL,
+  type ShardRange,
+  shardHash,
+  splitHashSpace,
+} from "../../../src/sharding/index.ts";
 import { watch } from "../../../src/watch/index.ts";
 import { longestFailoverMs } from "../election/support.ts";
 import { type DeployedOperator, deploy, ownCluster, type Replica } from "../fixtures/deployed.ts";
@@ -82,6 +88,11 @@ export interface ShareOutcome {
   events: number[];
   /** The events a watch of the whole kind received meanwhile: what one unsharded replica would. */
   whole: number;
+  /**
+   * The objects made meanwhile whose first watch event carried no shard label: 0 where the
+   * operator's mutating webhook labels each at creation.
+   */
+  firstUnlabelled: number;
   /** Objects dropped by each replica's watches because they were outside its shards. */
   outside: number[];
   /** `kubeloop_shard_client_filtered` for the kind on each replica: 1 where the apiserver does not shard. */
@@ -137,20 +148,34 @@ async function converged(where: ReplicaCluster, workload: Workload, changed: boo
   });
 }
 
-/** Counts the watch events of the whole of `type` from now until `stop()`, which returns the count. */
-function countEvents(client: Client, type: ResourceType): { stop(): number } {
+/** What a watch of the whole kind received over a phase. */
+interface WholeWatch {
+  /** Its events. */
+  readonly events: number;
+  /** The objects it first saw without the shard label (an ADDED event of an object made unlabelled). */
+  readonly firstUnlabelled: number;
+}
+
+/** Counts the watch events of the whole of `type` from now until `stop()`, which returns the counts. */
+function countEvents(client: Client, type: ResourceType): { stop(): WholeWatch } {
   const stopped = new AbortController();
-  let count = 0;
+  let events = 0;
+  const seen = new Set<string>();
+  let firstUnlabelled = 0;
   const counted = (async () => {
     for await (const event of watch(client, type, { signal: stopped.signal })) {
-      if (event.type === "initApply" || event.type === "apply" || event.type === "delete") count++;
+      if (event.type === "init" || event.type === "initDone") continue;
+      events++;
+      const { uid = "", labels = {} } = event.object.metadata;
+      if (event.type === "apply" && !seen.has(uid) && !(SHARD_LABEL in labels)) firstUnlabelled++;
+      seen.add(uid);
     }
   })();
   counted.catch(() => {});
   return {
     stop: () => {
       stopped.abort();
-      return count;
+      return { events, firstUnlabelled };
     },
   };
 }
@@ -247,7 +272,7 @@ async function steadyEvents(
   const counting = countEvents(where.client, workload.type);
   await workload.change(where);
   await converged(where, workload, true);
-  const whole = counting.stop();
+  const whole = counting.stop().events;
   const after = await received();
   const keys = workload.keys(where);
   const ranges = splitHashSpace(shards);
@@ -295,7 +320,7 @@ export async function shareObjects(
   const counting = countEvents(where.client, workload.type);
   await workload.create(where);
   await converged(where, workload, false);
-  const whole = counting.stop();
+  const { events: whole, firstUnlabelled } = counting.stop();
   const metric = (name: string) =>
     Promise.all(replicas.map((r) => operator.metric(r, name, { kind: workload.type.kind })));
   const events = await metric("kubeloop_watch_events_total");
@@ -352,5 +377,5 @@ export async function shareObjects(
   for (const [i, a] of ran.entries()) for (const b of ran.slice(i + 1)) assertNeverTogether(a, b);
 
   assertNoKeyTogether([reconcileIntervals(victim, killedAt), ...live.map((r) => reconcileIntervals(r))]);
-  return { events, whole, outside, clientFiltered, labelled, cached, takeoverMs, steady };
+  return { events, whole, firstUnlabelled, outside, clientFiltered, labelled, cached, takeoverMs, steady };
 }

@@ -2,11 +2,14 @@
  * Replicas sharing virtual shards through Leases, on a FakeClock: each holds its fair share, a
  * replica that leaves hands its shards over once their work drained, a replica cut off from the
  * apiserver stops working on its shards before anyone else starts, and no shard is ever worked on
- * by two replicas at once (an audit of every shard's work intervals).
+ * by two replicas at once (an audit of every shard's work intervals), nor any hash under two shard
+ * counts at once while a rolling update changes the count.
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { FakeClock, untilAborted } from "../../../src/clock/index.ts";
+import { microTime } from "../../../src/election/index.ts";
+import { overlaps, shardRange } from "../../../src/sharding/index.ts";
 import {
   ShardCoordinator,
   type ShardCoordinatorOptions,
@@ -24,6 +27,8 @@ const SHARDS = 6;
 interface Term {
   replica: string;
   shard: number;
+  /** The shard count of the replica. */
+  count: number;
   start: number;
   end?: number;
   lost?: boolean;
@@ -75,13 +80,14 @@ class Replicas {
       name: "widgets",
       namespace: "default",
       identity,
-      shards: SHARDS,
+      shards: options.shards ?? SHARDS,
       clock: this.clock,
       random: () => 0,
       onError: (err, phase) => this.errors.push(`${identity} ${phase}: ${(err as Error).message}`),
       onShard: async ({ index }, signal, lost?: AbortSignal) => {
         if (this.failNext.delete(index)) throw new Error(`shard ${index} could not start`);
-        const term: Term = { replica: identity, shard: index, start: this.clock.monotonicMs() };
+        const count = options.shards ?? SHARDS;
+        const term: Term = { replica: identity, shard: index, count, start: this.clock.monotonicMs() };
         this.terms.push(term);
         await untilAborted(signal);
         const drained = this.clock.sleep(drainMs);
@@ -128,11 +134,14 @@ class Replicas {
     }
   }
 
-  /** Advances until every shard is held, by one replica each, as `shares` says (identity → count). */
-  async untilShares(shares: Record<string, number>, limitMs = 120_000): Promise<void> {
+  /**
+   * Advances until every one of `shards` shards is held, by one replica each, as `shares` says
+   * (identity → count).
+   */
+  async untilShares(shares: Record<string, number>, limitMs = 120_000, shards = SHARDS): Promise<void> {
     const matches = () =>
       Object.entries(shares).every(([id, count]) => this.held(id).length === count) &&
-      new Set(Object.keys(shares).flatMap((id) => this.held(id))).size === SHARDS;
+      new Set(Object.keys(shares).flatMap((id) => this.held(id))).size === shards;
     for (let spent = 0; !matches(); spent += 100) {
       if (spent > limitMs) {
         const now = Object.keys(shares).map((id) => `${id}: ${this.held(id).join(",")}`);
@@ -142,16 +151,17 @@ class Replicas {
     }
   }
 
-  /** Asserts that no shard was worked on by two replicas at overlapping times. */
+  /** Asserts that no hash was worked on by two replicas at overlapping times, under any shard counts. */
   assertNoOverlap(): void {
-    for (let shard = 0; shard < SHARDS; shard++) {
-      const terms = this.terms.filter((t) => t.shard === shard).sort((a, b) => a.start - b.start);
-      for (let i = 1; i < terms.length; i++) {
-        const before = terms[i - 1] as Term;
-        const after = terms[i] as Term;
+    const range = (t: Term) => shardRange(t.shard, t.count);
+    for (const [i, a] of this.terms.entries()) {
+      for (const b of this.terms.slice(i + 1)) {
+        if (!overlaps(range(a), range(b))) continue;
+        const [first, second] = a.start <= b.start ? [a, b] : [b, a];
         assert.ok(
-          before.end !== undefined && before.end <= after.start,
-          `shard ${shard}: ${before.replica} [${before.start}, ${before.end ?? "…"}) overlaps ${after.replica} from ${after.start}`,
+          first.end !== undefined && first.end <= second.start,
+          `shard ${first.shard} of ${first.count}: ${first.replica} [${first.start}, ${first.end ?? "…"}) overlaps ` +
+            `shard ${second.shard} of ${second.count}: ${second.replica} from ${second.start}`,
         );
       }
     }
@@ -259,7 +269,7 @@ describe("ShardCoordinator", () => {
 
   it("deletes its membership Lease on a clean stop, and has its pod own it meanwhile", async (t) => {
     const replicas = new Replicas(t);
-    const names = new ShardLeaseNames("widgets");
+    const names = new ShardLeaseNames("widgets", SHARDS);
     replicas.start("a", 0, { pod: { name: "widgets-0", uid: "uid-0" } });
     replicas.start("b");
     await replicas.untilShares({ a: 3, b: 3 });
@@ -286,5 +296,56 @@ describe("ShardCoordinator", () => {
       "shard 0 is worked on",
     );
     replicas.assertNoOverlap();
+  });
+
+  it("changes the shard count in a rolling update: the new count's replicas take over as the old ones leave, no hash worked on under both", async (t) => {
+    const replicas = new Replicas(t);
+    for (const id of ["a", "b", "c"]) replicas.start(id, 5_000);
+    await replicas.untilShares({ a: 2, b: 2, c: 2 });
+    replicas.start("d", 5_000, { shards: 4 });
+    await replicas.advance(20_000);
+    assert.deepEqual(replicas.held("d"), [], "every shard of 4 overlaps a held shard of 6");
+    await replicas.untilShares({ a: 2, b: 2, c: 2 }, 1_000);
+    for (const [old, next] of [
+      ["a", "e"],
+      ["b", "f"],
+    ] as const) {
+      await replicas.stop(old);
+      replicas.start(next, 5_000, { shards: 4 });
+      await replicas.advance(10_000);
+      replicas.assertNoOverlap();
+    }
+    await replicas.stop("c");
+    await replicas.untilShares({ d: 2, e: 1, f: 1 }, 120_000, 4);
+    replicas.assertNoOverlap();
+    assert.deepEqual(replicas.errors, []);
+  });
+
+  it("gives back, without working on it, a shard that a Lease of another count written before its list overlaps", async (t) => {
+    const replicas = new Replicas(t);
+    const other = new ShardLeaseNames("widgets", 4).shard(0);
+    let lists = 0;
+    const list = replicas.store.list.bind(replicas.store);
+    // The first list plans; the second checks the shards just taken: another count's replica wrote first.
+    replicas.store.list = (type, opts) => {
+      if (++lists === 2) {
+        const now = microTime(replicas.clock.now());
+        replicas.store.put(
+          { holderIdentity: "z", leaseDurationSeconds: 15, acquireTime: now, renewTime: now },
+          other,
+        );
+      }
+      return list(type, opts);
+    };
+    replicas.start("a");
+    await replicas.advance(5_000);
+    assert.deepEqual(replicas.held("a"), [2, 3, 4, 5], "shards 0 and 1 of 6 overlap shard 0 of 4");
+    assert.ok(
+      replicas.terms.every((term) => term.shard > 1),
+      "shards 0 and 1 were not worked on",
+    );
+    await replicas.untilShares({ a: 6 });
+    const taken = Math.min(...replicas.terms.filter((term) => term.shard <= 1).map((term) => term.start));
+    assert.ok(taken >= 15_000, `shards 0 and 1 taken only after the other Lease expired (at ${taken} ms)`);
   });
 });

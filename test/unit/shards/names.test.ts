@@ -75,8 +75,8 @@ describe("Lease names", () => {
     assert.equal(leaseName("widgets.example.com"), "widgets.example.com");
     assert.equal(leaseName(longest), longest);
     const names = new ShardLeaseNames("widgets");
-    assert.equal(names.shard(7), "widgets-shard-7");
-    assert.match(names.member("widgets-0_uid"), /^widgets-member-[0-9a-f]{16}$/);
+    assert.equal(names.shard(7), "widgets-shard-7-of-32");
+    assert.match(names.member("widgets-0_uid"), /^widgets-member-[0-9a-f]{16}-of-32$/);
   });
 
   it("tell apart operators whose names differ only in what had to be replaced or cut, and identities", () => {
@@ -104,5 +104,23 @@ describe("Lease names", () => {
     assert.equal(names.isMember(names.member("a_b")), true);
     assert.equal(names.isMember(names.shard(0)), false);
     assert.equal(names.isMember(new ShardLeaseNames("widgets-2").member("a_b")), false);
+  });
+
+  it("name the shard count, and read back the shard of any count's Lease, a name without a count too", () => {
+    const names = new ShardLeaseNames("widgets.example.com", 12);
+    const other = new ShardLeaseNames("widgets.example.com", 16);
+    assert.equal(names.shard(3), "widgets.example.com-shard-3-of-12");
+    assert.deepEqual(names.parseShard(other.shard(15)), { index: 15, count: 16 });
+    assert.deepEqual(names.parseShard("widgets.example.com-shard-7"), { index: 7, count: undefined });
+    for (const name of [
+      "widgetsxexample.com-shard-1-of-2",
+      "widgets.example.com-shard-x",
+      other.member("a"),
+    ]) {
+      assert.equal(names.parseShard(name), undefined, name);
+    }
+    assert.equal(names.isPeer(names.member("a")), true);
+    assert.equal(names.isPeer(other.member("a")), false);
+    assert.equal(names.isMember(other.member("a")), true);
   });
 });
