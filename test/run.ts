@@ -71,6 +71,7 @@ const longest = [
   "conformance/verify-cli.test", // 261 s
   "conformance/negative.test", // 206 s
   "conformance/kit.test", // 198 s
+  "conformance/explore-reference.test", // 110 s (stop 46, alone)
   "loadtest/test/e2e/conformance.test", // 179 s
   "election/rolling-update.test", // 151 s
   "sharding/rolling-update.test", // 138 s

@@ -1,7 +1,8 @@
 /**
  * `kubeloop verify` on a project scaffolded with `kubeloop init` and installed against this
  * checkout (its dist/, as the init test does): the template's operator passes every check and the
- * command prints the table; a broken copy fails with exit code 1 and the failure in full.
+ * command prints the table; `--explore` on two trials finds no violation; a broken copy fails
+ * with exit code 1 and the failure in full.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -90,6 +91,18 @@ test("kubeloop verify runs every check on a scaffolded project and prints the ta
   }
   assert.match(verified.stdout, /all 13 checks passed/);
   assert.match(verified.stderr, /kubeloop verify: crash-safety: passed/);
+
+  // Exploration on the budget CI gives the scaffold (issue 35): two trials, each perturbed.
+  const explored = await sh("npx", ["kubeloop", "verify", "--explore", "--seed", "2", "--trials", "2"], dir);
+  t.diagnostic(explored.stdout);
+  assert.equal(explored.code, 0, `${explored.stdout}\n${explored.stderr}`);
+  assert.match(explored.stdout, /^Exploration of hello-operator \(seed 2\)$/m);
+  assert.equal(
+    explored.stdout.match(/^ {2}trial \d: ✓ /gm)?.length,
+    2,
+    "two trials, each without a violation",
+  );
+  assert.match(explored.stdout, /^no violation in 2 trials/m);
 
   // Break the copy: a condition message that changes on every reconcile makes each status write
   // wake the next reconcile, which writes again.
