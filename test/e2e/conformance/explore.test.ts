@@ -39,6 +39,8 @@ type FlawedVariant = Extract<
   | "unreported-failure"
   | "stale-label-lookup"
   | "sticky-sender-warning"
+  | "strict-cleanup"
+  | "unwatched-outputs"
 >;
 
 /** The spec module of a flawed variant (`fixtures/explore/<variant>.ts`). */
@@ -202,6 +204,50 @@ test("a condition not reset when its cause goes is found (history-independent) a
   assert.match(replay.finding?.shrunk.violation?.seen ?? "", /"status":"True","type":"SenderMissing"/);
 });
 
+test("a finalizer cleanup that is not idempotent is found by a kill during a deletion, and replayed", {
+  timeout: 900_000,
+}, async (t) => {
+  // Seed 203, trial 0: step 1 deletes and recreates the Parcel; the operator is killed after the
+  // deletion's first write (the receipt's DELETE) and, restarted, runs the cleanup again, which
+  // takes the receipt already gone for an error on every retry: the Parcel is never gone. Not
+  // shrunk (`budgetMs: 0`), to save CI time: the tests above prove shrinking.
+  const { finding, replay } = await findAndReplay(t, "strict-cleanup", { seed: 203, trials: 1, budgetMs: 0 });
+  const violation = finding.shrunk.violation;
+  assert.equal(violation?.oracle, "converges");
+  assert.match(violation?.seen ?? "", /still there \(a finalizer not removed\?\)/);
+  assert.deepEqual(finding.original.plan.perturbation, { kind: "kill", at: 1, k: 1 });
+  assert.ok(
+    violation?.requests.some((r) => r.method === "DELETE" && /\/secrets\/signed-receipt/.test(r.path)),
+    "the receipt's deletion is among the requests involved",
+  );
+  assert.match(finding.replay, / --seed 203 --trial 0 --steps 0,1,2,3$/);
+  assert.equal(replay.trials.length, 1);
+  assert.equal(replay.finding?.shrunk.violation?.oracle, "converges");
+});
+
+test("a missing watch on an output is found by deleting the output by another hand, and replayed", {
+  timeout: 900_000,
+}, async (t) => {
+  // Seed 2, trial 0: whatever the steps, every trial ends by deleting the Parcel's label as another
+  // hand might; an operator that does not watch its labels never makes it again. Not shrunk
+  // (`budgetMs: 0`), to save CI time: the tests above prove shrinking.
+  const { finding, replay } = await findAndReplay(t, "unwatched-outputs", {
+    seed: 2,
+    trials: 1,
+    budgetMs: 0,
+  });
+  const violation = finding.shrunk.violation;
+  assert.equal(violation?.oracle, "converges");
+  assert.equal(finding.original.at, "after deleting an output by another hand");
+  assert.match(
+    violation?.expected ?? "",
+    /^ConfigMap\/signed-label, deleted by another hand, made again within 20 s$/,
+  );
+  assert.equal(violation?.seen, "never made again (is its kind watched?)");
+  assert.equal(replay.trials.length, 1);
+  assert.equal(replay.finding?.shrunk.violation?.oracle, "converges");
+});
+
 test("the well-behaved Parcel operator shows no violation over the same budget", {
   timeout: 900_000,
 }, async (t) => {
@@ -235,5 +281,11 @@ test("the well-behaved Parcel operator shows no violation over the same budget",
   assert.ok(
     report.trials.some((trial) => trial.log.some((line) => /refused/.test(line))),
     "at least one invalid value was refused by the apiserver",
+  );
+  assert.ok(
+    report.trials.every((trial) =>
+      trial.log.some((line) => /^ConfigMap\/signed-label deleted by another hand: made again in/.test(line)),
+    ),
+    "every trial's deleted label was made again",
   );
 });

@@ -15,6 +15,7 @@ import {
   involved,
   keyOf,
   remove,
+  type Snapshot,
   snapshot,
   typeOf,
 } from "../internal/world.ts";
@@ -67,20 +68,29 @@ async function change(
   }
 }
 
+/** Asks for the target's deletion; returns it as it was, for {@link recreated}. */
+async function requestDeletion(session: ConformanceSession, target: KubeObject): Promise<KubeObject> {
+  const type = await typeOf(session, target);
+  const old = await session.client.get(type, target.metadata.name ?? "", {
+    namespace: target.metadata.namespace,
+  });
+  await remove(session, old);
+  return old;
+}
+
 /**
- * Deletes the target and waits until it is gone (its finalizers run); deletes the outputs it
+ * Waits until the deleted target (`old`) is gone (its finalizers run); deletes the outputs it
  * controlled, as the garbage collector would (see `deletePrimaries` for why). Returns the object
  * to create again: the target with the spec it had.
  */
-async function deleteTarget(
+async function recreated(
   session: ConformanceSession,
   target: KubeObject,
+  old: KubeObject,
   marker: number,
 ): Promise<KubeObject> {
   const type = await typeOf(session, target);
   const where = { namespace: target.metadata.namespace };
-  const old = await session.client.get(type, target.metadata.name ?? "", where);
-  await remove(session, old);
   const gone = await poll(
     () =>
       session.client.get(type, target.metadata.name ?? "", where).then(
@@ -160,6 +170,42 @@ async function unobservedPair(
   return `${steps}; then ${settled} (events of steps ${at}–${at + 1} unobserved, ${relist})`;
 }
 
+/**
+ * Deletes the first output (by key) the target controls, as another hand might, and waits until
+ * the operator made one of its kind again: an operator that does not watch its outputs never
+ * learns. Returns the log line, or throws a `converges` Violation.
+ */
+async function outputRestored(session: ConformanceSession, target: KubeObject): Promise<string> {
+  const namespace = target.metadata.namespace ?? "";
+  const marker = session.marker();
+  const controlled = (snap: Snapshot) => [...snap.outputs.values()].filter((o) => o.owner === keyOf(target));
+  const [victim] = controlled(await snapshot(session, namespace)).sort((a, b) => a.key.localeCompare(b.key));
+  if (!victim) return "no output to delete";
+  const start = now();
+  await remove(session, victim.object);
+  const made = await poll(async () => {
+    const again = controlled(await snapshot(session, namespace)).filter(
+      (o) => o.object.kind === victim.object.kind,
+    );
+    return again.some((o) => o.object.metadata.uid !== victim.object.metadata.uid) || undefined;
+  }, session.subject.timings.repairMs);
+  if (!made) {
+    throw new Violation(
+      "converges",
+      `${victim.key}, deleted by another hand, made again within ${session.subject.timings.repairMs / 1000} s`,
+      "never made again (is its kind watched?)",
+      involved(session, namespace, marker),
+    );
+  }
+  const settled = await converges(
+    session,
+    namespace,
+    marker,
+    "every primary to settle after an output's deletion",
+  );
+  return `${victim.key} deleted by another hand: made again in ${((now() - start) / 1000).toFixed(1)} s, then ${settled}`;
+}
+
 /** Runs one trial in a namespace of its own (dropped at the end); never throws for a violation. */
 export async function runTrial(session: ConformanceSession, plan: TrialPlan): Promise<TrialResult> {
   const start = now();
@@ -185,18 +231,30 @@ export async function runTrial(session: ConformanceSession, plan: TrialPlan): Pr
       }
       let refused: string | undefined;
       const stepMarker = session.marker();
-      // A kill at a recreate lands in the reconcile of the creation: the deletion needs the operator.
-      const again = step.op === "recreate" ? await deleteTarget(session, target, stepMarker) : undefined;
-      const killed = await perhapsPerturbed(session, plan, i + 1, namespace, async () => {
+      // A kill at a recreate lands in the reconcile of the deletion (the finalizer's cleanup, run
+      // again on the restart); a stale view, in that of the creation.
+      const killDeleting = step.op === "recreate" && plan.perturbation?.kind === "kill";
+      let old: KubeObject | undefined;
+      const killedDeleting =
+        step.op === "recreate"
+          ? await perhapsPerturbed(session, plan, killDeleting ? i + 1 : -1, namespace, async () => {
+              old = await requestDeletion(session, target);
+            })
+          : "";
+      const again = old && (await recreated(session, target, old, stepMarker));
+      const killed = await perhapsPerturbed(session, plan, killDeleting ? -1 : i + 1, namespace, async () => {
         if (again) await session.client.create(await typeOf(session, again), again);
         else if (step.op !== "recreate") refused = await change(session, target, step);
       });
       const outcome = refused
         ? `refused (${refused.slice(0, 120)})`
         : await converges(session, namespace, stepMarker, `every primary to settle ${at}`);
-      log.push(`step ${i + 1} ${describeStep(step)}: ${outcome}${killed}`);
+      const deleting = killedDeleting.replace(/^; /, "; while deleting, ");
+      log.push(`step ${i + 1} ${describeStep(step)}: ${outcome}${deleting}${killed}`);
       if (!refused) await failuresShown(session, namespace, stepMarker);
     }
+    at = "after deleting an output by another hand";
+    log.push(await outputRestored(session, target));
     const explored = await snapshot(session, namespace);
     const final = explored.primaries.find((p) => keyOf(p) === keyOf(target)) ?? target;
     at = "comparing with a fresh operator start on the final spec";
