@@ -4,7 +4,9 @@
  * idempotent after a crash (found by a kill after the 3rd write), a reconcile failure the object
  * never shows (found by the failure-shown oracle), a child looked up in a stale cache and
  * created twice (found by a restart on a stale view) and a condition not reset when its cause goes
- * (found by comparing with a fresh start); the well-behaved operator shows no violation
+ * (found by comparing with a fresh start), a finalizer cleanup that is not idempotent (found by a kill
+ * during a deletion) and a missing watch on an output (found by the output deleted by another hand
+ * at each trial's end); the well-behaved operator shows no violation
  * over the same budget, under all three perturbation classes. Seeds are fixed, so each test runs the same trials every time. Each replay
  * runs the command's own arguments on the spec file the command names, loaded as the CLI loads it.
  */

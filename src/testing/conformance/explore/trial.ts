@@ -2,8 +2,8 @@
  * One trial: the fixtures created in a namespace of their own, the plan's steps applied to the
  * target primary one by one — each followed by convergence — with the plan's perturbation where
  * it says (a kill after the k-th write, a restart on a stale view, two steps unobserved); each
- * settled state judged by the oracles of convergence and of failures shown, the final state by
- * the others.
+ * settled state judged by the oracles of convergence and of failures shown; then an output of
+ * the target deleted by another hand and made again, and the final state judged by the others.
  */
 import type { KubeObject } from "../../../api/index.ts";
 import { ConflictError, NotFoundError } from "../../../client/index.ts";
