@@ -110,6 +110,9 @@ export async function bundleOperator(options: BundleOptions = {}): Promise<Bundl
       format: "esm",
       target: BUNDLE_TARGET,
       sourcemap: "linked",
+      // Functions and classes keep their names where the bundle renames them (two copies of one
+      // module, e.g. two kubeloop versions): kubeloop's errors match across copies by class name.
+      keepNames: true,
       banner: { js: requireBanner },
       plugins: [optionalPackages],
       ...(options.conditions && { conditions: [...options.conditions] }),

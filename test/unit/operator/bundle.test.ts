@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { bundleOperator, OperatorBuildError } from "../../../src/operator/index.ts";
 
 const agentModule = join(import.meta.dirname, "../../../src/client/internal/agent.ts");
+const errorsModule = join(import.meta.dirname, "../../../src/errors/index.ts");
 
 /** A project directory outside the repository (no node_modules) with `files`; removed after `t`. */
 function project(t: TestContext, files: Record<string, string>): string {
@@ -35,6 +36,31 @@ describe("kubeloop build", () => {
     assert.deepEqual(loaded.parseHeaders([Buffer.from("Content-Type"), Buffer.from("text/plain")]), {
       "content-type": "text/plain",
     });
+  });
+
+  it("keeps class names when two copies of kubeloop share the bundle, so its errors match across them", async (t) => {
+    const copy = (n: number) => ({
+      [`copy${n}/errors.ts`]: readFileSync(errorsModule, "utf8"),
+      [`copy${n}/not-found.ts`]:
+        'import { KubeloopError } from "./errors.ts";\nexport class NotFoundError extends KubeloopError {}\n',
+    });
+    const cwd = project(t, {
+      ...copy(1),
+      ...copy(2),
+      "src/main.ts":
+        'import { NotFoundError as One } from "../copy1/not-found.ts";\n' +
+        'import { NotFoundError as Two } from "../copy2/not-found.ts";\n' +
+        'const thrown = new One("KL_NOT_FOUND", "gone");\n' +
+        "export const names = [One.name, Two.name, thrown.name];\n" +
+        "export const matches = thrown instanceof Two;\n",
+    });
+    const bundle = await bundleOperator({ cwd });
+    const loaded = (await import(pathToFileURL(bundle.outfile).href)) as {
+      names: string[];
+      matches: boolean;
+    };
+    assert.deepEqual(loaded.names, ["NotFoundError", "NotFoundError", "NotFoundError"]);
+    assert.equal(loaded.matches, true, "an error of one copy is an instance of the other's class");
   });
 
   it("leaves an import() of a package the project does not install to fail at run time, as before bundling", async (t) => {
