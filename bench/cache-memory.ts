@@ -3,7 +3,8 @@
  * stored the way an informer stores its initial list: each object's JSON text is generated,
  * parsed (so no string is shared with the generator), fed as `init` / `initApply` × N /
  * `initDone` through the real `reflect` into a real `createStore` (with its namespace index).
- * Per object: heapUsed after forced GCs, minus heapUsed before, divided by N.
+ * Per object: heapUsed after forced GCs, minus heapUsed before, divided by N; the transform, and
+ * so its pools of shared strings and records, is kept alive as an informer keeps its own.
  *
  * Every measurement runs in a fresh child process: in one process, a store from the previous
  * measurement can stay reachable (a context slot, a settled promise) until the next one is
@@ -115,10 +116,14 @@ interface Measured {
   estimatedBytesPerObject: number;
 }
 
+/** What an informer keeps beside its store, kept here too: its transform and the transform's pools. */
+const kept: Transform<KubeObject>[] = [];
+
 async function measure(variant: number, count: number, offset: number): Promise<Measured> {
   const { transform, interned = false } = variants[variant] as (typeof variants)[number];
   const before = settledHeap();
-  const store = await fill(count, offset, transform());
+  kept.push(transform());
+  const store = await fill(count, offset, kept[0] as Transform<KubeObject>);
   const after = settledHeap();
   const stored = store.reader.list();
   const sample = stored.slice(0, 200);
@@ -195,9 +200,9 @@ async function census(): Promise<HeapCensus> {
 
 /** Bytes per object by V8 node type (and duplicate strings) that a store of `count` objects adds. */
 async function attribute(variant: number, count: number): Promise<Record<string, number>> {
-  const transform = (variants[variant] as (typeof variants)[number]).transform();
+  kept.push((variants[variant] as (typeof variants)[number]).transform());
   const before = await census(); // only this small summary survives into the second snapshot
-  const store = await fill(count, 0, transform);
+  const store = await fill(count, 0, kept[0] as Transform<KubeObject>);
   const after = await census();
   if (store.reader.size !== count) throw new Error("the store lost objects");
   const perObject: Record<string, number> = {};
