@@ -9,7 +9,8 @@
  * element, a string 16 bytes plus its characters rounded up to 8, a non-integer number 16.
  * Property names, and string values of up to 10 characters, are internalized by `JSON.parse` (one
  * copy per process) and cost only their slot; under the informer's default transform, every value
- * {@link internStrings} shares costs only its slot too. Then each entry's slot in the store.
+ * {@link internStrings} shares costs only its slot too (the metadata records it shares are counted
+ * in full: the estimate errs high by what siblings share). Then each entry's slot in the store.
  * `bench/cache-memory.ts` checks the estimate against the measured heap (within ±20 %).
  */
 import type { KubeObject } from "../api/index.ts";

@@ -1,8 +1,9 @@
 /**
  * An in-memory store of objects keyed by `namespace/name` — held by namespace, then by name, so
  * the namespace index comes free and an entry holds no key string — and user-defined indexes.
- * It has exactly one writer (the reflector) and any number of readers. An indexer that throws (or returns something other than an array) on an object leaves that
- * object stored but out of that index, and is reported; it never fails the write.
+ * It has exactly one writer (the reflector) and any number of readers. An indexer that throws (or
+ * returns something other than an array) on an object leaves that object stored but out of that
+ * index, and is reported; it never fails the write.
  */
 import { type KubeObject, keyOf, type ObjectKey, objectKey, parseKey } from "../api/index.ts";
 import { type LabelSelectorMatcher, parseLabelSelector } from "./labels.ts";
