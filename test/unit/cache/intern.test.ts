@@ -94,17 +94,16 @@ describe("internStrings", () => {
     assert.notEqual(a?.spec.ports, b?.spec.ports);
   });
 
-  it("keeps at most an eighth of its string bound in records, the first ones out first", () => {
-    const intern = internStrings<KubeObject>(8); // one record
-    const labelled = (i: number, app: string): KubeObject => ({
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name: `p${i}`, labels: { app } },
-    });
-    const web = intern(labelled(1, "web")).metadata.labels;
-    assert.equal(intern(labelled(2, "web")).metadata.labels, web);
-    intern(labelled(3, "db"));
-    assert.notEqual(intern(labelled(4, "web")).metadata.labels, web, "web's record left for db's");
+  it("keeps at most an eighth of its string bound in records, the least recently used out first", () => {
+    const intern = internStrings<KubeObject>(16); // two records
+    const labelled = (i: number, app: string) =>
+      intern({ apiVersion: "v1", kind: "Pod", metadata: { name: `p${i}`, labels: { app } } }).metadata.labels;
+    const web = labelled(1, "web");
+    const db = labelled(2, "db");
+    assert.equal(labelled(3, "web"), web, "web's record is now the most recently used");
+    labelled(4, "cache");
+    assert.equal(labelled(5, "web"), web, "web's record stayed");
+    assert.notEqual(labelled(6, "db"), db, "db's record left for cache's");
   });
 });
 
