@@ -60,8 +60,12 @@ export function sharedByInterning(
  * finite number, a boolean, `null` or a shared record itself, and its JSON is short.
  */
 function sharedRecordLength(value: object, field: string | undefined, parent: string | undefined): number {
-  const record = recordFields.has(field ?? "") && (parent === "metadata" || parent === field);
-  return record ? recordLength(value, field, parent) : -1;
+  return isRecord(field, parent) ? recordLength(value, field, parent) : -1;
+}
+
+/** True for a metadata record, or an item of one: what {@link internStrings} shares and freezes. */
+function isRecord(field: string | undefined, parent: string | undefined): boolean {
+  return recordFields.has(field ?? "") && (parent === "metadata" || parent === field);
 }
 
 function recordLength(value: object, field: string | undefined, parent: string | undefined): number {
@@ -121,9 +125,10 @@ function boundedPool<V>(maxEntries: number, refresh: boolean): (key: string, val
  * A transform that replaces, in place, the repeated string values of each object with one shared
  * copy from a pool of at most `maxEntries` strings, and its metadata's repeated records (labels,
  * annotations, `ownerReferences`, finalizers) with one shared copy from a pool of an eighth as
- * many. It mutates the
- * object it is given, so use it only on objects nobody else holds (freshly parsed watch objects,
- * as the informer does). Objects it returns may share records with each other: never mutate them.
+ * many. It mutates the object it is given, so use it only on objects nobody else holds (freshly
+ * parsed watch objects, as the informer does). Objects it returns may share records with each
+ * other, so those records are frozen, shared or not: changing a cached object's labels in place
+ * (which would change its siblings' too) throws a TypeError; copy the object, or its record, first.
  */
 export function internStrings<T extends KubeObject>(maxEntries = 16_384): Transform<T> {
   const strings = boundedPool<string>(maxEntries, false);
@@ -133,6 +138,8 @@ export function internStrings<T extends KubeObject>(maxEntries = 16_384): Transf
       return sharedByInterning(value, field, parent) ? strings(value, value) : value;
     if (value === null || typeof value !== "object") return value;
     walk(value as Record<string, unknown>, field);
+    if (!isRecord(field, parent)) return value;
+    Object.freeze(value);
     return sharedRecordLength(value, field, parent) < 0 ? value : records(JSON.stringify(value), value);
   };
   const walk = (node: Record<string, unknown> | unknown[], parent: string | undefined): void => {

@@ -54,6 +54,28 @@ describe("internStrings", () => {
     assert.notEqual(a, b);
   });
 
+  it("freezes the records, shared or not, so changing one in place throws rather than change its siblings", () => {
+    const intern = internStrings<KubeObject>();
+    const long = { labels: { app: "web", note: "x".repeat(300) } };
+    const [shared, alone] = [intern(sibling(1)), intern(sibling(2, long))].map((o) => o.metadata);
+    assert.ok(shared?.labels && shared.ownerReferences?.[0] && shared.finalizers && alone?.labels);
+    assert.throws(() => {
+      (shared.labels as Record<string, string>).app = "api";
+    }, TypeError);
+    assert.throws(() => shared.finalizers?.push("another"), TypeError);
+    assert.throws(() => {
+      (shared.ownerReferences?.[0] as { name: string }).name = "other";
+    }, TypeError);
+    assert.throws(
+      () => {
+        (alone.labels as Record<string, string>).app = "api";
+      },
+      TypeError,
+      "a record too long to share is frozen all the same",
+    );
+    assert.equal(intern(sibling(3)).metadata.labels?.app, "web");
+  });
+
   it("shares an owner reference alone when the lists differ, and no record that differs", () => {
     const intern = internStrings<KubeObject>();
     const a = intern(sibling(1)).metadata;
