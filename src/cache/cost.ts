@@ -9,10 +9,11 @@
  * element, a string 16 bytes plus its characters rounded up to 8, a non-integer number 16.
  * Property names, and string values of up to 10 characters, are internalized by `JSON.parse` (one
  * copy per process) and cost only their slot; under the informer's default transform, every value
- * {@link internStrings} shares costs only its slot too. Then each entry's key and indexes.
+ * {@link internStrings} shares costs only its slot too (the metadata records it shares are counted
+ * in full: the estimate errs high by what siblings share). Then each entry's slot in the store.
  * `bench/cache-memory.ts` checks the estimate against the measured heap (within ±20 %).
  */
-import { type KubeObject, keyOf } from "../api/index.ts";
+import type { KubeObject } from "../api/index.ts";
 import { sharedByInterning } from "./intern.ts";
 import type { Indexer, StoreWriter } from "./store.ts";
 
@@ -26,18 +27,18 @@ const heapNumber = 2 * word;
 /** `JSON.parse` internalizes string values up to this length: repeats share one copy. */
 const internalizedLength = 10;
 /**
- * A store entry besides its object: its slot in the store's map and in the namespace index
- * (hash table entries at their average load), measured with `bench/cache-memory.ts`'s
- * name-and-namespace objects.
+ * A store entry besides its object: its slot in its namespace's map, keyed by the object's own name
+ * string (a hash table entry of three words and its share of buckets, at the table's average
+ * load), measured with `bench/cache-memory.ts`'s name-and-namespace objects.
  */
-const entryOverhead = 20 * word;
+const entryOverhead = 4 * word;
 
 /**
- * The estimated heap bytes an object holds in a store, with its key and index entries. `interned`:
+ * The estimated heap bytes an object holds in a store, with its entry there. `interned`:
  * the informer's default transform ({@link internStrings}) shares its repeated strings.
  */
 export function estimateBytes(obj: KubeObject, interned: boolean): number {
-  return entryOverhead + stringBytes(keyOf(obj)) + valueBytes(obj, undefined, undefined, interned);
+  return entryOverhead + valueBytes(obj, undefined, undefined, interned);
 }
 
 function stringBytes(s: string): number {
@@ -82,7 +83,7 @@ function objectBytes(value: Record<string, unknown>, field: string | undefined, 
 /**
  * A store's writer that keeps {@link CostedWriter.bytes}, the estimated heap of what the store
  * holds (objects sized by `sizeOf` as they are written, not by walking the store), and tells
- * `changed` after each write. Indexes a user adds are not counted: they hold keys, not objects.
+ * `changed` after each write. Indexes a user adds are not counted: they hold references to the objects counted here.
  */
 export class CostedWriter<T extends KubeObject> implements StoreWriter<T> {
   #bytes = 0;

@@ -3,9 +3,10 @@
  *
  * Informers and their stores. An {@link Informer} keeps one watch of one kind and scope
  * (namespace, label/field selectors, optionally metadata only) in a {@link StoreReader} with a
- * namespace index and user-defined indexes, strips `managedFields` and shares repeated strings by default, reports a synced
- * signal and its {@link Informer.health}, and fans changes out to handlers. User code it runs
- * (indexers, transform, handlers) never stops it: failures are reported and counted, and a loop
+ * namespace index and user-defined indexes, strips `managedFields` and shares repeated strings and
+ * metadata records (labels, annotations, owner references) by default, reports a synced signal
+ * and its {@link Informer.health}, and fans changes out to handlers. User code it runs (indexers,
+ * transform, handlers) never stops it: failures are reported and counted, and a loop
  * that dies anyway restarts with backoff. After every relist, handlers see each object still
  * present as an update, changed or not (client-go's `Replace`).
  *

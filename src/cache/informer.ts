@@ -93,7 +93,9 @@ export interface InformerMetrics extends WatchMetrics {
 export interface InformerOptions<T extends KubeObject> extends InformerScope {
   /**
    * Rewrites objects before they are stored. Default: drop `managedFields` (or keep a summary for
-   * owned kinds) and share repeated strings ({@link internStrings}). Pass `(o) => o` to keep everything.
+   * owned kinds) and share repeated strings and metadata records ({@link internStrings}: stored
+   * objects may share their labels, annotations and owner references, so never mutate them).
+   * Pass `(o) => o` to keep everything.
    * An object it throws on is stored untransformed (and the failure reported).
    */
   transform?: Transform<T>;

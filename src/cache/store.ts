@@ -1,10 +1,11 @@
 /**
- * An in-memory store of objects keyed by `namespace/name`, with a namespace index and
- * user-defined indexes. It has exactly one writer (the reflector) and any number of readers.
- * An indexer that throws (or returns something other than an array) on an object leaves that
- * object stored but out of that index, and is reported; it never fails the write.
+ * An in-memory store of objects keyed by `namespace/name` — held by namespace, then by name, so
+ * the namespace index comes free and an entry holds no key string — and user-defined indexes.
+ * It has exactly one writer (the reflector) and any number of readers. An indexer that throws (or
+ * returns something other than an array) on an object leaves that object stored but out of that
+ * index, and is reported; it never fails the write.
  */
-import { type KubeObject, keyOf, type ObjectKey } from "../api/index.ts";
+import { type KubeObject, keyOf, type ObjectKey, objectKey, parseKey } from "../api/index.ts";
 import { type LabelSelectorMatcher, parseLabelSelector } from "./labels.ts";
 
 /** Computes the index values of an object (e.g. the names of the ConfigMaps it references). */
@@ -50,15 +51,25 @@ export function createStore<T extends KubeObject>(
   reader: StoreReader<T>;
   writer: StoreWriter<T>;
 } {
-  const all = { ...indexers, namespace: (o: T) => [o.metadata.namespace ?? ""] };
-  const store = new IndexedStore<T>(all, onIndexerError);
+  const { namespace: _, ...own } = indexers;
+  const store = new IndexedStore<T>(own, onIndexerError);
   return { reader: store, writer: store };
 }
 
+/** The namespace an object is stored under: `""` for cluster-scoped objects. */
+const namespaceOf = (obj: KubeObject): string => obj.metadata.namespace ?? "";
+const nameOf = (obj: KubeObject): string => obj.metadata.name ?? "";
+
+/**
+ * Objects are held by namespace, then by name: each namespace's map is the namespace index, and
+ * its keys are the objects' own name strings, so an entry costs no key string of its own (a
+ * `namespace/name` key is made only when asked for). Other indexes hold the objects themselves.
+ */
 class IndexedStore<T extends KubeObject> implements StoreReader<T>, StoreWriter<T> {
-  readonly #objects = new Map<ObjectKey, T>();
+  #byNamespace = new Map<string, Map<string, T>>();
+  #size = 0;
   readonly #indexers: Record<string, Indexer<T>>;
-  readonly #indexes = new Map<string, Map<string, Set<ObjectKey>>>();
+  readonly #indexes = new Map<string, Map<string, Set<T>>>();
   readonly #onIndexerError: IndexerErrorHandler;
 
   constructor(indexers: Record<string, Indexer<T>>, onIndexerError: IndexerErrorHandler) {
@@ -68,20 +79,27 @@ class IndexedStore<T extends KubeObject> implements StoreReader<T>, StoreWriter<
   }
 
   get size(): number {
-    return this.#objects.size;
+    return this.#size;
   }
 
   get(key: ObjectKey): T | undefined {
-    return this.#objects.get(key);
+    const { namespace = "", name } = parseKey(key);
+    return this.#byNamespace.get(namespace)?.get(name);
   }
 
   keys(): ObjectKey[] {
-    return [...this.#objects.keys()];
+    const keys: ObjectKey[] = [];
+    for (const [namespace, objects] of this.#byNamespace) {
+      for (const name of objects.keys()) keys.push(objectKey(namespace, name));
+    }
+    return keys;
   }
 
   list(opts: { namespace?: string; labelSelector?: string | LabelSelectorMatcher } = {}): T[] {
     const candidates =
-      opts.namespace === undefined ? [...this.#objects.values()] : this.byIndex("namespace", opts.namespace);
+      opts.namespace === undefined
+        ? [...this.#byNamespace.values()].flatMap((objects) => [...objects.values()])
+        : this.byIndex("namespace", opts.namespace);
     if (!opts.labelSelector) return candidates;
     const selector =
       typeof opts.labelSelector === "string" ? parseLabelSelector(opts.labelSelector) : opts.labelSelector;
@@ -89,81 +107,91 @@ class IndexedStore<T extends KubeObject> implements StoreReader<T>, StoreWriter<
   }
 
   byIndex(index: string, value: string): T[] {
-    const keys = this.#indexes.get(index)?.get(value);
-    return keys ? [...keys].map((k) => this.#objects.get(k) as T) : [];
+    const objects =
+      index === "namespace" ? this.#byNamespace.get(value) : this.#indexes.get(index)?.get(value);
+    return objects ? [...objects.values()] : [];
   }
 
   apply(obj: T): T | undefined {
-    const key = keyOf(obj);
-    const previous = this.#objects.get(key);
-    if (previous) this.#unindex(key, previous);
-    this.#objects.set(key, obj);
-    this.#index(key, obj);
+    const namespace = namespaceOf(obj);
+    const objects = this.#byNamespace.get(namespace) ?? new Map<string, T>();
+    if (objects.size === 0) this.#byNamespace.set(namespace, objects);
+    const previous = objects.get(nameOf(obj));
+    if (previous) this.#unindex(previous);
+    else this.#size++;
+    objects.set(nameOf(obj), obj);
+    this.#index(obj);
     return previous;
   }
 
   delete(obj: KubeObject): T | undefined {
-    const key = keyOf(obj);
-    const previous = this.#objects.get(key);
-    if (!previous) return undefined;
-    this.#unindex(key, previous);
-    this.#objects.delete(key);
+    const namespace = namespaceOf(obj);
+    const objects = this.#byNamespace.get(namespace);
+    const previous = objects?.get(nameOf(obj));
+    if (!objects || !previous) return undefined;
+    this.#unindex(previous);
+    objects.delete(nameOf(obj));
+    if (objects.size === 0) this.#byNamespace.delete(namespace);
+    this.#size--;
     return previous;
   }
 
   replace(objects: Iterable<T>): T[] {
-    const next = new Map<ObjectKey, T>();
-    for (const obj of objects) next.set(keyOf(obj), obj);
-    const removed = [...this.#objects].filter(([key]) => !next.has(key)).map(([, obj]) => obj);
-    this.#objects.clear();
+    const before = this.#byNamespace;
+    this.#byNamespace = new Map();
+    this.#size = 0;
     for (const index of this.#indexes.values()) index.clear();
-    for (const [key, obj] of next) {
-      this.#objects.set(key, obj);
-      this.#index(key, obj);
+    for (const obj of objects) this.apply(obj);
+    const removed: T[] = [];
+    for (const [namespace, old] of before) {
+      const now = this.#byNamespace.get(namespace);
+      for (const [name, obj] of old) if (!now?.has(name)) removed.push(obj);
     }
     return removed;
   }
 
   addIndexer(name: string, indexer: Indexer<T>): void {
-    if (this.#indexers[name]) return;
+    if (name === "namespace" || this.#indexers[name]) return;
     this.#indexers[name] = indexer;
     this.#indexes.set(name, new Map());
-    for (const [key, obj] of this.#objects) this.#indexOne(name, key, obj);
-  }
-
-  #index(key: ObjectKey, obj: T): void {
-    for (const name of Object.keys(this.#indexers)) this.#indexOne(name, key, obj);
-  }
-
-  #indexOne(name: string, key: ObjectKey, obj: T): void {
-    const index = this.#indexes.get(name) as Map<string, Set<ObjectKey>>;
-    for (const value of this.#valuesOf(name, key, obj, true)) {
-      const keys = index.get(value) ?? new Set<ObjectKey>();
-      index.set(value, keys);
-      keys.add(key);
+    for (const objects of this.#byNamespace.values()) {
+      for (const obj of objects.values()) this.#indexOne(name, obj);
     }
   }
 
-  #unindex(key: ObjectKey, obj: T): void {
+  #index(obj: T): void {
+    for (const name of Object.keys(this.#indexers)) this.#indexOne(name, obj);
+  }
+
+  #indexOne(name: string, obj: T): void {
+    const index = this.#indexes.get(name) as Map<string, Set<T>>;
+    for (const value of this.#valuesOf(name, obj, true)) {
+      const objects = index.get(value) ?? new Set<T>();
+      index.set(value, objects);
+      objects.add(obj);
+    }
+  }
+
+  #unindex(obj: T): void {
     for (const name of Object.keys(this.#indexers)) {
-      const index = this.#indexes.get(name) as Map<string, Set<ObjectKey>>;
+      const index = this.#indexes.get(name) as Map<string, Set<T>>;
       // A failure here was reported when the object was indexed: it is in no entry of this index.
-      for (const value of this.#valuesOf(name, key, obj, false)) {
-        const keys = index.get(value);
-        keys?.delete(key);
-        if (keys?.size === 0) index.delete(value);
+      for (const value of this.#valuesOf(name, obj, false)) {
+        const objects = index.get(value);
+        objects?.delete(obj);
+        if (objects?.size === 0) index.delete(value);
       }
     }
   }
 
   /** The values indexer `name` gives `obj`; none when it fails (reported when `report`). */
-  #valuesOf(name: string, key: ObjectKey, obj: T, report: boolean): readonly string[] {
+  #valuesOf(name: string, obj: T, report: boolean): readonly string[] {
     try {
       const values = (this.#indexers[name] as Indexer<T>)(obj);
       if (Array.isArray(values)) return values;
       throw new TypeError(`indexer "${name}" returned ${typeof values}, not an array of strings`);
     } catch (err) {
-      if (report) this.#onIndexerError(err, name, key);
+      if (report) this.#onIndexerError(err, name, keyOf(obj));
       return [];
     }
   }

@@ -27,6 +27,16 @@ describe("estimateBytes", () => {
     );
   });
 
+  it("counts an owner's uid as shared under the default transform, the object's own never", () => {
+    const owned = (uid: string, ownerUid: string) => {
+      const base = cm("a");
+      const ownerReferences = [{ apiVersion: "v1", kind: "ConfigMap", name: "o", uid: ownerUid }];
+      return { ...base, metadata: { ...base.metadata, uid, ownerReferences } };
+    };
+    assert.equal(estimateBytes(owned("", long("o")), true), estimateBytes(owned("", ""), true));
+    assert.equal(estimateBytes(owned(long("u"), ""), true) - estimateBytes(owned("", ""), true), 16 + 104);
+  });
+
   it("counts what managedFields hold, an empty object's spare slots and a non-integer number", () => {
     const plain = cm("a");
     const managed = withManagedFields(plain); // [{ manager, operation, fieldsV1: {} }]

@@ -86,6 +86,20 @@ describe("createStore", () => {
     assert.deepEqual(names(reader.byIndex("keys", "y")), []);
   });
 
+  it("hands out the stored version from every index, and forgets an emptied namespace", () => {
+    const { reader, writer } = createStore<ConfigMapObject>({ keys: byDataKeys });
+    writer.apply(cm("a", "ns", "1", undefined, { x: "1" }));
+    const updated = cm("a", "ns", "2", undefined, { x: "1" });
+    writer.apply(updated);
+    assert.equal(reader.byIndex("keys", "x")[0], updated);
+    assert.equal(reader.list({ namespace: "ns" })[0], updated);
+    assert.equal(reader.get("ns/a"), updated);
+    writer.delete(updated);
+    assert.deepEqual([reader.size, reader.keys(), reader.list()], [0, [], []]);
+    writer.apply(cm("b", "ns"));
+    assert.deepEqual(reader.keys(), ["ns/b"]);
+  });
+
   it("returns nothing for an unknown index", () => {
     const { reader, writer } = createStore<ConfigMapObject>();
     writer.apply(cm("a"));
