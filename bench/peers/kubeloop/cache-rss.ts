@@ -3,7 +3,8 @@
  * kubeloop operator does when it watches Pods. A manager at its defaults (no `clientOptions`,
  * metrics and health endpoints off, no leader election) and one Pod informer from its shared cache
  * with the informer's default transform (managedFields stripped, repeated strings shared), run by
- * `runManager`. With BENCH_NAMESPACE set it caches that namespace's Pods only (the runner's
+ * `runManager`. A runnable, started once the caches synced, reports the count and holds the
+ * manager up (one with no controllers and no runnables stops once synced). With BENCH_NAMESPACE set it caches that namespace's Pods only (the runner's
  * empty-cache baseline). Once the cache has synced it prints `BENCH synced <count of cached Pods>`.
  *
  * The runner bundles it with `kubeloop build` and runs it with the generated Dockerfile's node
@@ -20,5 +21,11 @@ const manager = await Manager.create({
   ...(namespace ? { namespace } : {}),
 });
 const pods = manager.cache.informer(Pod);
-void pods.waitForSync().then(() => process.stdout.write(`BENCH synced ${pods.store.size}\n`));
+manager.add({
+  name: "report-synced",
+  start: ({ signal }) => {
+    process.stdout.write(`BENCH synced ${pods.store.size}\n`);
+    return new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+  },
+});
 await runManager(manager);
