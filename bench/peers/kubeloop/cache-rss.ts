@@ -25,7 +25,7 @@ manager.add({
   name: "report-synced",
   start: ({ signal }) => {
     process.stdout.write(`BENCH synced ${pods.store.size}\n`);
-    return new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+    return new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   },
 });
 await runManager(manager);
