@@ -52,22 +52,17 @@ export function sharedByInterning(
   return value.length <= maxLength && !unique;
 }
 
-/**
- * The length of `value`'s JSON, about, when the transform shares the object or array
- * `value` (found in `field` of an object in `parent`) whole with its equals; -1 when it does not.
- * It does for a metadata's labels, annotations, `ownerReferences` (each, and the list) and
- * finalizers, when it is a plain object or an array whose every value is a shared string, a
- * finite number, a boolean, `null` or a shared record itself, and its JSON is short.
- */
-function sharedRecordLength(value: object, field: string | undefined, parent: string | undefined): number {
-  return isRecord(field, parent) ? recordLength(value, field, parent) : -1;
-}
-
 /** True for a metadata record, or an item of one: what {@link internStrings} shares and freezes. */
 function isRecord(field: string | undefined, parent: string | undefined): boolean {
   return recordFields.has(field ?? "") && (parent === "metadata" || parent === field);
 }
 
+/**
+ * The length of `value`'s JSON, about, when the transform shares the record `value` (found in
+ * `field` of an object in `parent`) whole with its equals; -1 when it does not: when it is not a
+ * plain object or an array whose every value is a shared string, a finite number, a boolean,
+ * `null` or a shared record itself, or its JSON is long.
+ */
 function recordLength(value: object, field: string | undefined, parent: string | undefined): number {
   if (Array.isArray(value)) {
     let length = 1 + value.length;
@@ -140,7 +135,7 @@ export function internStrings<T extends KubeObject>(maxEntries = 16_384): Transf
     walk(value as Record<string, unknown>, field);
     if (!isRecord(field, parent)) return value;
     Object.freeze(value);
-    return sharedRecordLength(value, field, parent) < 0 ? value : records(JSON.stringify(value), value);
+    return recordLength(value, field, parent) < 0 ? value : records(JSON.stringify(value), value);
   };
   const walk = (node: Record<string, unknown> | unknown[], parent: string | undefined): void => {
     if (Array.isArray(node)) {

@@ -30,7 +30,7 @@ import {
   ObservedRecord,
   readLeaseRecord,
 } from "../election/index.ts";
-import { hashSpace, overlaps, type ShardRange, shardRange } from "../sharding/index.ts";
+import { hashSpace, overlaps, type ShardRange, shardRange, splitHashSpace } from "../sharding/index.ts";
 import { holdMembership, type LeaseDeleteClient, ownedByPod, type ReplicaPod } from "./membership.ts";
 import { ShardLeaseNames } from "./names.ts";
 import { planShards, type ShardLeaseState } from "./plan.ts";
@@ -127,7 +127,7 @@ export class ShardCoordinator {
     this.identity = options.identity ?? defaultIdentity();
     this.#names = new ShardLeaseNames(options.name, options.shards ?? 32);
     this.shards = this.#names.shards;
-    this.#ranges = Array.from({ length: this.shards }, (_, index) => shardRange(index, this.shards));
+    this.#ranges = splitHashSpace(this.shards);
     this.#clock = options.clock ?? systemClock;
   }
 
