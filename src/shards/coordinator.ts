@@ -14,10 +14,12 @@
  * the Leases read after taking it shows no such overlap (else it gives the shard back at once).
  * Of two replicas taking overlapping shards, the one whose Lease was written later lists after both
  * writes and gives way; both may, and take again a retry period later. So no hash is worked on
- * under two counts at once, and the new count's replicas take over as the old ones leave.
+ * under two counts at once, and the new count's replicas take over as the old ones leave. Once
+ * nobody holds them (released, or expired), the other count's Leases are deleted by whichever
+ * replica sees that first, so a finished rollout leaves none behind.
  */
 import { Lease, type LeaseObject } from "../api/index.ts";
-import type { ListOptions, ObjectList } from "../client/index.ts";
+import { ConflictError, type ListOptions, NotFoundError, type ObjectList } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
 import {
   defaultElectionTimings,
@@ -94,6 +96,18 @@ export interface ShardCoordinatorOptions extends Partial<ElectionTimings> {
    * Required: a coordinator that cannot reach the apiserver, or whose shard work fails, must say so.
    */
   onError: (error: unknown, phase: ElectionPhase | "list") => void;
+  /**
+   * Called when the shards of this count that held Leases of another count overlap change (a
+   * rolling update changing the count): their indices and those Leases' holders, both empty once
+   * no other count holds any of this count's hashes. Default none.
+   */
+  onOtherCount?: (wait: OtherCountWait) => void;
+}
+
+/** Shards of this count waiting for replicas of another count to release what overlaps them. */
+export interface OtherCountWait {
+  readonly shards: readonly number[];
+  readonly holders: readonly string[];
 }
 
 /** One election this replica runs for a shard. */
@@ -120,6 +134,8 @@ export class ShardCoordinator {
   readonly #renewed = new Map<number, number>();
   /** The last list of the Leases made to check shards just taken ({@link ShardCoordinator.#listAfter}). */
   #listing: { readonly sentAt: number; readonly items: Promise<LeaseObject[]> } | undefined;
+  /** What {@link ShardCoordinatorOptions.onOtherCount} was last told, as `shards/holders`. */
+  #otherCount = "/";
 
   /** Splits the hash space into `options.shards` virtual shards; starts nothing before {@link run}. */
   constructor(options: ShardCoordinatorOptions) {
@@ -174,16 +190,50 @@ export class ShardCoordinator {
 
   async #replan(signal: AbortSignal): Promise<void> {
     const { items } = await this.#options.client.list(Lease, { namespace: this.#options.namespace, signal });
-    const plan = planShards(
-      this.identity,
-      this.#members(items),
-      this.#states(items, this.#overlapped(items)),
-    );
+    const overlapped = this.#overlapped(items);
+    this.#tellOtherCount(overlapped);
+    const plan = planShards(this.identity, this.#members(items), this.#states(items, overlapped));
     for (const index of plan.claim) if (!this.#campaigns.has(index)) this.#campaign(index);
     for (const index of plan.release) this.#resign(index);
     // A campaign for a shard another replica won keeps polling its Lease; stop it unless still planned.
     for (const [index, campaign] of this.#campaigns) {
       if (!campaign.elector.isLeader() && !plan.claim.includes(index)) this.#resign(index);
+    }
+    await this.#sweep(items, signal);
+  }
+
+  /** Tells {@link ShardCoordinatorOptions.onOtherCount} which shards another count holds, when that changed. */
+  #tellOtherCount(overlapped: ReadonlyMap<number, string>): void {
+    const wait = {
+      shards: [...overlapped.keys()].sort((a, b) => a - b),
+      holders: [...new Set(overlapped.values())].sort(),
+    };
+    const key = `${wait.shards.join(",")}/${wait.holders.join(",")}`;
+    if (key === this.#otherCount) return;
+    this.#otherCount = key;
+    this.#options.onOtherCount?.(wait);
+  }
+
+  /**
+   * Deletes the Leases of other shard counts (shards and members) that nobody holds: released, or
+   * expired by {@link ShardCoordinator.#expired}'s rule. The precondition on the version listed
+   * leaves a Lease renewed or taken since alone (a 409, as a Lease deleted by another replica first
+   * is a 404: both expected).
+   */
+  async #sweep(leases: readonly LeaseObject[], signal: AbortSignal): Promise<void> {
+    const { client, namespace } = this.#options;
+    for (const lease of leases) {
+      const { name = "", resourceVersion } = lease.metadata;
+      const shard = this.#names.parseShard(name);
+      const otherCount = shard
+        ? shard.count !== this.shards
+        : this.#names.isMember(name) && !this.#names.isPeer(name);
+      if (!otherCount || !this.#expired(lease)) continue;
+      await client
+        .delete(Lease, name, { namespace, preconditions: { resourceVersion }, signal })
+        .catch((err: unknown) => {
+          if (!(err instanceof NotFoundError || err instanceof ConflictError)) this.#report(err, "release");
+        });
     }
   }
 

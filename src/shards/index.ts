@@ -28,6 +28,7 @@
 
 export {
   type HeldShard,
+  type OtherCountWait,
   ShardCoordinator,
   type ShardCoordinatorOptions,
   type ShardLeaseClient,

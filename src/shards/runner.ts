@@ -124,6 +124,14 @@ export class ShardRunner {
         if (phase !== "callback") return options.onLeaseError(err, phase);
         logger.error({ err }, "sharding: a shard's work failed; the shard is given up, to be taken again");
       },
+      onOtherCount: ({ shards, holders }) => {
+        if (shards.length === 0)
+          return logger.info("sharding: no replica of another shard count holds our hashes");
+        logger.info(
+          { shards, holders },
+          `sharding: ${shards.length} of our shards wait for replicas of another shard count to release them (a rolling update changing --shards)`,
+        );
+      },
     });
   }
 

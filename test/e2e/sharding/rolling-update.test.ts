@@ -9,10 +9,12 @@
  * deadline, as one calling a slow external API does; meanwhile a writer keeps editing the objects'
  * specs. The replicas must end up sharing the 16 shards fairly, and the reconciles they print and
  * the writes the apiserver's audit log records by pod must show no key reconciled by two replicas
- * at once (under either count) and no write sent after a successor began reconciling its key.
+ * at once (under either count) and no write sent after a successor began reconciling its key; the
+ * Leases of the old count must be deleted once released.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { Lease } from "../../../src/api/index.ts";
 import { auditedCluster } from "../fixtures/audit.ts";
 import { deploy, type Replica } from "../fixtures/deployed.ts";
 import { auditRun, describeAudit, inSlowReconcile, startLoad } from "../fixtures/rollout.ts";
@@ -63,6 +65,15 @@ test("rolling updates of a sharded operator under load, the first changing the s
   }).catch((err: Error) => err);
   await load.settle();
   phases.push(seconds());
+  // Released by the old replicas' SIGTERM, the Leases of 12 shards are deleted by the new ones.
+  const ofOldCount = async () =>
+    (await operator.client.list(Lease, { namespace: operator.namespace })).items
+      .map((lease) => lease.metadata.name ?? "")
+      .filter((name) => name.endsWith(`-of-${SHARDS}`));
+  const swept = await eventually(async () => (await ofOldCount()).length === 0, {
+    what: `no Lease of ${SHARDS} shards left`,
+    timeoutMs: 30_000,
+  }).catch(() => false);
 
   const audit = await auditRun(cluster, operator.replicas);
   const shares = operator.running.map((r) => held(r).size);
@@ -76,4 +87,5 @@ test("rolling updates of a sharded operator under load, the first changing the s
   assert.ok(audit.keys >= load.keys.length, `every key audited: ${audit.keys} of ${load.keys.length}`);
   assert.deepEqual(audit.overlaps, [], "no key reconciled by two replicas at once");
   assert.deepEqual(audit.stale, [], "no write after a successor began reconciling its key");
+  assert.ok(swept, `the Leases of ${SHARDS} shards are deleted once released: left ${await ofOldCount()}`);
 });

@@ -7,10 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
+import { Lease } from "../../../src/api/index.ts";
 import { FakeClock, untilAborted } from "../../../src/clock/index.ts";
 import { microTime } from "../../../src/election/index.ts";
 import { overlaps, shardRange } from "../../../src/sharding/index.ts";
 import {
+  type OtherCountWait,
   ShardCoordinator,
   type ShardCoordinatorOptions,
   type ShardLeaseClient,
@@ -49,6 +51,12 @@ function replicaClient(store: FakeLeaseStore): { client: ShardLeaseClient; link:
     delete: through(store.delete.bind(store)),
   };
   return { client, link };
+}
+
+/** The names of the Leases in the replicas' store, sorted. */
+async function leaseNames(replicas: Replicas): Promise<string[]> {
+  const { items } = await replicas.store.list(Lease, { namespace: "default" });
+  return items.map((lease) => lease.metadata.name ?? "").sort();
 }
 
 class Replicas {
@@ -302,10 +310,14 @@ describe("ShardCoordinator", () => {
     const replicas = new Replicas(t);
     for (const id of ["a", "b", "c"]) replicas.start(id, 5_000);
     await replicas.untilShares({ a: 2, b: 2, c: 2 });
-    replicas.start("d", 5_000, { shards: 4 });
+    const waits: OtherCountWait[] = [];
+    replicas.start("d", 5_000, { shards: 4, onOtherCount: (wait) => waits.push(wait) });
     await replicas.advance(20_000);
     assert.deepEqual(replicas.held("d"), [], "every shard of 4 overlaps a held shard of 6");
+    assert.deepEqual(waits, [{ shards: [0, 1, 2, 3], holders: ["a", "b", "c"] }], "d said what it waits for");
     await replicas.untilShares({ a: 2, b: 2, c: 2 }, 1_000);
+    const ofSix = (await leaseNames(replicas)).filter((name) => name.endsWith(`-of-${SHARDS}`));
+    assert.equal(ofSix.length, SHARDS + 3, "the held Leases of 6 (shards and members) are kept");
     for (const [old, next] of [
       ["a", "e"],
       ["b", "f"],
@@ -318,6 +330,13 @@ describe("ShardCoordinator", () => {
     await replicas.stop("c");
     await replicas.untilShares({ d: 2, e: 1, f: 1 }, 120_000, 4);
     replicas.assertNoOverlap();
+    assert.deepEqual(waits.at(-1), { shards: [], holders: [] }, "d said the wait is over");
+    await replicas.advance(10_000);
+    assert.deepEqual(
+      (await leaseNames(replicas)).filter((name) => !name.endsWith("-of-4")),
+      [],
+      "the Leases of 6 are deleted once released",
+    );
     assert.deepEqual(replicas.errors, []);
   });
 
