@@ -40,12 +40,17 @@ export interface ManagerOptions {
   permissions?: readonly Pick<PermissionRequest, "type">[];
   /**
    * Cache tuning: per-kind scopes, transforms, watch timing, periodic relist (per cache and per
-   * kind), refusing cached reads that would start an informer (`failOnMissingInformer`), and
+   * kind), how long the start waits for the caches to sync (`syncTimeoutMs`, default 2 minutes as
+   * controller-runtime's `CacheSyncTimeout`: raise it for kinds of hundreds of thousands of
+   * objects), refusing cached reads that would start an informer (`failOnMissingInformer`), and
    * per-kind heap `budgets` in bytes (keyed by `apiVersion/kind`, e.g. `{ "v1/Pod": 512 * 2 ** 20 }`):
    * a kind whose caches' estimated heap (`kubeloop_cache_bytes`) goes over its budget is warned
    * about once, and `kubeloop_cache_budget_exceeded{kind}` is 1 until it is back under 90 % of it.
    */
-  cache?: Pick<InformerCacheOptions, "byKind" | "informer" | "relistByKind" | "failOnMissingInformer"> & {
+  cache?: Pick<
+    InformerCacheOptions,
+    "byKind" | "informer" | "relistByKind" | "failOnMissingInformer" | "syncTimeoutMs"
+  > & {
     budgets?: CacheBudgets;
   };
   /**

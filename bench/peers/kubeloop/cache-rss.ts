@@ -18,6 +18,9 @@ const manager = await Manager.create({
   name: "cache-rss-kubeloop",
   metrics: false,
   health: false,
+  // The runner's timeout (30 min) bounds the sync, as for the Go peer, which waits without one:
+  // 200,000 Pods listed from a loaded 2-core apiserver took longer than the default 2 minutes.
+  cache: { syncTimeoutMs: 30 * 60_000 },
   ...(namespace ? { namespace } : {}),
 });
 const pods = manager.cache.informer(Pod);

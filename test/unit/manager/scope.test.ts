@@ -1,6 +1,6 @@
 /**
  * A namespace-scoped manager keeps every informer in its namespace, per-kind overrides too; its
- * cache options refuse undeclared reads and budget the heap per kind when asked.
+ * cache options refuse undeclared reads, budget the heap per kind and wait longer for a sync when asked.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -67,5 +67,12 @@ describe("Manager: cache budgets and undeclared reads", () => {
       .reconcile(async () => undefined);
     await assert.rejects(manager.cache.reader(Gadget), MissingInformerError);
     assert.equal(manager.cache.informers().length, 1, "only the declared kind is cached");
+  });
+
+  it("waits cache.syncTimeoutMs for the caches to sync, 2 minutes by default", async () => {
+    const { manager: waiting } = await fakeManager({ cache: { syncTimeoutMs: 30 * 60_000 } });
+    assert.equal(waiting.cache.syncTimeoutMs, 30 * 60_000);
+    const { manager } = await fakeManager();
+    assert.equal(manager.cache.syncTimeoutMs, 2 * 60_000);
   });
 });
