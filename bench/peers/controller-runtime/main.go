@@ -4,7 +4,7 @@
 // meta.SetStatusCondition + Status().Update only when the status changed. The benchmark's
 // settings: client-side rate limiting off (QPS -1, as for every contender) unless
 // BENCH_CLIENT_SETTINGS=defaults, 4 workers, a 30 s SyncPeriod, no metrics or health endpoints. It prints the runner's progress lines
-// (BENCH ready / first-reconcile / all-reconciled) on stdout; logs go to stderr.
+// (BENCH ready / first-reconcile / all-reconciled / unchanged-reconciled) on stdout; logs go to stderr.
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -87,10 +88,12 @@ func (in *WidgetList) DeepCopyObject() runtime.Object {
 
 // markers prints the runner's progress lines.
 type markers struct {
-	mu       sync.Mutex
-	started  bool
-	expected int
-	done     map[string]struct{}
+	mu        sync.Mutex
+	started   bool
+	expected  int
+	streamed  int
+	done      map[string]struct{}
+	unchanged map[string]struct{}
 }
 
 func (m *markers) reconcileStarted() {
@@ -112,6 +115,19 @@ func (m *markers) reconcileDone(key string) {
 	if len(m.done) == m.expected {
 		fmt.Println("BENCH all-reconciled")
 	}
+	if _, seen := m.unchanged[key]; seen || m.isStreamed(key) {
+		return
+	}
+	m.unchanged[key] = struct{}{}
+	if len(m.unchanged) == m.expected-min(m.streamed, m.expected) {
+		fmt.Println("BENCH unchanged-reconciled")
+	}
+}
+
+// isStreamed tells whether key (bench/w-00042) is a Widget the starvation stream changes: its index is below streamed.
+func (m *markers) isStreamed(key string) bool {
+	index, err := strconv.Atoi(key[strings.LastIndex(key, "-")+1:])
+	return err == nil && index < m.streamed
 }
 
 // WidgetReconciler converges one Widget.
@@ -193,7 +209,12 @@ func main() {
 		HealthProbeBindAddress: "0",
 	})
 	must(err)
-	m := &markers{expected: envInt("BENCH_EXPECT", 0), done: map[string]struct{}{}}
+	m := &markers{
+		expected:  envInt("BENCH_EXPECT", 0),
+		streamed:  envInt("BENCH_STREAMED", 0),
+		done:      map[string]struct{}{},
+		unchanged: map[string]struct{}{},
+	}
 	must(ctrl.NewControllerManagedBy(mgr).
 		For(&Widget{}).
 		Owns(&corev1.ConfigMap{}).

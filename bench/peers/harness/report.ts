@@ -146,7 +146,7 @@ function sizeSection(ms: Medians[], n: number, level: string): string {
       rows3,
     ),
     "",
-    "Work arriving during a restart (every Widget present and converged, the operator restarted). Change during restart: new Widgets created 0.5 s after the process starts, each timed from its create to converged; all = every Widget, old and new, reconciled once, from process start. Starvation: spec changes of 100 Widgets streamed from 1 s before the restart; the time from process start until every Widget had been reconciled once (the last low-priority object; ∞ when not within 60 s); the changes made in the first 10 s from process start, each timed from its PATCH to its Widget converged with it or a later change (p50 / p99; the stream runs at least that long for every contender); and the stream's achieved rate.",
+    "Work arriving during a restart (every Widget present and converged, the operator restarted). Change during restart: new Widgets created 0.5 s after the process starts, each timed from its create to converged; all = every Widget, old and new, reconciled once, from process start. Starvation: spec changes of 100 Widgets streamed from 1 s before the restart; the time from process start until every Widget the stream does not change had been reconciled once (the last low-priority object; ∞ when not within 60 s); the changes made in the first 10 s from process start, each timed from its PATCH to its Widget converged with it or a later change (p50 / p99; the stream runs at least that long for every contender); and the stream's achieved rate.",
     "",
     table(
       [

@@ -19,6 +19,7 @@ import {
   type ChangeDuringRestart,
   changeDuringRestart,
   type RestartContext,
+  STREAM_KEYS,
   type Starvation,
   starvation,
 } from "./during-restart.ts";
@@ -177,6 +178,7 @@ export async function runSequence(o: SequenceOptions, log: (line: string) => voi
       cpuProfileDir,
       env: {
         BENCH_EXPECT: String(expect),
+        BENCH_STREAMED: String(STREAM_KEYS),
         BENCH_WORKERS: String(o.workers),
         BENCH_RESYNC_SECONDS: String(o.resyncSeconds),
         BENCH_CLIENT_SETTINGS: o.clientSettings,

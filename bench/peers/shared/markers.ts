@@ -2,11 +2,18 @@
  * Progress lines every Node contender prints on stdout for the runner, which timestamps them as
  * they arrive: `BENCH ready` once caches are synced (or watches open), `BENCH first-reconcile` when
  * the first reconcile starts, `BENCH all-reconciled` when `BENCH_EXPECT` distinct Widgets have been
- * reconciled successfully. The Go contender prints the same lines.
+ * reconciled successfully, and `BENCH unchanged-reconciled` when every one of them but the first
+ * `BENCH_STREAMED` (those the starvation scenario's stream changes: `w-00000`, `w-00001`, …) has
+ * been. The Go contender prints the same lines.
  */
 
 const expected = Number(process.env.BENCH_EXPECT ?? 0);
+const streamed = Number(process.env.BENCH_STREAMED ?? 0);
 const done = new Set<string>();
+const unchanged = new Set<string>();
+
+/** Whether `key` (`bench/w-00042`) is a Widget the starvation stream changes: its index is below `streamed`. */
+const isStreamed = (key: string) => Number(key.slice(key.lastIndexOf("-") + 1)) < streamed;
 let started = false;
 
 /** Prints `BENCH ready`. */
@@ -26,6 +33,10 @@ export function reconcileDone(key: string): void {
   if (expected <= 0 || done.size >= expected) return;
   done.add(key);
   if (done.size === expected) process.stdout.write("BENCH all-reconciled\n");
+  if (isStreamed(key) || unchanged.has(key)) return;
+  unchanged.add(key);
+  if (unchanged.size === expected - Math.min(streamed, expected))
+    process.stdout.write("BENCH unchanged-reconciled\n");
 }
 
 /**
