@@ -60,7 +60,11 @@ export class Engagement {
     deps: EngageDeps,
     onFailure: (err: unknown) => void,
   ): Promise<Engagement> {
-    const client = new Client(connection, { fieldManager: deps.name, ...deps.clientOptions });
+    const client = new Client(connection, {
+      fieldManager: deps.name,
+      clock: deps.clock,
+      ...deps.clientOptions,
+    });
     const fence = new AbortController();
     const manager = await Manager.create({
       name: deps.name,

@@ -99,7 +99,10 @@ export class ClusterSlot {
   }
 
   async #run(): Promise<void> {
-    const probeClient = new Client(this.#connection, { fieldManager: this.#deps.name });
+    const probeClient = new Client(this.#connection, {
+      fieldManager: this.#deps.name,
+      clock: this.#deps.clock,
+    });
     const signal = this.#stop.signal;
     let failures = 0;
     try {
