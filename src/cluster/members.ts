@@ -81,8 +81,8 @@ class Processes {
 }
 
 /**
- * Starts `count` member clusters, each a kube-apiserver on one shared etcd, and waits until each
- * answers `/readyz`. For a hub and its members in tests: a member costs one process.
+ * Starts `count` member clusters at once, each a kube-apiserver on one shared etcd, and waits
+ * until each answers `/readyz`. For a hub and its members in tests: a member costs one process.
  *
  * @example
  * ```ts
@@ -111,8 +111,8 @@ export async function startMemberClusters(options: MemberClusterOptions): Promis
       await waitReady(etcd, () => etcdHealthy(`http://127.0.0.1:${base.etcdClient}`), timeout);
     }
     const launcher = { run, base, processes, apis, binary: assets["kube-apiserver"], options, timeout };
-    const members: MemberCluster[] = [];
-    for (let i = 0; i < options.count; i++) members.push(await startMember(launcher, `member-${i}`));
+    const names = Array.from({ length: options.count }, (_, i) => `member-${i}`);
+    const members = await Promise.all(names.map((name) => startMember(launcher, name)));
     report(`${options.count} member clusters ready in ${formatElapsed(systemClock.now() - started)}`);
     return { members, stop, [Symbol.asyncDispose]: stop };
   } catch (err) {
