@@ -57,10 +57,12 @@ export function clusterApiProvider(options: ClusterApiOptions): ClusterProvider 
     run(sink: ClusterSink, signal: AbortSignal) {
       const texts = new KubeconfigTexts(sink, logger);
       const follow = (cluster: CapiClusterObject) =>
-        void follows(options.client, texts, cluster).catch((err: unknown) =>
-          logger.warn(
-            { err, cluster: clusterName(cluster) },
-            "kubeconfig Secret of a ready Cluster not read",
+        texts.track(
+          follows(options.client, texts, cluster).catch((err: unknown) =>
+            logger.warn(
+              { err, cluster: clusterName(cluster) },
+              "kubeconfig Secret of a ready Cluster not read",
+            ),
           ),
         );
       return watchObjects(
@@ -72,7 +74,7 @@ export function clusterApiProvider(options: ClusterApiOptions): ClusterProvider 
           onUpdate: (_old, cluster) => follow(cluster),
           onDelete: (cluster) => texts.delete(clusterName(cluster), "Cluster deleted"),
         },
-        { signal, logger, ready: () => sink.ready() },
+        { signal, logger, ready: () => texts.whenIdle(() => sink.ready()) },
       );
     },
   };

@@ -32,12 +32,24 @@ export async function connectionFromKubeconfig(text: string): Promise<ClusterCon
  */
 export class KubeconfigTexts {
   readonly #texts = new Map<string, string>();
+  readonly #inFlight = new Set<Promise<void>>();
   readonly #sink: ClusterSink;
   readonly #logger: Logger;
 
   constructor(sink: ClusterSink, logger: Logger) {
     this.#sink = sink;
     this.#logger = logger;
+  }
+
+  /** Keeps track of `work` (reading and engaging a cluster's kubeconfig) until it settles. */
+  track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  /** Calls `ready` once the work tracked so far has settled: the clusters known now are reported. */
+  whenIdle(ready: () => void): void {
+    void Promise.allSettled([...this.#inFlight]).then(ready);
   }
 
   /** Cluster `name`'s kubeconfig is now `text`; resolves once engaged (or refused). */

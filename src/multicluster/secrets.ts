@@ -43,7 +43,7 @@ export function kubeconfigSecretProvider(options: KubeconfigSecretOptions): Clus
     name: "kubeconfig-secrets",
     run(sink: ClusterSink, signal: AbortSignal) {
       const texts = new KubeconfigTexts(sink, logger);
-      const follow = (secret: SecretObject) => void follows(texts, secret, key);
+      const follow = (secret: SecretObject) => texts.track(follows(texts, secret, key));
       const scope = {
         namespace: options.namespace,
         labelSelector: options.labelSelector ?? `${KUBECONFIG_SECRET_LABEL}=true`,
@@ -57,7 +57,7 @@ export function kubeconfigSecretProvider(options: KubeconfigSecretOptions): Clus
           onUpdate: (_old, secret) => follow(secret),
           onDelete: (secret) => texts.delete(secret.metadata.name ?? "", "kubeconfig Secret deleted"),
         },
-        { signal, logger, ready: () => sink.ready() },
+        { signal, logger, ready: () => texts.whenIdle(() => sink.ready()) },
       );
     },
   };

@@ -80,3 +80,35 @@ export async function tickUntil(clock: FakeClock, done: () => boolean): Promise<
     await until(done);
   }
 }
+
+/** A kubeconfig for `server` with a token, as a provider reads it from a Secret or a file. */
+export function kubeconfigText(server: string): string {
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    "current-context": "c",
+    clusters: [{ name: "c", cluster: { server, "insecure-skip-tls-verify": true } }],
+    users: [{ name: "u", user: { token: "t" } }],
+    contexts: [{ name: "c", context: { cluster: "c", user: "u" } }],
+  });
+}
+
+/** A sink recording what a provider tells it, one line per call: `engage <name> <server>`. */
+export function recordingSink(): ClusterSink & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    engage: (name, connection) => calls.push(`engage ${name} ${connection.server}`),
+    disengage: (name, reason) => calls.push(`disengage ${name}: ${reason}`),
+    ready: () => calls.push("ready"),
+  };
+}
+
+/**
+ * Lets callbacks and file reads (kubeconfigs are parsed from temporary files, on libuv's thread
+ * pool) run until `done` holds, for 10 s of event-loop turns at most: no timer is waited on.
+ */
+export async function settled(done: () => boolean): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!done() && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+}
