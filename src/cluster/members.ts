@@ -39,6 +39,8 @@ export interface MemberCluster {
   readonly kubeconfigPath: string;
   /** Its admin kubeconfig, parsed. */
   readonly kubeconfig: KubeconfigDocument;
+  /** The PID of its apiserver; undefined while it is stopped. */
+  pid(): number | undefined;
   /** Stops its apiserver (SIGKILL): its clients see connections refused until {@link start}. */
   stop(): Promise<void>;
   /** Starts its apiserver again, on the same port and storage; resolves once `/readyz` answers. */
@@ -67,6 +69,11 @@ class Processes {
   set(key: string, proc: ComponentProcess): void {
     this.#procs.set(key, proc);
     writeFileSync(this.#pidsFile, [...this.#procs.values()].map((p) => `${p.pid} ${p.name}\n`).join(""));
+  }
+
+  pid(key: string): number | undefined {
+    const proc = this.#procs.get(key);
+    return proc && proc.child.exitCode === null && proc.child.signalCode === null ? proc.pid : undefined;
   }
 
   async stop(key: string, graceMs?: number): Promise<void> {
@@ -164,5 +171,13 @@ async function startMember(launcher: Launcher, name: string): Promise<MemberClus
   const kubeconfig = buildKubeconfig({ name, server, caPem: run.ca.certPem, ...run.admin });
   const kubeconfigPath = run.path(`kubeconfig-${name}`);
   writeFileSync(kubeconfigPath, kubeconfigYaml(kubeconfig), { mode: 0o600 });
-  return { name, server, kubeconfigPath, kubeconfig, stop: () => processes.stop(name, 0), start };
+  return {
+    name,
+    server,
+    kubeconfigPath,
+    kubeconfig,
+    pid: () => processes.pid(name),
+    stop: () => processes.stop(name, 0),
+    start,
+  };
 }

@@ -28,9 +28,13 @@ export type FleetReconciler<T extends KubeObject> = (
  *   name: "copier",
  *   providers: [provider],
  *   setup: (manager, cluster) =>
- *     controller(manager).for(ConfigMap).reconcile(inCluster(cluster, async (ctx) => {
- *       ctx.log.info({ cluster: ctx.cluster.name }, "reconciled");
- *     })),
+ *     controller(manager)
+ *       .for(ConfigMap)
+ *       .reconcile(
+ *         inCluster(cluster, async (ctx) => {
+ *           ctx.log.info({ cluster: ctx.cluster.name }, "reconciled");
+ *         }),
+ *       ),
  * });
  * ```
  */
