@@ -66,6 +66,7 @@ export class ClusterSlot {
   readonly #stop = new AbortController();
   #engagement: Engagement | undefined;
   #reason = "discovered";
+  #everEngaged = false;
   #running: Promise<void> = Promise.resolve();
 
   constructor(name: string, connection: ClusterConnection, deps: SlotDeps) {
@@ -111,7 +112,7 @@ export class ClusterSlot {
         if (failure === undefined) failures = 0;
         if (failure === undefined && !this.#engagement) await this.#engage();
         else if (failure !== undefined && ++failures >= this.#deps.probe.failureThreshold)
-          await this.#disengage(failure);
+          await this.#unhealthy(failure);
         await this.#deps.clock.sleep(this.#deps.probe.intervalMs, signal).catch(() => {});
       }
     } finally {
@@ -131,8 +132,16 @@ export class ClusterSlot {
     }
   }
 
+  /** The cluster failed its probes `failureThreshold` times in a row: disengaged, or told why not engaged. */
+  async #unhealthy(reason: string): Promise<void> {
+    if (this.#engagement) return this.#disengage(reason);
+    if (reason === this.#reason) return;
+    this.#reason = reason;
+    this.#logger.warn({ reason }, "cluster not engaged: it fails its probes");
+  }
+
   async #engage(): Promise<void> {
-    const reason = this.#reason === "discovered" ? "discovered" : "recovered";
+    const reason = this.#everEngaged ? "recovered" : "discovered";
     try {
       this.#engagement = await Engagement.start(this.name, this.#connection, this.#deps, (err) =>
         this.#failed(err),
@@ -143,6 +152,7 @@ export class ClusterSlot {
       return;
     }
     this.#reason = reason;
+    this.#everEngaged = true;
     this.#deps.metrics.engaged(reason);
     this.#logger.info({ reason }, "cluster engaged");
   }

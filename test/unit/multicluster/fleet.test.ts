@@ -8,6 +8,7 @@ import { probeFailure } from "../../../src/multicluster/slot.ts";
 import { until } from "../controller/support.ts";
 import { refusedConnection, startedFleet, tickUntil } from "./support.ts";
 
+const request = { method: "GET", path: "/api" };
 const configMap = {
   apiVersion: "v1",
   kind: "ConfigMap",
@@ -101,6 +102,27 @@ describe("Fleet", () => {
     await stop();
   });
 
+  it("tells why a cluster that never answered is not engaged, and engages it once it answers", async () => {
+    let answering = false;
+    const { fleet, provider, clock, stop } = startedFleet({
+      probeWith: async () => {
+        if (!answering)
+          throw new UnauthorizedError({ code: 401, reason: "Unauthorized", message: "" }, request);
+      },
+    });
+    await until(() => provider.sink !== undefined);
+    provider.sink?.engage("east", refusedConnection());
+    await tickUntil(clock, () => fleet.clusters()[0]?.reason === "unauthorized");
+    assert.deepEqual(
+      fleet.clusters().map((c) => [c.engaged, c.reason]),
+      [[false, "unauthorized"]],
+    );
+    answering = true;
+    await tickUntil(clock, () => fleet.clusters()[0]?.engaged === true);
+    assert.equal(fleet.clusters()[0]?.reason, "discovered");
+    await stop();
+  });
+
   it("is unhealthy while a provider's run failed, runs it again after a backoff, and is healthy once it is ready", async () => {
     const { fleet, provider, clock, stop } = startedFleet({}, [new Error("watch failed")]);
     await until(() => !fleet.healthy);
@@ -118,7 +140,6 @@ describe("Fleet", () => {
 
 describe("probeFailure", () => {
   it("calls a 401 or 403 unauthorized, anything else unreachable", () => {
-    const request = { method: "GET", path: "/api" };
     const status = (code: number, reason: string) => ({ code, reason, message: reason });
     assert.equal(probeFailure(new UnauthorizedError(status(401, "Unauthorized"), request)), "unauthorized");
     assert.equal(probeFailure(new ForbiddenError(status(403, "Forbidden"), request)), "unauthorized");
