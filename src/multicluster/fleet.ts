@@ -76,10 +76,12 @@ export class Fleet {
     return slots.map((s) => s.state()).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** False while a provider's last run failed (it is being run again). */
-  get healthy(): boolean {
-    return this.#failing.size === 0;
-  }
+  /**
+   * `true` while every provider runs, else which ones failed (they are being run again): a `Check`
+   * for `/readyz`, e.g. `serveEndpoints(host, port, { health: { healthz: {}, readyz: { fleet: fleet.readiness } } })`.
+   */
+  readonly readiness = (): true | string =>
+    this.#failing.size === 0 || `cluster providers failing: ${[...this.#failing].join(", ")}`;
 
   /** Runs the providers until `signal` aborts, then disengages every cluster and resolves. */
   async start(signal: AbortSignal): Promise<void> {

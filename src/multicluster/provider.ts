@@ -15,14 +15,14 @@ export interface ClusterSink {
   disengage(name: string, reason: string): void;
   /**
    * The provider has reported every cluster it knew of when its run started (its first list):
-   * the fleet counts it healthy again after a failed run.
+   * the fleet is ready again after a failed run.
    */
   ready(): void;
 }
 
 /**
  * Discovers clusters. `run` reports what it finds to `sink` until `signal` aborts, then resolves;
- * it rejects when it cannot go on (the fleet logs that, reports itself unhealthy and runs it
+ * it rejects when it cannot go on (the fleet logs that, fails its `readiness` and runs it
  * again after a backoff, keeping the clusters it had engaged).
  *
  * @example

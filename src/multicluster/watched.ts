@@ -15,7 +15,7 @@ export const providerSyncTimeoutMs = 60_000;
 /**
  * Watches `type` in `scope` with `handler` until `signal` aborts, calling `ready` once the first
  * list is handled. Rejects when the first list does
- * not complete within `syncTimeoutMs` (the fleet reports the provider unhealthy and runs it again).
+ * not complete within `syncTimeoutMs` (the fleet fails its `readiness` and runs it again).
  */
 export async function watchObjects<T extends KubeObject>(
   client: Client,

@@ -123,9 +123,10 @@ describe("Fleet", () => {
     await stop();
   });
 
-  it("is unhealthy while a provider's run failed, runs it again after a backoff, and is healthy once it is ready", async () => {
+  it("is not ready while a provider's run failed, runs it again after a backoff, and is ready again once it reports its clusters", async () => {
     const { fleet, provider, clock, stop } = startedFleet({}, [new Error("watch failed")]);
-    await until(() => !fleet.healthy);
+    await until(() => fleet.readiness() !== true);
+    assert.equal(fleet.readiness(), "cluster providers failing: driven");
     assert.match(
       await fleet.registry.metrics(),
       /kubeloop_fleet_provider_failures_total\{provider="driven"\} 1/,
@@ -133,7 +134,7 @@ describe("Fleet", () => {
     await tickUntil(clock, () => provider.sink !== undefined);
     assert.equal(provider.runs, 2);
     provider.sink?.ready();
-    assert.equal(fleet.healthy, true);
+    assert.equal(fleet.readiness(), true);
     await stop();
   });
 });
