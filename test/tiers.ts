@@ -20,7 +20,7 @@ export type Tier = (typeof tiers)[number];
  * kit's (`runConformance`, `openSession`), and `kubeloop verify` run as a command.
  */
 const ownControlPlane =
-  /\b(startCluster|ownCluster|clusterOfItsOwn|auditedCluster|kitCluster|runConformance|openSession)\(|"kubeloop", "verify"/;
+  /\b(startCluster|startMemberClusters|ownCluster|clusterOfItsOwn|auditedCluster|kitCluster|runConformance|openSession)\(|"kubeloop", "verify"/;
 
 /** The tier of an end-to-end file, from its text: `system` when it starts a control plane of its own. */
 export function e2eTierOf(text: string): Exclude<Tier, "unit"> {

@@ -261,7 +261,8 @@ async function readiness(
   }
 }
 
-async function etcdHealthy(url: string): Promise<boolean> {
+/** Whether the etcd at `url` reports itself healthy. */
+export async function etcdHealthy(url: string): Promise<boolean> {
   const res = await fetch(`${url}/health`);
   return res.ok && ((await res.json()) as { health?: string }).health === "true";
 }

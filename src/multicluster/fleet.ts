@@ -1,0 +1,147 @@
+/**
+ * The fleet: runs its providers, keeps a {@link ClusterSlot} per cluster they offer (engaged
+ * while it answers), and shows what is engaged, why, and how many informers each runs.
+ */
+import pino, { type Logger } from "pino";
+import { Registry } from "prom-client";
+import type { ClientOptions, ClusterConnection } from "../client/index.ts";
+import { type Clock, systemClock } from "../clock/index.ts";
+import type { FleetSetup } from "./engaged.ts";
+import { FleetMetrics } from "./metrics.ts";
+import type { ClusterProvider, ClusterSink } from "./provider.ts";
+import { ClusterSlot, type ClusterState, discoveryProbe, type Probe, type ProbeOptions } from "./slot.ts";
+
+/** Options of a {@link Fleet}. */
+export interface FleetOptions {
+  /** The operator's name: the field manager of its writes in every cluster. */
+  name: string;
+  /** Where clusters come from. A cluster's name must be unique across them. */
+  providers: readonly ClusterProvider[];
+  /** Builds the controllers on each engaged cluster's manager. */
+  setup: FleetSetup;
+  /** Default: pino named after the operator, at `$LOG_LEVEL` (default `info`). */
+  logger?: Logger;
+  /** Registry of the fleet's metrics (e.g. a manager's `metrics.registry`). Default: a new one. */
+  registry?: Registry;
+  /** How engaged clusters are checked. */
+  probe?: ProbeOptions;
+  /** The probe itself; default a GET of `/api`. */
+  probeWith?: Probe;
+  /** How long a disengaged cluster's reconciles may drain (fenced) before they abort. Default 5 s. */
+  gracefulShutdownMs?: number;
+  /** Tuning of each cluster's client. */
+  clientOptions?: ClientOptions;
+  clock?: Clock;
+}
+
+/**
+ * Runs controllers across the clusters its providers discover: each cluster engaged gets a
+ * client, a cache and the controllers `setup` builds; one disengaged has its writes fenced, its
+ * reconciles drained and its informers stopped and dropped.
+ *
+ * @example
+ * ```ts
+ * const fleet = new Fleet({
+ *   name: "copier",
+ *   providers: [kubeconfigSecretProvider({ client: hub, namespace: "fleet" })],
+ *   setup: (manager, cluster) => controller(manager).for(ConfigMap).reconcile(inCluster(cluster, copy)),
+ * });
+ * await fleet.start(AbortSignal.timeout(60_000));
+ * ```
+ */
+export class Fleet {
+  readonly logger: Logger;
+  /** The registry its metrics are on. */
+  readonly registry: Registry;
+  readonly #options: FleetOptions;
+  readonly #clock: Clock;
+  readonly #metrics: FleetMetrics;
+  readonly #slots = new Map<string, ClusterSlot>();
+  /** Slots dropped and still disengaging: shown by {@link clusters} until they are done. */
+  readonly #stopping = new Map<ClusterSlot, Promise<void>>();
+  /** Providers whose last run failed and that have not reported ready since. */
+  readonly #failing = new Set<string>();
+
+  constructor(options: FleetOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? pino({ name: options.name, level: process.env.LOG_LEVEL ?? "info" });
+    this.registry = options.registry ?? new Registry();
+    this.#metrics = new FleetMetrics(this.registry, () => this.clusters().filter((c) => c.engaged).length);
+  }
+
+  /** Every cluster offered now, engaged or not, and those still disengaging, sorted by name. */
+  clusters(): ClusterState[] {
+    const slots = [...this.#slots.values(), ...this.#stopping.keys()];
+    return slots.map((s) => s.state()).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * `true` while every provider runs, else which ones failed (they are being run again): a `Check`
+   * for `/readyz`, e.g. `serveEndpoints(host, port, { health: { healthz: {}, readyz: { fleet: fleet.readiness } } })`.
+   */
+  readonly readiness = (): true | string =>
+    this.#failing.size === 0 || `cluster providers failing: ${[...this.#failing].join(", ")}`;
+
+  /** Runs the providers until `signal` aborts, then disengages every cluster and resolves. */
+  async start(signal: AbortSignal): Promise<void> {
+    await Promise.all(this.#options.providers.map((p) => this.#runProvider(p, signal)));
+    await Promise.all([...this.#slots.values()].map((slot) => this.#drop(slot, "fleet stopping")));
+    await Promise.all(this.#stopping.values());
+  }
+
+  /** Runs `provider` until `signal` aborts, again after a backoff (1 s doubling to 30 s) when it fails. */
+  async #runProvider(provider: ClusterProvider, signal: AbortSignal): Promise<void> {
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        await provider.run(this.#sink(provider.name), signal);
+        return;
+      } catch (err) {
+        if (signal.aborted) return;
+        this.#failing.add(provider.name);
+        this.#metrics.providerFailed(provider.name);
+        this.logger.error({ err, provider: provider.name }, "cluster provider failed; running it again");
+        await this.#clock.sleep(Math.min(30_000, 1000 * 2 ** attempt), signal).catch(() => {});
+      }
+    }
+  }
+
+  /** What `provider` reports clusters to. */
+  #sink(provider: string): ClusterSink {
+    return {
+      engage: (name, connection) => this.#engage(name, connection),
+      disengage: (name, reason) => {
+        const slot = this.#slots.get(name);
+        if (slot) void this.#drop(slot, reason);
+      },
+      ready: () => this.#failing.delete(provider),
+    };
+  }
+
+  #engage(name: string, connection: ClusterConnection): void {
+    const previous = this.#slots.get(name);
+    if (previous) void this.#drop(previous, "connection changed");
+    const { name: operator, setup, gracefulShutdownMs = 5000, clientOptions } = this.#options;
+    const slot = new ClusterSlot(name, connection, {
+      name: operator,
+      setup,
+      logger: this.logger,
+      clock: this.#clock,
+      gracefulShutdownMs,
+      clientOptions,
+      metrics: this.#metrics,
+      probe: { intervalMs: 5000, failureThreshold: 3, timeoutMs: 5000, ...this.#options.probe },
+      probeWith: this.#options.probeWith ?? discoveryProbe,
+    });
+    this.#slots.set(name, slot);
+    slot.start();
+  }
+
+  /** Stops `slot` for `reason` and forgets it (unless it was replaced already). */
+  #drop(slot: ClusterSlot, reason: string): Promise<void> {
+    if (this.#slots.get(slot.name) === slot) this.#slots.delete(slot.name);
+    const stopped = slot.stop(reason).finally(() => this.#stopping.delete(slot));
+    this.#stopping.set(slot, stopped);
+    return stopped;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * @module multicluster
+ *
+ * Controllers across many clusters, as kubernetes-sigs/multicluster-runtime runs them in Go.
+ * {@link ClusterProvider}s discover clusters at run time — kubeconfig Secrets of a hub namespace
+ * ({@link kubeconfigSecretProvider}), a static list of kubeconfig files ({@link staticProvider}),
+ * Cluster API `Cluster`s ({@link clusterApiProvider}), or one of your own — and a {@link Fleet}
+ * engages each: a client, an informer cache and the controllers its `setup` builds with the usual
+ * builder (`for` / `owns` / `watches`), on a manager of the cluster's own; {@link inCluster} gives
+ * a reconciler `ctx.cluster`. A cluster removed by its provider, or failing its probes (401/403,
+ * unreachable), is disengaged: writes fenced, reconciles drained, informers stopped and dropped.
+ *
+ * Not yet: spreading clusters over an operator's replicas (everything runs in one process), and
+ * owner references across clusters (they cannot cross: use labels and a finalizer in the hub).
+ *
+ * @example
+ * ```ts
+ * const fleet = new Fleet({
+ *   name: "labeller",
+ *   providers: [kubeconfigSecretProvider({ client: hub, namespace: "fleet" })],
+ *   setup: (manager, cluster) =>
+ *     controller(manager)
+ *       .for(ConfigMap)
+ *       .reconcile(inCluster(cluster, async (ctx) => ctx.log.info({ cluster: ctx.cluster.name }, "seen"))),
+ * });
+ * await fleet.start(signal);
+ * ```
+ */
+
+export { type CapiClusterObject, type ClusterApiOptions, clusterApiProvider } from "./cluster-api.ts";
+export type { FleetCluster, FleetSetup } from "./engaged.ts";
+export { Fleet, type FleetOptions } from "./fleet.ts";
+export { FLEET_METRICS } from "./metrics.ts";
+export type { ClusterProvider, ClusterSink } from "./provider.ts";
+export { type FleetReconcileContext, type FleetReconciler, inCluster } from "./reconciler.ts";
+export {
+  KUBECONFIG_SECRET_LABEL,
+  type KubeconfigSecretOptions,
+  kubeconfigSecretProvider,
+} from "./secrets.ts";
+export type { ClusterState, Probe, ProbeOptions } from "./slot.ts";
+export { type StaticProviderOptions, staticProvider } from "./static.ts";

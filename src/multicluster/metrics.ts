@@ -1,0 +1,70 @@
+/**
+ * The fleet's metrics: clusters engaged, engagements and disengagements with their reason, and
+ * provider failures. Declared here, as the catalogue (`kubeloop/metrics`) declares a manager's,
+ * and registered on the registry the fleet is given.
+ */
+import { Counter, Gauge, type Registry } from "prom-client";
+import { type MetricDefinition, promClientConfig } from "../metrics/index.ts";
+
+/** The metrics a {@link FleetMetrics} exposes. */
+export const FLEET_METRICS = {
+  clustersEngaged: {
+    name: "kubeloop_fleet_clusters_engaged",
+    type: "gauge",
+    help: "Clusters engaged now: each with a client, a cache and the fleet's controllers running",
+    labelNames: [],
+  },
+  engagements: {
+    name: "kubeloop_fleet_engagements_total",
+    type: "counter",
+    help: "Clusters engaged, per reason (discovered, recovered)",
+    labelNames: ["reason"],
+  },
+  disengagements: {
+    name: "kubeloop_fleet_disengagements_total",
+    type: "counter",
+    help: "Clusters disengaged (informers stopped, reconciles drained and fenced), per reason",
+    labelNames: ["reason"],
+  },
+  providerFailures: {
+    name: "kubeloop_fleet_provider_failures_total",
+    type: "counter",
+    help: "Runs of a cluster provider that failed (it is run again after a backoff)",
+    labelNames: ["provider"],
+  },
+} as const satisfies Record<string, MetricDefinition>;
+
+/** The fleet's counters and gauge on one registry. */
+export class FleetMetrics {
+  readonly #engagements: Counter<"reason">;
+  readonly #disengagements: Counter<"reason">;
+  readonly #providerFailures: Counter<"provider">;
+
+  /** Registers the metrics on `registry`; the gauge reads `engagedCount` when scraped. */
+  constructor(registry: Registry, engagedCount: () => number) {
+    new Gauge({
+      ...promClientConfig(FLEET_METRICS.clustersEngaged, registry),
+      collect() {
+        this.set(engagedCount());
+      },
+    });
+    this.#engagements = new Counter(promClientConfig(FLEET_METRICS.engagements, registry));
+    this.#disengagements = new Counter(promClientConfig(FLEET_METRICS.disengagements, registry));
+    this.#providerFailures = new Counter(promClientConfig(FLEET_METRICS.providerFailures, registry));
+  }
+
+  /** A cluster was engaged. */
+  engaged(reason: string): void {
+    this.#engagements.inc({ reason });
+  }
+
+  /** A cluster was disengaged. */
+  disengaged(reason: string): void {
+    this.#disengagements.inc({ reason });
+  }
+
+  /** A provider's run failed. */
+  providerFailed(provider: string): void {
+    this.#providerFailures.inc({ provider });
+  }
+}
