@@ -97,9 +97,8 @@ export interface ShardCoordinatorOptions extends Partial<ElectionTimings> {
    */
   onError: (error: unknown, phase: ElectionPhase | "list") => void;
   /**
-   * Called when the shards of this count that held Leases of another count overlap change (a
-   * rolling update changing the count): their indices and those Leases' holders, both empty once
-   * no other count holds any of this count's hashes. Default none.
+   * Told when the shards of this count that held Leases of another count overlap (a rolling update
+   * changing the count) change: their indices and holders, both empty once none does. Default none.
    */
   onOtherCount?: (wait: OtherCountWait) => void;
 }
@@ -204,31 +203,24 @@ export class ShardCoordinator {
 
   /** Tells {@link ShardCoordinatorOptions.onOtherCount} which shards another count holds, when that changed. */
   #tellOtherCount(overlapped: ReadonlyMap<number, string>): void {
-    const wait = {
-      shards: [...overlapped.keys()].sort((a, b) => a - b),
-      holders: [...new Set(overlapped.values())].sort(),
-    };
-    const key = `${wait.shards.join(",")}/${wait.holders.join(",")}`;
+    const shards = [...overlapped.keys()].sort((a, b) => a - b);
+    const wait = { shards, holders: [...new Set(overlapped.values())].sort() };
+    const key = `${shards}/${wait.holders}`;
     if (key === this.#otherCount) return;
     this.#otherCount = key;
     this.#options.onOtherCount?.(wait);
   }
 
   /**
-   * Deletes the Leases of other shard counts (shards and members) that nobody holds: released, or
-   * expired by {@link ShardCoordinator.#expired}'s rule. The precondition on the version listed
-   * leaves a Lease renewed or taken since alone (a 409, as a Lease deleted by another replica first
-   * is a 404: both expected).
+   * Deletes the Leases of other shard counts that nobody holds (released, or expired as
+   * {@link ShardCoordinator.#expired} judges), on the version listed: one renewed or taken since
+   * is a 409, one another replica deleted first a 404, both expected.
    */
   async #sweep(leases: readonly LeaseObject[], signal: AbortSignal): Promise<void> {
     const { client, namespace } = this.#options;
     for (const lease of leases) {
       const { name = "", resourceVersion } = lease.metadata;
-      const shard = this.#names.parseShard(name);
-      const otherCount = shard
-        ? shard.count !== this.shards
-        : this.#names.isMember(name) && !this.#names.isPeer(name);
-      if (!otherCount || !this.#expired(lease)) continue;
+      if (!this.#names.isOtherCount(name) || !this.#expired(lease)) continue;
       await client
         .delete(Lease, name, { namespace, preconditions: { resourceVersion }, signal })
         .catch((err: unknown) => {

@@ -59,6 +59,12 @@ export class ShardLeaseNames {
     return this.isMember(name) && name.endsWith(this.#of);
   }
 
+  /** Whether `name` is a shard or membership Lease of another shard count (or of none: an older kubeloop's shard name). */
+  isOtherCount(name: string): boolean {
+    const shard = this.parseShard(name);
+    return shard ? shard.count !== this.shards : this.isMember(name) && !this.isPeer(name);
+  }
+
   /** The shard `name` is the Lease of, under any shard count; undefined for any other Lease. */
   parseShard(name: string): ShardLeaseName | undefined {
     const match = this.#shardPattern.exec(name);
