@@ -33,7 +33,13 @@ export {
   type ShardLeaseClient,
 } from "./coordinator.ts";
 export { OutsideShardReadError } from "./errors.ts";
-export type { LeaseDeleteClient, ReplicaPod } from "./membership.ts";
+export {
+  holdMembership,
+  type LeaseDeleteClient,
+  type MembershipDeps,
+  ownedByPod,
+  type ReplicaPod,
+} from "./membership.ts";
 export { ShardLeaseNames } from "./names.ts";
 export { SHARD_LABEL, type ShardingOptions } from "./placement.ts";
 export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";
