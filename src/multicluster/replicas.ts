@@ -1,10 +1,10 @@
 /**
  * Clusters spread over an operator's replicas, one Lease per cluster in the operator's namespace
  * (the hub), as the shard coordinator spreads virtual shards (`kubeloop/shards`), with its parts:
- * every replica renews a membership Lease ({@link holdMembership}), reads the Leases every retry
- * period, and campaigns — with a {@link LeaderElector}, so client-go's election semantics guard each
- * cluster — for the free clusters of its fair share ({@link planShards} over the offered clusters in
- * name order), resigning from those beyond it. A cluster given up keeps its Lease renewed until its
+ * every replica renews a membership Lease, reads the Leases every retry period, and campaigns —
+ * with a {@link LeaseCampaigns}' electors, so client-go's election semantics guard each cluster —
+ * for the free clusters of its fair share ({@link planShards} over the offered clusters in name
+ * order), resigning from those beyond it. A cluster given up keeps its Lease renewed until its
  * engagement drained, then releases it; one whose renewals fail past the renew deadline is lost
  * (its writes fenced at once) before another replica may take it. So no two replicas engage one
  * cluster at once. Every replica runs the providers, so all see the same clusters.
@@ -12,20 +12,15 @@
 import { Lease, type LeaseObject } from "../api/index.ts";
 import type { Clock } from "../clock/index.ts";
 import {
-  defaultElectionTimings,
   defaultIdentity,
   type ElectionPhase,
   type ElectionTimings,
-  LeaderElector,
-  type LeaderElectorOptions,
   leaseName,
   nameHash,
-  ObservedRecord,
   readLeaseRecord,
 } from "../election/index.ts";
 import {
-  holdMembership,
-  ownedByPod,
+  LeaseCampaigns,
   planShards,
   type ReplicaPod,
   type ShardLeaseClient,
@@ -60,33 +55,26 @@ export interface ClusterCoordinatorDeps {
   onError: (error: unknown, phase: ElectionPhase | "list") => void;
 }
 
-/** One election this replica runs for a cluster. */
-interface Campaign {
-  readonly elector: LeaderElector;
-  readonly stop: AbortController;
-  readonly done: Promise<void>;
-}
-
-/** Room for the longest suffix, `-member-<hash>`. */
-const suffixRoom = "-member-".length + nameHash("").length;
+/** Room for the longest suffix, `-fleet-member-<hash>`. */
+const suffixRoom = "-fleet-member-".length + nameHash("").length;
 
 /** The clusters of one fleet across its replicas; see the module's description. */
 export class ClusterCoordinator {
   /** This replica's identity, as written to the Leases. */
   readonly identity: string;
   readonly #options: FleetReplicasOptions & ClusterCoordinatorDeps;
+  /** Leases `<prefix>-cluster-<hash of the cluster>` and `<prefix>-member-<hash of the identity>`. */
   readonly #prefix: string;
-  readonly #campaigns = new Map<string, Campaign>();
-  /** What this replica saw of each Lease, and when, by Lease name. */
-  readonly #observed = new Map<string, ObservedRecord>();
-  /** The clusters the providers offer now. */
+  readonly #campaigns: LeaseCampaigns<string>;
+  /** The clusters the providers offer now, by name. */
   #offered: readonly string[] = [];
 
-  /** Names the Leases `<name>-fleet-cluster-<hash>` and `<name>-fleet-member-<hash>`; starts nothing before {@link run}. */
+  /** Names the Leases after the operator; starts nothing before {@link run}. */
   constructor(options: FleetReplicasOptions & ClusterCoordinatorDeps) {
     this.#options = options;
     this.identity = options.identity ?? defaultIdentity();
-    this.#prefix = `${leaseName(options.name, suffixRoom + "-fleet".length)}-fleet`;
+    this.#prefix = `${leaseName(options.name, suffixRoom)}-fleet`;
+    this.#campaigns = new LeaseCampaigns({ ...options, identity: this.identity });
   }
 
   /** Sets the clusters offered now; one no longer offered is given up at the next look. */
@@ -96,10 +84,7 @@ export class ClusterCoordinator {
 
   /** The clusters whose Lease this replica holds now (those it drains included), by name. */
   held(): string[] {
-    return [...this.#campaigns]
-      .filter(([, c]) => c.elector.isLeader())
-      .map(([name]) => name)
-      .sort();
+    return this.#campaigns.held().sort();
   }
 
   /**
@@ -107,28 +92,9 @@ export class ClusterCoordinator {
    * abort it deletes its membership Lease, resigns from every cluster (each released once
    * disengaged), then resolves.
    */
-  async run(signal: AbortSignal): Promise<void> {
-    const member = this.#holdMembership(signal);
-    const period = this.#options.retryPeriodMs ?? defaultElectionTimings.retryPeriodMs;
-    while (!signal.aborted) {
-      await this.#replan(signal).catch((err: unknown) => this.#report(err, "list"));
-      const jitter = (this.#options.random ?? Math.random)() * period;
-      await this.#options.clock.sleep(period + jitter, signal).catch(() => {});
-    }
-    for (const name of this.#campaigns.keys()) this.#resign(name);
-    await Promise.all([member, ...[...this.#campaigns.values()].map((c) => c.done)]);
-  }
-
-  #holdMembership(signal: AbortSignal): Promise<void> {
-    const { pod, client, namespace, clock, renewDeadlineMs } = this.#options;
-    const elector = this.#elector(`${this.#prefix}-member-${nameHash(this.identity)}`, () => {}, {
-      releaseOnCancel: false,
-      ...(pod ? { ownerReferences: [ownedByPod(pod)] } : {}),
-    });
-    const timeoutMs = renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs;
-    return holdMembership(elector, signal, { client, namespace, clock, timeoutMs }).catch((err: unknown) =>
-      this.#report(err, "release"),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    const member = `${this.#prefix}-member-${nameHash(this.identity)}`;
+    return this.#campaigns.run(signal, member, (s) => this.#replan(s));
   }
 
   async #replan(signal: AbortSignal): Promise<void> {
@@ -137,10 +103,10 @@ export class ClusterCoordinator {
     const plan = planShards(this.identity, this.#members(items), this.#states(items, offered));
     const claimed = new Set(plan.claim.map((index) => offered[index] as string));
     for (const name of claimed) if (!this.#campaigns.has(name)) this.#campaign(name);
-    for (const index of plan.release) this.#resign(offered[index] as string);
-    for (const [name, campaign] of this.#campaigns) {
-      const keep = campaign.elector.isLeader() ? offered.includes(name) : claimed.has(name);
-      if (!keep) this.#resign(name);
+    for (const index of plan.release) this.#campaigns.resign(offered[index] as string);
+    for (const [name, leader] of this.#campaigns.campaigning()) {
+      const keep = leader ? offered.includes(name) : claimed.has(name);
+      if (!keep) this.#campaigns.resign(name);
     }
   }
 
@@ -148,23 +114,23 @@ export class ClusterCoordinator {
   #members(leases: readonly LeaseObject[]): string[] {
     return leases
       .filter((lease) => (lease.metadata.name ?? "").startsWith(`${this.#prefix}-member-`))
-      .filter((lease) => !this.#expired(lease))
+      .filter((lease) => !this.#campaigns.expired(lease))
       .map((lease) => readLeaseRecord(lease).holderIdentity)
       .filter(Boolean);
   }
 
   /**
    * Each offered cluster's state, by its index in `offered`: what this replica works on counts as
-   * held; a Lease naming this replica that it does not work on counts as free, to take back once
-   * released.
+   * held; a Lease naming this replica that it does not work on (given up and draining, or a
+   * restart under the same identity) counts as free, to take back once released.
    */
   #states(leases: readonly LeaseObject[], offered: readonly string[]): ShardLeaseState[] {
     const byName = new Map(leases.map((lease) => [lease.metadata.name, lease]));
     return offered.map((cluster, index) => {
-      if (this.#working(cluster)) return { index, holder: this.identity, expired: false };
+      if (this.#campaigns.working(cluster)) return { index, holder: this.identity, expired: false };
       const lease = byName.get(this.#leaseOf(cluster));
       const holder = lease ? readLeaseRecord(lease).holderIdentity || undefined : undefined;
-      const expired = lease !== undefined && (holder === this.identity || this.#expired(lease));
+      const expired = lease !== undefined && (holder === this.identity || this.#campaigns.expired(lease));
       return { index, holder, expired };
     });
   }
@@ -174,80 +140,9 @@ export class ClusterCoordinator {
     return `${this.#prefix}-cluster-${nameHash(name)}`;
   }
 
-  /** Whether `lease`'s holder let it expire, by client-go's rule on this replica's clock. */
-  #expired(lease: LeaseObject): boolean {
-    const record = readLeaseRecord(lease);
-    if (!record.holderIdentity) return true;
-    const observed = this.#observation(lease.metadata.name ?? "");
-    const now = this.#options.clock.monotonicMs();
-    observed.observe(record, now);
-    return !observed.isValid(now);
-  }
-
-  #working(name: string): boolean {
-    const campaign = this.#campaigns.get(name);
-    return (campaign?.elector.isLeader() ?? false) && !campaign?.stop.signal.aborted;
-  }
-
-  #observation(leaseName: string): ObservedRecord {
-    const observed = this.#observed.get(leaseName) ?? new ObservedRecord();
-    this.#observed.set(leaseName, observed);
-    return observed;
-  }
-
   #campaign(name: string): void {
-    const elector = this.#elector(this.#leaseOf(name), async (signal, lost) => {
-      try {
-        await this.#options.onCluster(name, signal, lost);
-      } catch (err) {
-        this.#report(err, "callback");
-        this.#resign(name);
-      }
-    });
-    const stop = new AbortController();
-    const done = elector
-      .run(stop.signal)
-      .catch((err: unknown) => this.#report(err, "acquire"))
-      .finally(() => {
-        if (this.#campaigns.get(name)?.elector === elector) this.#campaigns.delete(name);
-      });
-    this.#campaigns.set(name, { elector, stop, done });
-  }
-
-  /** Stops the campaign for `name`: a held cluster is disengaged, its Lease renewed until then, then released. */
-  #resign(name: string): void {
-    this.#campaigns.get(name)?.stop.abort(new Error(`cluster ${name} given up`));
-  }
-
-  #elector(
-    name: string,
-    lead: NonNullable<LeaderElectorOptions["onStartedLeading"]>,
-    options: Partial<LeaderElectorOptions> = {},
-  ): LeaderElector {
-    const { client, namespace, clock, random, leaseDurationMs, renewDeadlineMs, retryPeriodMs, onError } =
-      this.#options;
-    return new LeaderElector({
-      ...options,
-      client,
-      name,
-      namespace,
-      identity: this.identity,
-      clock,
-      random,
-      leaseDurationMs,
-      renewDeadlineMs,
-      retryPeriodMs,
-      onStartedLeading: lead,
-      observed: this.#observation(name),
-      onError,
-    });
-  }
-
-  #report(error: unknown, phase: ElectionPhase | "list"): void {
-    try {
-      this.#options.onError(error, phase);
-    } catch {
-      // A throwing error hook must not stop the coordinator.
-    }
+    this.#campaigns.campaign(name, this.#leaseOf(name), (signal, lost) =>
+      this.#options.onCluster(name, signal, lost),
+    );
   }
 }

@@ -26,6 +26,7 @@
  * ```
  */
 
+export { LeaseCampaigns, type LeaseCampaignsOptions } from "./campaigns.ts";
 export {
   type HeldShard,
   ShardCoordinator,
@@ -33,13 +34,7 @@ export {
   type ShardLeaseClient,
 } from "./coordinator.ts";
 export { OutsideShardReadError } from "./errors.ts";
-export {
-  holdMembership,
-  type LeaseDeleteClient,
-  type MembershipDeps,
-  ownedByPod,
-  type ReplicaPod,
-} from "./membership.ts";
+export type { LeaseDeleteClient, ReplicaPod } from "./membership.ts";
 export { ShardLeaseNames } from "./names.ts";
 export { SHARD_LABEL, type ShardingOptions } from "./placement.ts";
 export { planShards, type ShardLeaseState, type ShardPlan } from "./plan.ts";
