@@ -1,6 +1,7 @@
 /**
  * The fleet: runs its providers, keeps a {@link ClusterSlot} per cluster they offer (engaged
- * while it answers), and shows what is engaged, why, and how many informers each runs.
+ * while it answers) — with `replicas`, per cluster this replica holds the Lease of
+ * ({@link ClusterCoordinator}) — and shows what is engaged, why, and how many informers each runs.
  */
 import pino, { type Logger } from "pino";
 import { Registry } from "prom-client";

@@ -100,6 +100,10 @@ describe("a fleet's clusters spread over three replicas", () => {
     });
     const victim = replicas[1] as OperatorProcess;
     const orphaned = [...engagedBy(victim)];
+    await eventually(
+      () => orphaned.every((c) => victim.all("reconcile-end").some((e) => String(e.key).startsWith(`${c}/`))),
+      { what: "the victim reconciling its cluster before it is killed" },
+    );
     victim.kill("SIGKILL");
     const killedAt = Date.now();
     await victim.exited;

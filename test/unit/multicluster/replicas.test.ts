@@ -8,10 +8,11 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { FakeClock, untilAborted } from "../../../src/clock/index.ts";
+import type { FleetCluster } from "../../../src/multicluster/index.ts";
 import { ClusterCoordinator } from "../../../src/multicluster/replicas.ts";
 import type { ShardLeaseClient } from "../../../src/shards/index.ts";
 import { FakeLeaseStore, flush, T0 } from "../election/support.ts";
-import { refusedConnection, startedFleet } from "./support.ts";
+import { fenced, refusedConnection, startedFleet } from "./support.ts";
 
 const CLUSTERS = ["east", "north", "south", "west", "up", "down"];
 
@@ -205,11 +206,18 @@ describe("ClusterCoordinator", () => {
 });
 
 describe("Fleet with replicas", () => {
-  it("engages only the clusters each replica holds", async () => {
+  /** Two fleets sharing `east` and `west` through `store`, each through a link the test can cut. */
+  async function sharedFleets() {
     const store = new FakeLeaseStore();
-    const fleets = ["a", "b"].map((identity) =>
-      startedFleet({ replicas: { client: store, namespace: "default", identity, random: () => 0 } }),
-    );
+    const fleets = ["a", "b"].map((identity) => {
+      const { client, link } = cuttable(store);
+      const replicas = { client, namespace: "default", identity, random: () => 0 };
+      return { ...startedFleet({ replicas }), link };
+    });
+    for (const { provider, clock } of fleets) {
+      for (let i = 0; i < 100 && !provider.sink; i++) await clock.advance(0);
+      for (const name of ["east", "west"]) provider.sink?.engage(name, refusedConnection());
+    }
     const engaged = () =>
       fleets.map(({ fleet }) =>
         fleet
@@ -217,21 +225,30 @@ describe("Fleet with replicas", () => {
           .filter((c) => c.engaged)
           .map((c) => c.name),
       );
-    for (const { provider, clock } of fleets) {
-      for (let i = 0; i < 100 && !provider.sink; i++) await clock.advance(0);
-      for (const name of ["east", "west"]) provider.sink?.engage(name, refusedConnection());
-    }
-    const shared = () => engaged().every((names) => names.length === 1);
-    for (let i = 0; i < 600 && !shared(); i++) {
-      for (const { clock } of fleets) await clock.advance(100);
-      await flush();
-    }
-    const [a, b] = engaged() as [string[], string[]];
-    assert.equal(a.length, 1, `a engages one cluster: ${a}`);
-    assert.equal(b.length, 1, `b engages one cluster: ${b}`);
-    assert.notDeepEqual(a, b);
-    assert.deepEqual(fleets[0]?.fleet.held(), a);
-    assert.match(await (fleets[0]?.fleet.registry.metrics() ?? ""), /kubeloop_fleet_clusters_held 1/);
+    const advanceUntil = async (done: () => boolean) => {
+      for (let i = 0; i < 600 && !done(); i++) {
+        for (const { clock } of fleets) await clock.advance(100);
+        await flush();
+      }
+      assert.ok(done(), `engaged: ${JSON.stringify(engaged())}`);
+    };
+    return { fleets, engaged, advanceUntil };
+  }
+
+  it("engages only the clusters each replica holds, and fences one whose Lease it could not renew", async () => {
+    const { fleets, engaged, advanceUntil } = await sharedFleets();
+    const [a, b] = fleets as [(typeof fleets)[0], (typeof fleets)[0]];
+    await advanceUntil(() => engaged().every((names) => names.length === 1));
+    const [held] = engaged() as [string[]];
+    assert.deepEqual(a.fleet.held(), held);
+    assert.notDeepEqual(b.fleet.held(), held);
+    assert.match(await a.fleet.registry.metrics(), /kubeloop_fleet_clusters_held 1/);
+    const cluster = a.setups.find((c) => c.name === held[0]) as FleetCluster;
+    a.link.cut = true;
+    await advanceUntil(() => b.fleet.held().length === 2);
+    assert.ok(await fenced(cluster), "a fenced its cluster's writes once its Lease was lost");
+    await advanceUntil(() => engaged()[1]?.length === 2);
+    a.link.cut = false;
     await Promise.all(fleets.map(({ stop }) => stop()));
   });
 });
