@@ -72,6 +72,8 @@ export class Fleet {
   /** With `replicas`: the clusters offered now, held or not, and who shares them out. */
   readonly #offered = new Map<string, ClusterConnection>();
   readonly #coordinator: ClusterCoordinator | undefined;
+  /** With `replicas`: the clusters this replica holds and has not been told to give up. */
+  readonly #holding = new Set<string>();
 
   constructor(options: FleetOptions) {
     this.#options = options;
@@ -145,7 +147,7 @@ export class Fleet {
   #offer(name: string, connection: ClusterConnection): void {
     this.#offered.set(name, connection);
     this.#coordinator?.offer(this.#offered.keys());
-    if (!this.#coordinator || this.#slots.has(name)) this.#engage(name, connection);
+    if (!this.#coordinator || this.#holding.has(name)) this.#engage(name, connection);
   }
 
   #coordinatorOf(replicas: FleetReplicasOptions): ClusterCoordinator {
@@ -168,10 +170,12 @@ export class Fleet {
       for (const slot of this.#named(name)) slot.fence("cluster Lease lost");
     };
     lost.addEventListener("abort", fence, { once: true });
+    this.#holding.add(name);
     const connection = this.#offered.get(name);
     if (connection) this.#engage(name, connection);
     this.logger.info({ cluster: name, held: this.held() }, "cluster held");
     await untilAborted(signal);
+    this.#holding.delete(name);
     const slot = this.#slots.get(name);
     if (slot) void this.#drop(slot, lost.aborted ? "cluster Lease lost" : "cluster given up");
     await Promise.all(this.#named(name).map((s) => this.#stopping.get(s)));

@@ -235,7 +235,7 @@ describe("Fleet with replicas", () => {
     return { fleets, engaged, advanceUntil };
   }
 
-  it("engages only the clusters each replica holds, and fences one whose Lease it could not renew", async () => {
+  it("engages only the clusters each replica holds, again when offered anew, and fences one whose Lease it could not renew", async () => {
     const { fleets, engaged, advanceUntil } = await sharedFleets();
     const [a, b] = fleets as [(typeof fleets)[0], (typeof fleets)[0]];
     await advanceUntil(() => engaged().every((names) => names.length === 1));
@@ -243,7 +243,11 @@ describe("Fleet with replicas", () => {
     assert.deepEqual(a.fleet.held(), held);
     assert.notDeepEqual(b.fleet.held(), held);
     assert.match(await a.fleet.registry.metrics(), /kubeloop_fleet_clusters_held 1/);
-    const cluster = a.setups.find((c) => c.name === held[0]) as FleetCluster;
+    a.provider.sink?.disengage(held[0] as string, "Secret replaced");
+    a.provider.sink?.engage(held[0] as string, refusedConnection());
+    await advanceUntil(() => a.setups.filter((c) => c.name === held[0]).length === 2);
+    assert.deepEqual(engaged()[0], held, "a cluster offered again while held is engaged again");
+    const cluster = a.setups.findLast((c) => c.name === held[0]) as FleetCluster;
     a.link.cut = true;
     await advanceUntil(() => b.fleet.held().length === 2);
     assert.ok(await fenced(cluster), "a fenced its cluster's writes once its Lease was lost");
