@@ -98,6 +98,11 @@ export class Engagement {
     return this.#manager.ready;
   }
 
+  /** Fences its writes at once (its Lease was lost): every write from now on fails. */
+  fence(reason: string): void {
+    this.#fence.abort(new Error(`cluster ${this.cluster.name} fenced: ${reason}`));
+  }
+
   /**
    * Fences its writes at once, then stops its manager (reconciles drain up to the grace period,
    * then abort; informers stop) and closes its client. Resolves once all of that is done.

@@ -1,14 +1,16 @@
 /**
  * The fleet: runs its providers, keeps a {@link ClusterSlot} per cluster they offer (engaged
- * while it answers), and shows what is engaged, why, and how many informers each runs.
+ * while it answers) — with `replicas`, per cluster this replica holds the Lease of
+ * ({@link ClusterCoordinator}) — and shows what is engaged, why, and how many informers each runs.
  */
 import pino, { type Logger } from "pino";
 import { Registry } from "prom-client";
 import type { ClientOptions, ClusterConnection } from "../client/index.ts";
-import { type Clock, systemClock } from "../clock/index.ts";
+import { type Clock, systemClock, untilAborted } from "../clock/index.ts";
 import type { FleetSetup } from "./engaged.ts";
 import { FleetMetrics } from "./metrics.ts";
 import type { ClusterProvider, ClusterSink } from "./provider.ts";
+import { ClusterCoordinator, type FleetReplicasOptions } from "./replicas.ts";
 import { ClusterSlot, type ClusterState, discoveryProbe, type Probe, type ProbeOptions } from "./slot.ts";
 
 /** Options of a {@link Fleet}. */
@@ -31,6 +33,12 @@ export interface FleetOptions {
   gracefulShutdownMs?: number;
   /** Tuning of each cluster's client. */
   clientOptions?: ClientOptions;
+  /**
+   * Spreads the clusters over the operator's replicas, a Lease per cluster in the hub: every
+   * replica runs the providers and engages only the clusters it holds. Default: this process
+   * engages every cluster.
+   */
+  replicas?: FleetReplicasOptions;
   clock?: Clock;
 }
 
@@ -61,13 +69,27 @@ export class Fleet {
   readonly #stopping = new Map<ClusterSlot, Promise<void>>();
   /** Providers whose last run failed and that have not reported ready since. */
   readonly #failing = new Set<string>();
+  /** With `replicas`: the clusters offered now, held or not, and who shares them out. */
+  readonly #offered = new Map<string, ClusterConnection>();
+  readonly #coordinator: ClusterCoordinator | undefined;
+  /** With `replicas`: the clusters this replica holds and has not been told to give up. */
+  readonly #holding = new Set<string>();
 
   constructor(options: FleetOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.logger = options.logger ?? pino({ name: options.name, level: process.env.LOG_LEVEL ?? "info" });
     this.registry = options.registry ?? new Registry();
-    this.#metrics = new FleetMetrics(this.registry, () => this.clusters().filter((c) => c.engaged).length);
+    this.#metrics = new FleetMetrics(this.registry, {
+      engaged: () => this.clusters().filter((c) => c.engaged).length,
+      held: () => this.held().length,
+    });
+    this.#coordinator = options.replicas && this.#coordinatorOf(options.replicas);
+  }
+
+  /** The clusters this replica holds (with `replicas`), or every cluster offered, by name. */
+  held(): string[] {
+    return this.#coordinator?.held() ?? [...this.#slots.keys()].sort();
   }
 
   /** Every cluster offered now, engaged or not, and those still disengaging, sorted by name. */
@@ -85,7 +107,8 @@ export class Fleet {
 
   /** Runs the providers until `signal` aborts, then disengages every cluster and resolves. */
   async start(signal: AbortSignal): Promise<void> {
-    await Promise.all(this.#options.providers.map((p) => this.#runProvider(p, signal)));
+    const providers = this.#options.providers.map((p) => this.#runProvider(p, signal));
+    await Promise.all([...providers, this.#coordinator?.run(signal)]);
     await Promise.all([...this.#slots.values()].map((slot) => this.#drop(slot, "fleet stopping")));
     await Promise.all(this.#stopping.values());
   }
@@ -109,13 +132,60 @@ export class Fleet {
   /** What `provider` reports clusters to. */
   #sink(provider: string): ClusterSink {
     return {
-      engage: (name, connection) => this.#engage(name, connection),
+      engage: (name, connection) => this.#offer(name, connection),
       disengage: (name, reason) => {
+        this.#offered.delete(name);
+        this.#coordinator?.offer(this.#offered.keys());
         const slot = this.#slots.get(name);
         if (slot) void this.#drop(slot, reason);
       },
       ready: () => this.#failing.delete(provider),
     };
+  }
+
+  /** Engages cluster `name` now without `replicas`, else when this replica holds it (again, if it does). */
+  #offer(name: string, connection: ClusterConnection): void {
+    this.#offered.set(name, connection);
+    this.#coordinator?.offer(this.#offered.keys());
+    if (!this.#coordinator || this.#holding.has(name)) this.#engage(name, connection);
+  }
+
+  #coordinatorOf(replicas: FleetReplicasOptions): ClusterCoordinator {
+    return new ClusterCoordinator({
+      ...replicas,
+      name: this.#options.name,
+      clock: this.#clock,
+      onCluster: (name, signal, lost) => this.#hold(name, signal, lost),
+      onError: (err, phase) =>
+        this.logger.error({ err, phase }, "sharing the clusters among replicas failed"),
+    });
+  }
+
+  /**
+   * Engages cluster `name` while this replica holds its Lease: fenced at once when the Lease is
+   * lost, disengaged (drained) when `signal` aborts; resolves once no engagement of it is left.
+   */
+  async #hold(name: string, signal: AbortSignal, lost: AbortSignal): Promise<void> {
+    const fence = () => {
+      for (const slot of this.#named(name)) slot.fence("cluster Lease lost");
+    };
+    lost.addEventListener("abort", fence, { once: true });
+    this.#holding.add(name);
+    const connection = this.#offered.get(name);
+    if (connection) this.#engage(name, connection);
+    this.logger.info({ cluster: name, held: this.held() }, "cluster held");
+    await untilAborted(signal);
+    this.#holding.delete(name);
+    const slot = this.#slots.get(name);
+    if (slot) void this.#drop(slot, lost.aborted ? "cluster Lease lost" : "cluster given up");
+    await Promise.all(this.#named(name).map((s) => this.#stopping.get(s)));
+    lost.removeEventListener("abort", fence);
+    this.logger.info({ cluster: name, held: this.held() }, "cluster released");
+  }
+
+  /** Every slot of cluster `name`: the running one and those still disengaging. */
+  #named(name: string): ClusterSlot[] {
+    return [...this.#slots.values(), ...this.#stopping.keys()].filter((slot) => slot.name === name);
   }
 
   #engage(name: string, connection: ClusterConnection): void {

@@ -10,8 +10,11 @@
  * a reconciler `ctx.cluster`. A cluster removed by its provider, or failing its probes (401/403,
  * unreachable), is disengaged: writes fenced, reconciles drained, informers stopped and dropped.
  *
- * Not yet: spreading clusters over an operator's replicas (everything runs in one process), and
- * owner references across clusters (they cannot cross: use labels and a finalizer in the hub).
+ * With `replicas` ({@link FleetReplicasOptions}), the clusters are spread over the operator's
+ * replicas: each runs the providers and engages only the clusters whose Lease (one per cluster, in
+ * the hub) it holds, its fair share; a replica that stops or dies has its clusters taken over, and
+ * no cluster is engaged by two replicas at once. Not yet: owner references across clusters (they
+ * cannot cross: use labels and a finalizer in the hub).
  *
  * @example
  * ```ts
@@ -33,6 +36,7 @@ export { Fleet, type FleetOptions } from "./fleet.ts";
 export { FLEET_METRICS } from "./metrics.ts";
 export type { ClusterProvider, ClusterSink } from "./provider.ts";
 export { type FleetReconcileContext, type FleetReconciler, inCluster } from "./reconciler.ts";
+export type { FleetReplicasOptions } from "./replicas.ts";
 export {
   KUBECONFIG_SECRET_LABEL,
   type KubeconfigSecretOptions,

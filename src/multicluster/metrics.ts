@@ -14,6 +14,12 @@ export const FLEET_METRICS = {
     help: "Clusters engaged now: each with a client, a cache and the fleet's controllers running",
     labelNames: [],
   },
+  clustersHeld: {
+    name: "kubeloop_fleet_clusters_held",
+    type: "gauge",
+    help: "Clusters this replica holds: their Lease (with replicas), else every cluster offered",
+    labelNames: [],
+  },
   engagements: {
     name: "kubeloop_fleet_engagements_total",
     type: "counter",
@@ -40,14 +46,10 @@ export class FleetMetrics {
   readonly #disengagements: Counter<"reason">;
   readonly #providerFailures: Counter<"provider">;
 
-  /** Registers the metrics on `registry`; the gauge reads `engagedCount` when scraped. */
-  constructor(registry: Registry, engagedCount: () => number) {
-    new Gauge({
-      ...promClientConfig(FLEET_METRICS.clustersEngaged, registry),
-      collect() {
-        this.set(engagedCount());
-      },
-    });
+  /** Registers the metrics on `registry`; the gauges read `counts` when scraped. */
+  constructor(registry: Registry, counts: { engaged: () => number; held: () => number }) {
+    readGauge(FLEET_METRICS.clustersEngaged, registry, counts.engaged);
+    readGauge(FLEET_METRICS.clustersHeld, registry, counts.held);
     this.#engagements = new Counter(promClientConfig(FLEET_METRICS.engagements, registry));
     this.#disengagements = new Counter(promClientConfig(FLEET_METRICS.disengagements, registry));
     this.#providerFailures = new Counter(promClientConfig(FLEET_METRICS.providerFailures, registry));
@@ -67,4 +69,14 @@ export class FleetMetrics {
   providerFailed(provider: string): void {
     this.#providerFailures.inc({ provider });
   }
+}
+
+/** Registers the gauge `definition` on `registry`, set from `read` when scraped. */
+function readGauge(definition: MetricDefinition, registry: Registry, read: () => number): void {
+  new Gauge({
+    ...promClientConfig(definition, registry),
+    collect() {
+      this.set(read());
+    },
+  });
 }

@@ -68,6 +68,8 @@ export class ClusterSlot {
   #reason = "discovered";
   #everEngaged = false;
   #running: Promise<void> = Promise.resolve();
+  /** Why its writes were fenced for good ({@link fence}); undefined while they are not. */
+  #fenced: string | undefined;
 
   constructor(name: string, connection: ClusterConnection, deps: SlotDeps) {
     this.name = name;
@@ -85,6 +87,12 @@ export class ClusterSlot {
   async stop(reason: string): Promise<void> {
     this.#stop.abort(reason);
     await this.#running;
+  }
+
+  /** Fences its writes at once and for good, those of an engagement still starting too; {@link stop} follows. */
+  fence(reason: string): void {
+    this.#fenced = reason;
+    this.#engagement?.fence(reason);
   }
 
   /** What the fleet shows of this cluster. */
@@ -151,6 +159,7 @@ export class ClusterSlot {
       this.#reason = "setup failed";
       return;
     }
+    if (this.#fenced !== undefined) this.#engagement.fence(this.#fenced);
     this.#reason = reason;
     this.#everEngaged = true;
     this.#deps.metrics.engaged(reason);

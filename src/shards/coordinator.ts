@@ -22,18 +22,15 @@ import { Lease, type LeaseObject } from "../api/index.ts";
 import { ConflictError, type ListOptions, NotFoundError, type ObjectList } from "../client/index.ts";
 import { type Clock, systemClock } from "../clock/index.ts";
 import {
-  defaultElectionTimings,
   defaultIdentity,
   type ElectionPhase,
   type ElectionTimings,
-  LeaderElector,
-  type LeaderElectorOptions,
   type LeaseClient,
-  ObservedRecord,
   readLeaseRecord,
 } from "../election/index.ts";
 import { hashSpace, overlaps, type ShardRange, shardRange, splitHashSpace } from "../sharding/index.ts";
-import { holdMembership, type LeaseDeleteClient, ownedByPod, type ReplicaPod } from "./membership.ts";
+import { LeaseCampaigns } from "./campaigns.ts";
+import type { LeaseDeleteClient, ReplicaPod } from "./membership.ts";
 import { ShardLeaseNames } from "./names.ts";
 import { planShards, type ShardLeaseState } from "./plan.ts";
 
@@ -109,13 +106,6 @@ export interface OtherCountWait {
   readonly holders: readonly string[];
 }
 
-/** One election this replica runs for a shard. */
-interface Campaign {
-  readonly elector: LeaderElector;
-  readonly stop: AbortController;
-  readonly done: Promise<void>;
-}
-
 /** The virtual shards of one operator across its replicas; see the module's description. */
 export class ShardCoordinator {
   /** This replica's identity, as written to the Leases. */
@@ -126,9 +116,7 @@ export class ShardCoordinator {
   readonly #names: ShardLeaseNames;
   readonly #ranges: readonly ShardRange[];
   readonly #clock: Clock;
-  readonly #campaigns = new Map<number, Campaign>();
-  /** What this replica saw of each Lease, and when, by Lease name. */
-  readonly #observed = new Map<string, ObservedRecord>();
+  readonly #campaigns: LeaseCampaigns<number>;
   /** Each shard Lease's last renewal (ms) as last listed, for {@link HeldShard.unownedMs}. */
   readonly #renewed = new Map<number, number>();
   /** The last list of the Leases made to check shards just taken ({@link ShardCoordinator.#listAfter}). */
@@ -144,14 +132,12 @@ export class ShardCoordinator {
     this.shards = this.#names.shards;
     this.#ranges = splitHashSpace(this.shards);
     this.#clock = options.clock ?? systemClock;
+    this.#campaigns = new LeaseCampaigns({ ...options, identity: this.identity, clock: this.#clock });
   }
 
   /** The shards whose Lease this replica holds now (those it drains included), in index order. */
   held(): number[] {
-    return [...this.#campaigns]
-      .filter(([, c]) => c.elector.isLeader())
-      .map(([index]) => index)
-      .sort((a, b) => a - b);
+    return this.#campaigns.held().sort((a, b) => a - b);
   }
 
   /**
@@ -159,32 +145,8 @@ export class ShardCoordinator {
    * starts or stops campaigns. On abort it deletes its membership Lease, resigns from every shard
    * (each released once its work drained), then resolves.
    */
-  async run(signal: AbortSignal): Promise<void> {
-    const member = this.#holdMembership(signal);
-    const period = this.#options.retryPeriodMs ?? defaultElectionTimings.retryPeriodMs;
-    while (!signal.aborted) {
-      await this.#replan(signal).catch((err: unknown) => this.#report(err, "list"));
-      const jitter = (this.#options.random ?? Math.random)() * period;
-      await this.#clock.sleep(period + jitter, signal).catch(() => {});
-    }
-    for (const index of this.#campaigns.keys()) this.#resign(index);
-    await Promise.all([member, ...[...this.#campaigns.values()].map((c) => c.done)]);
-  }
-
-  /** Holds this replica's membership Lease (nobody else campaigns for it) until `signal` aborts, then deletes it. */
-  #holdMembership(signal: AbortSignal): Promise<void> {
-    const { pod, client, namespace, clock = systemClock, renewDeadlineMs } = this.#options;
-    const elector = this.#elector(this.#names.member(this.identity), () => {}, {
-      releaseOnCancel: false,
-      ...(pod ? { ownerReferences: [ownedByPod(pod)] } : {}),
-    });
-    const deps = {
-      client,
-      namespace,
-      clock,
-      timeoutMs: renewDeadlineMs ?? defaultElectionTimings.renewDeadlineMs,
-    };
-    return holdMembership(elector, signal, deps).catch((err: unknown) => this.#report(err, "release"));
+  run(signal: AbortSignal): Promise<void> {
+    return this.#campaigns.run(signal, this.#names.member(this.identity), (s) => this.#replan(s));
   }
 
   async #replan(signal: AbortSignal): Promise<void> {
@@ -195,8 +157,8 @@ export class ShardCoordinator {
     for (const index of plan.claim) if (!this.#campaigns.has(index)) this.#campaign(index);
     for (const index of plan.release) this.#resign(index);
     // A campaign for a shard another replica won keeps polling its Lease; stop it unless still planned.
-    for (const [index, campaign] of this.#campaigns) {
-      if (!campaign.elector.isLeader() && !plan.claim.includes(index)) this.#resign(index);
+    for (const [index, leader] of this.#campaigns.campaigning()) {
+      if (!leader && !plan.claim.includes(index)) this.#resign(index);
     }
     await this.#sweep(items, signal);
   }
@@ -213,18 +175,19 @@ export class ShardCoordinator {
 
   /**
    * Deletes the Leases of other shard counts that nobody holds (released, or expired as
-   * {@link ShardCoordinator.#expired} judges), on the version listed: one renewed or taken since
+   * {@link LeaseCampaigns.expired} judges), on the version listed: one renewed or taken since
    * is a 409, one another replica deleted first a 404, both expected.
    */
   async #sweep(leases: readonly LeaseObject[], signal: AbortSignal): Promise<void> {
     const { client, namespace } = this.#options;
     for (const lease of leases) {
       const { name = "", resourceVersion } = lease.metadata;
-      if (!this.#names.isOtherCount(name) || !this.#expired(lease)) continue;
+      if (!this.#names.isOtherCount(name) || !this.#campaigns.expired(lease)) continue;
       await client
         .delete(Lease, name, { namespace, preconditions: { resourceVersion }, signal })
         .catch((err: unknown) => {
-          if (!(err instanceof NotFoundError || err instanceof ConflictError)) this.#report(err, "release");
+          if (!(err instanceof NotFoundError || err instanceof ConflictError))
+            this.#campaigns.report(err, "release");
         });
     }
   }
@@ -232,7 +195,7 @@ export class ShardCoordinator {
   /** The live replicas of this shard count: holders of unexpired membership Leases (this one always counts). */
   #members(leases: readonly LeaseObject[]): string[] {
     return leases
-      .filter((lease) => this.#names.isPeer(lease.metadata.name ?? "") && !this.#expired(lease))
+      .filter((lease) => this.#names.isPeer(lease.metadata.name ?? "") && !this.#campaigns.expired(lease))
       .map((lease) => readLeaseRecord(lease).holderIdentity)
       .filter(Boolean);
   }
@@ -247,12 +210,12 @@ export class ShardCoordinator {
   #states(leases: readonly LeaseObject[], overlapped: ReadonlyMap<number, string>): ShardLeaseState[] {
     const byName = new Map(leases.map((lease) => [lease.metadata.name, lease]));
     return this.#ranges.map((_, index) => {
-      if (this.#working(index)) return { index, holder: this.identity, expired: false };
+      if (this.#campaigns.working(index)) return { index, holder: this.identity, expired: false };
       const other = overlapped.get(index);
       if (other !== undefined) return { index, holder: other, expired: false };
       const lease = byName.get(this.#names.shard(index));
       const holder = lease ? readLeaseRecord(lease).holderIdentity || undefined : undefined;
-      const expired = lease !== undefined && (holder === this.identity || this.#expired(lease));
+      const expired = lease !== undefined && (holder === this.identity || this.#campaigns.expired(lease));
       const renewed = lease ? Date.parse(readLeaseRecord(lease).renewTime) : Number.NaN;
       if (holder !== this.identity && Number.isFinite(renewed)) this.#renewed.set(index, renewed);
       return { index, holder, expired };
@@ -269,7 +232,7 @@ export class ShardCoordinator {
       const shard = this.#names.parseShard(lease.metadata.name ?? "");
       if (!shard || shard.count === this.shards) continue;
       const holder = readLeaseRecord(lease).holderIdentity;
-      if (!holder || this.#expired(lease)) continue;
+      if (!holder || this.#campaigns.expired(lease)) continue;
       const theirs =
         shard.count === undefined ? { start: 0n, end: hashSpace } : shardRange(shard.index, shard.count);
       this.#ranges.forEach((ours, index) => {
@@ -287,7 +250,7 @@ export class ShardCoordinator {
     try {
       return this.#overlapped(await this.#listAfter(this.#clock.monotonicMs())).has(index);
     } catch (err) {
-      this.#report(err, "list");
+      this.#campaigns.report(err, "list");
       return true;
     }
   }
@@ -306,94 +269,21 @@ export class ShardCoordinator {
     return this.#listing.items;
   }
 
-  /**
-   * Whether `lease`'s holder let it expire, by client-go's rule on this replica's own clock: its
-   * record has not changed for a lease duration since this replica first saw it (each list is a
-   * look). The elector of a campaign starts from the same observation.
-   */
-  #expired(lease: LeaseObject): boolean {
-    const record = readLeaseRecord(lease);
-    if (!record.holderIdentity) return true;
-    const observed = this.#observation(lease.metadata.name ?? "");
-    observed.observe(record, this.#clock.monotonicMs());
-    return !observed.isValid(this.#clock.monotonicMs());
-  }
-
-  /** Whether this replica works on shard `index`: it leads its election and has not resigned from it. */
-  #working(index: number): boolean {
-    const campaign = this.#campaigns.get(index);
-    return (campaign?.elector.isLeader() ?? false) && !campaign?.stop.signal.aborted;
-  }
-
-  #observation(leaseName: string): ObservedRecord {
-    const observed = this.#observed.get(leaseName) ?? new ObservedRecord();
-    this.#observed.set(leaseName, observed);
-    return observed;
-  }
-
   #campaign(index: number): void {
     const range = this.#ranges[index] as ShardRange;
-    const elector = this.#elector(this.#names.shard(index), async (signal, lost) => {
-      try {
-        if (await this.#mustYield(index)) {
-          this.#resign(index);
-          return;
-        }
-        const renewed = this.#renewed.get(index);
-        const unownedMs = renewed === undefined ? undefined : Math.max(0, this.#clock.now() - renewed);
-        await this.#options.onShard({ index, range, unownedMs }, signal, lost);
-      } catch (err) {
-        // Holding a shard nobody works on would stall it silently: report, and give it up to be taken again.
-        this.#report(err, "callback");
+    this.#campaigns.campaign(index, this.#names.shard(index), async (signal, lost) => {
+      if (await this.#mustYield(index)) {
         this.#resign(index);
+        return;
       }
+      const renewed = this.#renewed.get(index);
+      const unownedMs = renewed === undefined ? undefined : Math.max(0, this.#clock.now() - renewed);
+      await this.#options.onShard({ index, range, unownedMs }, signal, lost);
     });
-    // Not following `signal`: on shutdown, run() resigns every campaign itself.
-    const stop = new AbortController();
-    const done = elector
-      .run(stop.signal)
-      .catch((err: unknown) => this.#report(err, "acquire"))
-      .finally(() => {
-        if (this.#campaigns.get(index)?.elector === elector) this.#campaigns.delete(index);
-      });
-    this.#campaigns.set(index, { elector, stop, done });
   }
 
   /** Stops the campaign for `index`: a held shard's work is told to stop, its Lease renewed until it drained, then released. */
   #resign(index: number): void {
-    this.#campaigns.get(index)?.stop.abort(new Error(`shard ${index} resigned`));
-  }
-
-  #elector(
-    name: string,
-    lead: NonNullable<LeaderElectorOptions["onStartedLeading"]>,
-    options: Partial<LeaderElectorOptions> = {},
-  ): LeaderElector {
-    const observed = this.#observation(name);
-    const { client, namespace, clock, random, leaseDurationMs, renewDeadlineMs, retryPeriodMs, onError } =
-      this.#options;
-    return new LeaderElector({
-      ...options,
-      client,
-      name,
-      namespace,
-      identity: this.identity,
-      clock,
-      random,
-      leaseDurationMs,
-      renewDeadlineMs,
-      retryPeriodMs,
-      onStartedLeading: lead,
-      observed,
-      onError,
-    });
-  }
-
-  #report(error: unknown, phase: ElectionPhase | "list"): void {
-    try {
-      this.#options.onError(error, phase);
-    } catch {
-      // A throwing error hook must not stop the coordinator.
-    }
+    this.#campaigns.resign(index);
   }
 }

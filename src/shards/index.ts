@@ -26,6 +26,7 @@
  * ```
  */
 
+export { LeaseCampaigns, type LeaseCampaignsOptions } from "./campaigns.ts";
 export {
   type HeldShard,
   type OtherCountWait,

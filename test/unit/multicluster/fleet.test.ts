@@ -1,27 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ConfigMap } from "../../../src/api/index.ts";
-import { ForbiddenError, UnauthorizedError, WriteFencedError } from "../../../src/client/index.ts";
+import { ForbiddenError, UnauthorizedError } from "../../../src/client/index.ts";
 import type { ReconcileContext } from "../../../src/controller/index.ts";
 import { type FleetCluster, inCluster } from "../../../src/multicluster/index.ts";
 import { probeFailure } from "../../../src/multicluster/slot.ts";
 import { until } from "../controller/support.ts";
-import { refusedConnection, startedFleet, tickUntil } from "./support.ts";
+import { type configMap, fenced, refusedConnection, startedFleet, tickUntil } from "./support.ts";
 
 const request = { method: "GET", path: "/api" };
-const configMap = {
-  apiVersion: "v1",
-  kind: "ConfigMap",
-  metadata: { name: "x", namespace: "default" },
-} as const;
-
-/** Whether the writes of `cluster` are fenced: a create is refused before anything is sent. */
-async function fenced(cluster: FleetCluster): Promise<boolean> {
-  return cluster.client.create(ConfigMap, configMap).then(
-    () => false,
-    (err: unknown) => err instanceof WriteFencedError,
-  );
-}
 
 describe("Fleet", () => {
   it("engages a cluster its provider offers: a manager with the fleet's controllers and their informers", async () => {

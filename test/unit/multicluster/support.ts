@@ -1,7 +1,7 @@
 /** Helpers of the multicluster unit tests: a provider the test drives, and fleets on a FakeClock. */
 import { pino } from "pino";
-import { type KubeObject, resourceType } from "../../../src/api/index.ts";
-import type { ClusterConnection } from "../../../src/client/index.ts";
+import { ConfigMap, type KubeObject, resourceType } from "../../../src/api/index.ts";
+import { type ClusterConnection, WriteFencedError } from "../../../src/client/index.ts";
 import { FakeClock, untilAborted } from "../../../src/clock/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import {
@@ -111,4 +111,19 @@ export function recordingSink(): ClusterSink & { calls: string[] } {
 export async function settled(done: () => boolean): Promise<void> {
   const deadline = performance.now() + 10_000;
   while (!done() && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A ConfigMap to write in a cluster. */
+export const configMap = {
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name: "x", namespace: "default" },
+} as const;
+
+/** Whether the writes of `cluster` are fenced: a create is refused before anything is sent. */
+export async function fenced(cluster: FleetCluster): Promise<boolean> {
+  return cluster.client.create(ConfigMap, configMap).then(
+    () => false,
+    (err: unknown) => err instanceof WriteFencedError,
+  );
 }
