@@ -6,7 +6,6 @@
  * is reconciled no more; one whose apiserver stops is disengaged while the others go on.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { ConfigMap, type ConfigMapObject, Secret } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
@@ -18,11 +17,11 @@ import {
   type FleetCluster,
   type FleetReconcileContext,
   inCluster,
-  KUBECONFIG_SECRET_LABEL,
   kubeconfigSecretProvider,
 } from "../../../src/multicluster/index.ts";
 import { testNamespace } from "../../../src/testing/index.ts";
 import { eventually, testClient, testLogger } from "../support.ts";
+import { addMemberSecret } from "./secrets.ts";
 
 const COPY_LABEL = "fleet.kubeloop.dev/copy";
 
@@ -86,7 +85,7 @@ describe("a fleet of a hub and three member clusters", () => {
 
   it("reconciles a member within 10 s of its kubeconfig Secret being created in the hub", async () => {
     for (const m of members.members) {
-      await addSecret(hubNamespace, m);
+      await addMemberSecret(hubNamespace, m);
       const started = performance.now();
       await labelled(clients, m.name, "first", { colour: "blue" });
       const status = await statusOf(clients, m.name, "first", 10_000);
@@ -141,16 +140,6 @@ describe("a fleet of a hub and three member clusters", () => {
     await statusOf(clients, down.name, "back", 10_000);
   });
 });
-
-/** Creates member `m`'s kubeconfig Secret in the hub. */
-async function addSecret(namespace: string, m: MemberCluster): Promise<void> {
-  await (await testClient()).create(Secret, {
-    apiVersion: "v1",
-    kind: "Secret",
-    metadata: { name: m.name, namespace, labels: { [KUBECONFIG_SECRET_LABEL]: "true" } },
-    data: { kubeconfig: Buffer.from(readFileSync(m.kubeconfigPath)).toString("base64") },
-  });
-}
 
 /** Creates a labelled ConfigMap `name` in member `cluster`'s `default` namespace. */
 async function labelled(

@@ -1,0 +1,166 @@
+/**
+ * The FleetConfigMap example (examples/fleet-configmap) end to end: the hub (the run's cluster)
+ * and three member clusters (`startMemberClusters`), members selected by their kubeconfig
+ * Secrets' labels. Propagation reaches the selected members only, a member added later within
+ * 10 s; drift in a member is repaired; status says per member whether it holds the data, and a
+ * member whose apiserver stops is not Ready there while the others stay Ready; deleting the hub
+ * object deletes its children in every member first (the finalizer).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { isDeepStrictEqual } from "node:util";
+import { FleetConfigMap, type FleetConfigMapObject } from "../../../examples/fleet-configmap/src/api.ts";
+import {
+  type RunningFleetConfigMaps,
+  startFleetConfigMaps,
+} from "../../../examples/fleet-configmap/src/operator.ts";
+import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
+import { Client, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
+import { type MemberCluster, type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
+import { installCrds } from "../../../src/operator/index.ts";
+import { testNamespace } from "../../../src/testing/index.ts";
+import { eventually, testClient, testLogger } from "../support.ts";
+import { addMemberSecret } from "./secrets.ts";
+
+const NAME = "settings";
+
+describe("the FleetConfigMap example on a hub and three member clusters", () => {
+  let members: MemberClusters;
+  const clients = new Map<string, Client>();
+  let namespace = "";
+  const stop = new AbortController();
+  let running: RunningFleetConfigMaps;
+  const cleanups: (() => unknown)[] = [];
+
+  before(async () => {
+    members = await startMemberClusters({ count: 3 });
+    for (const m of members.members)
+      clients.set(m.name, new Client(await loadKubeconfig({ kubeconfig: m.kubeconfigPath })));
+    const hub = await testClient();
+    await installCrds(hub, [FleetConfigMap]);
+    namespace = await testNamespace(hub, { name: "fleet-configmap", after: (fn) => cleanups.push(fn) });
+    running = await startFleetConfigMaps({
+      hub,
+      fleetNamespace: namespace,
+      signal: stop.signal,
+      fleet: {
+        probe: { intervalMs: 500, failureThreshold: 2, timeoutMs: 1000 },
+        gracefulShutdownMs: 1000,
+        logger: testLogger(),
+      },
+    });
+    await addMemberSecret(namespace, member(0), { env: "prod" });
+    await addMemberSecret(namespace, member(1), { env: "dev" });
+  });
+
+  after(async () => {
+    stop.abort();
+    await running?.stopped;
+    for (const client of clients.values()) await client.close();
+    await members?.stop();
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  const member = (i: number): MemberCluster => members.members[i] as MemberCluster;
+  const client = (i: number): Client => clients.get(member(i).name) as Client;
+  const child = (i: number): Promise<ConfigMapObject> => client(i).get(ConfigMap, NAME, { namespace });
+  const hubObject = async (): Promise<FleetConfigMapObject> =>
+    (await testClient()).get(FleetConfigMap, NAME, { namespace });
+  /** Waits for member `i`'s child to hold `colour`. */
+  const colourIn = (i: number, colour: string, timeoutMs?: number) =>
+    eventually(async () => (await child(i)).data?.colour === colour, {
+      timeoutMs,
+      what: `${colour} in member-${i}`,
+    });
+  /** Waits for the hub object's status to say `expected` per member, and Ready `ready`. */
+  const statusSays = (expected: Record<string, string>, ready: (status: string | undefined) => boolean) =>
+    eventually(
+      async () => {
+        const status = (await hubObject()).status;
+        const clusters = Object.fromEntries(
+          (status?.clusters ?? []).map((c) => [c.name, `${c.status} ${c.reason}`]),
+        );
+        const summary = status?.conditions?.find((c) => c.type === "Ready")?.status;
+        return isDeepStrictEqual(clusters, expected) && ready(summary) && status;
+      },
+      { what: `status ${JSON.stringify(expected)}` },
+    );
+
+  const typeMeta = { apiVersion: FleetConfigMap.apiVersion, kind: FleetConfigMap.kind };
+
+  it("propagates to the selected members only, with their status on the hub object", async () => {
+    await (await testClient()).create(FleetConfigMap, {
+      ...typeMeta,
+      metadata: { name: NAME, namespace },
+      spec: { clusterSelector: "env=prod", data: { colour: "blue" } },
+    });
+    await colourIn(0, "blue");
+    const status = await statusSays({ "member-0": "True Propagated" }, (ready) => ready === "True");
+    assert.ok(status);
+    assert.deepEqual((await child(0)).metadata.labels, {
+      "fleet.example.com/owner-name": NAME,
+      "fleet.example.com/owner-namespace": namespace,
+    });
+    await assert.rejects(child(1), NotFoundError);
+  });
+
+  it("gives a member added later the ConfigMap within 10 s", async () => {
+    const started = performance.now();
+    await addMemberSecret(namespace, member(2), { env: "prod" });
+    await colourIn(2, "blue", 10_000);
+    assert.ok(performance.now() - started < 10_000);
+    await statusSays({ "member-0": "True Propagated", "member-2": "True Propagated" }, (r) => r === "True");
+    await assert.rejects(child(1), NotFoundError);
+  });
+
+  it("restores a child deleted or edited in a member", async () => {
+    await client(0).delete(ConfigMap, NAME, { namespace });
+    await colourIn(0, "blue");
+    const edit: ConfigMapObject = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: NAME, namespace },
+      data: { colour: "red" },
+    };
+    await client(2).apply(ConfigMap, edit, { fieldManager: "someone-else", force: true });
+    await colourIn(2, "blue");
+  });
+
+  it("shows a member whose apiserver stopped as not Ready, while the others stay Ready", async () => {
+    await member(2).stop();
+    const down = await statusSays(
+      { "member-0": "True Propagated", "member-2": "Unknown ClusterNotEngaged" },
+      (ready) => ready !== "True",
+    );
+    assert.ok(down);
+    assert.match(down.clusters?.find((c) => c.name === "member-2")?.message ?? "", /unreachable/);
+    await (await testClient()).apply(
+      FleetConfigMap,
+      {
+        ...typeMeta,
+        metadata: { name: NAME, namespace },
+        spec: { clusterSelector: "env=prod", data: { colour: "green" } },
+      },
+      { force: true },
+    );
+    await colourIn(0, "green");
+    await member(2).start();
+    await colourIn(2, "green");
+    await statusSays({ "member-0": "True Propagated", "member-2": "True Propagated" }, (r) => r === "True");
+  });
+
+  it("deletes the children in every member before the hub object goes", async () => {
+    await (await testClient()).delete(FleetConfigMap, NAME, { namespace });
+    await eventually(
+      () =>
+        hubObject().then(
+          () => false,
+          (err) => err instanceof NotFoundError,
+        ),
+      {
+        what: "the FleetConfigMap gone",
+      },
+    );
+    for (const i of [0, 2]) await assert.rejects(child(i), NotFoundError);
+  });
+});
