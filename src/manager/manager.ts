@@ -169,7 +169,11 @@ export class Manager implements ControllerHost {
   /** Creates a manager, loading the client configuration when no client is given. */
   static async create(options: ManagerOptions): Promise<Manager> {
     const logger = options.logger ?? createLogger(options.name);
-    const metrics = new ManagerMetrics(options.clock ?? systemClock);
+    // Process metrics hang the registry on a PerformanceObserver (GC durations) that is never
+    // disconnected: with no endpoint to scrape them, they would only keep the manager alive.
+    const metrics = new ManagerMetrics(options.clock ?? systemClock, {
+      processMetrics: options.metrics !== false,
+    });
     const client =
       options.client ??
       (await Client.load(options.config, {

@@ -56,7 +56,9 @@ export interface ManagerOptions {
   /**
    * `/metrics` endpoint; `false` disables it. Default, as kubebuilder's scaffold: in a cluster
    * (`KUBERNETES_SERVICE_HOST` set) HTTPS on 0.0.0.0:8443 for authenticated and authorized
-   * callers only; outside, plain HTTP on 127.0.0.1:8080. See {@link MetricsOptions}.
+   * callers only; outside, plain HTTP on 127.0.0.1:8080. See {@link MetricsOptions}. With
+   * `false`, the registry (`manager.metrics.registry`) has the manager's metrics but not the
+   * process's (`process_*`, `nodejs_*`), whose GC observer would keep the manager alive for good.
    */
   metrics?: MetricsOptions | false;
   /**
