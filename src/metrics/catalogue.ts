@@ -354,7 +354,8 @@ export const METRICS = { ...controllerRuntime, ...clientGo, ...kubeloop } as con
 
 /**
  * prom-client's default process and Node.js metrics that kubeloop's dashboard reads. A manager
- * registers them with `collectDefaultMetrics` (they are not declared here, and it registers more).
+ * with a metrics endpoint registers them with `collectDefaultMetrics` (they are not declared here,
+ * and it registers more).
  */
 export const PROCESS_METRICS = {
   cpuSeconds: {
