@@ -33,9 +33,12 @@ async function controllerSeries(manager: Awaited<ReturnType<typeof fakeManager>>
   queue.done((await queue.get())?.key ?? "");
 }
 
-/** The registry of a manager whose every metric has a series. */
+/**
+ * The registry of a manager whose every metric has a series. It has a metrics endpoint (never
+ * started), so its registry has the process metrics too.
+ */
 export async function everySeries(): Promise<Registry> {
-  const { manager } = await fakeManager({ webhooks: [anyConfigMap] });
+  const { manager } = await fakeManager({ webhooks: [anyConfigMap], metrics: { port: 0 } });
   const { metrics } = manager;
   await controllerSeries(manager);
   // Created, not started: the cache's kinds are what the cache gauges report.
