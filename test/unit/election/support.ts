@@ -39,6 +39,20 @@ function apiError(Class: ErrorClass, code: number, reason: string, method: strin
 }
 
 /** The Lease API of one apiserver, in memory: resourceVersions, 404, 409 on stale writes and taken names. */
+/** A replica's view of `store`, which a test can cut off: every call fails, as in a partition. */
+export function cuttable(store: FakeLeaseStore): { client: FakeLeaseStore; link: { cut: boolean } } {
+  const link = { cut: false };
+  const client = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) =>
+        link.cut ? Promise.reject(new Error("connection refused")) : value.apply(target, args);
+    },
+  });
+  return { client, link };
+}
+
 export class FakeLeaseStore implements LeaseClient {
   readonly #leases = new Map<string, LeaseObject>();
   #version = 0;

@@ -10,8 +10,7 @@ import { describe, it, type TestContext } from "node:test";
 import { FakeClock, untilAborted } from "../../../src/clock/index.ts";
 import type { FleetCluster } from "../../../src/multicluster/index.ts";
 import { ClusterCoordinator } from "../../../src/multicluster/replicas.ts";
-import type { ShardLeaseClient } from "../../../src/shards/index.ts";
-import { FakeLeaseStore, flush, T0 } from "../election/support.ts";
+import { cuttable, FakeLeaseStore, flush, T0 } from "../election/support.ts";
 import { fenced, refusedConnection, startedFleet } from "./support.ts";
 
 const CLUSTERS = ["east", "north", "south", "west", "up", "down"];
@@ -23,20 +22,6 @@ interface Term {
   start: number;
   end?: number;
   lost?: boolean;
-}
-
-/** A replica's view of `store`, which a test can cut off: every call fails, as in a partition. */
-function cuttable(store: FakeLeaseStore): { client: ShardLeaseClient; link: { cut: boolean } } {
-  const link = { cut: false };
-  const client = new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key) as unknown;
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) =>
-        link.cut ? Promise.reject(new Error("connection refused")) : value.apply(target, args);
-    },
-  });
-  return { client, link };
 }
 
 interface Replica {

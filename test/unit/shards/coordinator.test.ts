@@ -15,10 +15,9 @@ import {
   type OtherCountWait,
   ShardCoordinator,
   type ShardCoordinatorOptions,
-  type ShardLeaseClient,
 } from "../../../src/shards/index.ts";
 import { ShardLeaseNames } from "../../../src/shards/names.ts";
-import { FakeLeaseStore, flush, T0 } from "../election/support.ts";
+import { cuttable, FakeLeaseStore, flush, T0 } from "../election/support.ts";
 
 const SHARDS = 6;
 
@@ -34,23 +33,6 @@ interface Term {
   start: number;
   end?: number;
   lost?: boolean;
-}
-
-/** A replica's view of the store, which a test can cut off (every call fails, as for a partition). */
-function replicaClient(store: FakeLeaseStore): { client: ShardLeaseClient; link: { cut: boolean } } {
-  const link = { cut: false };
-  const through =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      link.cut ? Promise.reject(new Error("connection refused")) : call(...args);
-  const client = {
-    get: through(store.get.bind(store)),
-    create: through(store.create.bind(store)),
-    update: through(store.update.bind(store)),
-    list: through(store.list.bind(store)),
-    delete: through(store.delete.bind(store)),
-  };
-  return { client, link };
 }
 
 /** The names of the Leases in the replicas' store, sorted. */
@@ -81,7 +63,7 @@ class Replicas {
    * shard is lost first: then it stops writing at once).
    */
   start(identity: string, drainMs = 0, options: Partial<ShardCoordinatorOptions> = {}): void {
-    const { client, link } = replicaClient(this.store);
+    const { client, link } = cuttable(this.store);
     const coordinator = new ShardCoordinator({
       ...options,
       client,
