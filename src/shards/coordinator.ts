@@ -174,15 +174,22 @@ export class ShardCoordinator {
   }
 
   /**
-   * Deletes the Leases of other shard counts that nobody holds (released, or expired as
-   * {@link LeaseCampaigns.expired} judges), on the version listed: one renewed or taken since
-   * is a 409, one another replica deleted first a 404, both expected.
+   * Deletes the Leases of other shard counts that nobody holds: released, or expired with a holder
+   * that has no live membership Lease (a replica gone for good; an alive one merely late to renew
+   * keeps its Lease). On the version listed: one renewed or taken since is a 409, one another
+   * replica deleted first a 404, both expected.
    */
   async #sweep(leases: readonly LeaseObject[], signal: AbortSignal): Promise<void> {
     const { client, namespace } = this.#options;
+    const alive = new Set(
+      leases
+        .filter((lease) => this.#names.isMember(lease.metadata.name ?? "") && !this.#campaigns.expired(lease))
+        .map((lease) => readLeaseRecord(lease).holderIdentity),
+    );
     for (const lease of leases) {
       const { name = "", resourceVersion } = lease.metadata;
-      if (!this.#names.isOtherCount(name) || !this.#campaigns.expired(lease)) continue;
+      const holder = readLeaseRecord(lease).holderIdentity;
+      if (!this.#names.isOtherCount(name) || !this.#campaigns.expired(lease) || alive.has(holder)) continue;
       await client
         .delete(Lease, name, { namespace, preconditions: { resourceVersion }, signal })
         .catch((err: unknown) => {
