@@ -30,6 +30,10 @@ const NEW_SHARDS = 16;
 const started = performance.now();
 const seconds = () => Math.round((performance.now() - started) / 1000);
 
+/** What a replica holds and last logged, for a failure message. */
+const describeReplica = (r: Replica) =>
+  `${r.identity} (${r.running ? "running" : "exited"}) holds shards [${[...held(r)].join(", ")}], last logged: ${r.output.slice(-8).join(" | ")}`;
+
 test("rolling updates of a sharded operator under load, the first changing the shard count: the shards spread, no key reconciled by two replicas at once, no write after a successor began on its key", async (t) => {
   const cluster = await auditedCluster(t, ["--feature-gates=ShardedListAndWatch=false"]);
   const operator = await deploy(t, {
@@ -49,7 +53,9 @@ test("rolling updates of a sharded operator under load, the first changing the s
   const replaceOneOf = async (old: readonly Replica[]) => {
     const next = await operator.startReplica();
     await next.ready();
-    const victim = await inSlowReconcile(old, load);
+    const victim = await inSlowReconcile(old, load).catch((err: Error) => {
+      throw new Error(`${err.message}; the old replicas: ${old.map(describeReplica).join("; ")}`);
+    });
     stops.set(victim, operator.stop(victim));
     phases.push(seconds());
   };
