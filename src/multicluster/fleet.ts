@@ -124,12 +124,14 @@ export class Fleet {
   readonly liveClusters = (): Promise<LiveCluster[]> => Promise.all(this.#slotsShown().map((s) => s.live()));
 
   /**
-   * `true` while every provider runs, else which ones failed (they are being run again): a `Check`
-   * for `/readyz`, on the `manager`'s when given one, else e.g.
-   * `serveEndpoints(host, port, { health: { healthz: {}, readyz: { fleet: fleet.readiness } } })`.
+   * `true` while every provider runs, else throws naming those that failed (they are being run
+   * again), so `/readyz` fails with that message: a `Check`, on the `manager`'s `/readyz` when given
+   * one, else e.g. `serveEndpoints(host, port, { health: { healthz: {}, readyz: { fleet: fleet.readiness } } })`.
    */
-  readonly readiness = (): true | string =>
-    this.#failing.size === 0 || `cluster providers failing: ${[...this.#failing].join(", ")}`;
+  readonly readiness = (): true => {
+    if (this.#failing.size === 0) return true;
+    throw new Error(`cluster providers failing: ${[...this.#failing].join(", ")}`);
+  };
 
   /** Runs the providers until `signal` aborts, then disengages every cluster and resolves. */
   async start(signal: AbortSignal): Promise<void> {
