@@ -36,7 +36,7 @@ function clusterSeries(text: string): Map<string, string[]> {
   return by;
 }
 
-const catalogued = new Set(Object.values(METRICS).map((m) => m.name));
+const catalogued = new Set<string>(Object.values(METRICS).map((m) => m.name));
 const baseName = (line: string) => (line.split("{")[0] ?? "").replace(/_(bucket|sum|count)$/, "");
 
 describe("a fleet's clusters on its registry", () => {
