@@ -1,6 +1,7 @@
 /**
  * A fleet shown by its host manager, end to end on the run's cluster (engaged under two names,
- * `east` and `west`, beside `gone`, whose apiserver does not answer): the host's `/metrics` has
+ * `east` and `west`, beside `gone`, whose apiserver does not answer; the host runs a controller of
+ * its own of the same name as theirs): the host's `/metrics` has
  * each engaged cluster's reconciles labelled with its cluster, its `/readyz` the fleet's check,
  * and its live page, in a headless browser, a section per cluster: the engaged ones with their
  * controllers and the reconcile of a ConfigMap the test creates, `gone` saying why it is not
@@ -36,6 +37,9 @@ test("a host manager's metrics, /readyz and live page show each cluster of its f
     health: local,
     livePage: true,
   });
+  controller(host)
+    .for(ConfigMap)
+    .reconcile(async () => undefined);
   const provider: ClusterProvider = {
     name: "run-cluster",
     run: async (sink, signal) => {
