@@ -249,10 +249,9 @@ export class Manager implements ControllerHost {
   }
 
   /**
-   * Adds work to run besides the controllers, before {@link Manager.start}: on the replica that
-   * leads (with sharding, the holder of shard 0) unless `runnable.leaderOnly` is false, then on
-   * every replica once the caches synced. Throws {@link DuplicateRunnableError} for a name
-   * already added.
+   * Adds work to run besides the controllers, before {@link Manager.start}: on the replica that leads
+   * (with sharding, the holder of shard 0) unless `runnable.leaderOnly` is false, then on every
+   * replica once the caches synced. Throws {@link DuplicateRunnableError} for a name already added.
    */
   add(runnable: Runnable): void {
     if (this.#runnables.some((r) => r.name === runnable.name))
