@@ -161,8 +161,8 @@ const linuxRoot: Prerequisite = {
 /** A Chromium-family browser, for the live page's test, found by {@link findBrowser}. */
 const browser: Prerequisite = {
   name: "a Chromium-family browser (Chromium or Google Chrome)",
-  why: "the live page's test (test/e2e/demo/live-page.test.ts) loads the demo's page in it",
-  neededBy: /(^|\/)test\/e2e\/demo\/live-page\.test\.ts$/,
+  why: "the live page's tests (test/e2e/demo/live-page.test.ts, test/e2e/multicluster/fleet-live-page.test.ts) load pages in it",
+  neededBy: /(^|\/)test\/e2e\/(demo\/live-page|multicluster\/fleet-live-page)\.test\.ts$/,
   install: [
     "Debian: sudo apt-get install chromium",
     "Ubuntu: sudo snap install chromium",

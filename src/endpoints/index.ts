@@ -30,14 +30,17 @@ export { MetricsCertificateError } from "./errors.ts";
 export { controllersAlive, informersAlive, informersSynced } from "./health.ts";
 export {
   LIVE_PATH,
+  type LiveCluster,
   type LiveController,
   type LiveDrift,
   type LiveInformer,
   type LiveLeadership,
+  type LiveManagerState,
   type LiveReconcile,
   type LiveSource,
   type LiveState,
   leadershipOf,
   liveState,
+  type ShownFleet,
 } from "./live.ts";
 export { type Check, type Denial, type EndpointsOptions, type Guard, serveEndpoints } from "./server.ts";

@@ -25,11 +25,12 @@ import type { Informer, InformerState } from "../cache/index.ts";
 import type { Clock } from "../clock/index.ts";
 import type { HostedController, ReconcileRecord, ReconcileResult } from "../controller/index.ts";
 import type { LeaderElector } from "../election/index.ts";
-import { METRICS, type MetricDefinition } from "../metrics/index.ts";
+import { CLUSTER_LABEL, METRICS, type MetricDefinition } from "../metrics/index.ts";
 import type { QueueReason } from "../queue/index.ts";
 import type { ShardCoordinator } from "../shards/index.ts";
 import { errorText } from "./health.ts";
 import { livePageHtml, livePageScript } from "./internal/live-page.ts";
+import type { Check } from "./server.ts";
 
 /** Where the page is served; its JSON is at `${LIVE_PATH}/state.json`. */
 export const LIVE_PATH = "/debug/kubeloop";
@@ -75,6 +76,19 @@ export interface LiveSource {
   controllers(): readonly HostedController[];
   informers(): Informer<KubeObject>[];
   leadership(): LiveLeadership;
+  /** The clusters of a fleet this manager shows (`new Fleet({ manager })`). */
+  clusters?(): Promise<readonly LiveCluster[]>;
+}
+
+/**
+ * A fleet a manager shows on its endpoints (`manager.showFleet`): its readiness on `/readyz`, its
+ * clusters on the live page.
+ */
+export interface ShownFleet {
+  /** The `fleet` check of `/readyz`. */
+  readonly readiness: Check;
+  /** Its clusters, for the live page. */
+  readonly liveClusters: () => Promise<readonly LiveCluster[]>;
 }
 
 /** One reconcile of {@link LiveController.recent}. */
@@ -135,17 +149,38 @@ export interface LiveDrift {
   readonly repairs: number;
 }
 
-/** The JSON of `/debug/kubeloop/state.json`. */
-export interface LiveState {
-  readonly name: string;
-  /** Clock time of the answer, epoch milliseconds. */
-  readonly time: number;
+/** What one manager runs: the page shows it for the manager and for each engaged cluster of its fleet. */
+export interface LiveManagerState {
   /** True once the caches synced. */
   readonly ready: boolean;
-  readonly leadership: LiveLeadership;
   readonly controllers: readonly LiveController[];
   readonly informers: readonly LiveInformer[];
   readonly drift: readonly LiveDrift[];
+}
+
+/** The JSON of `/debug/kubeloop/state.json`. */
+export interface LiveState extends LiveManagerState {
+  readonly name: string;
+  /** Clock time of the answer, epoch milliseconds. */
+  readonly time: number;
+  readonly leadership: LiveLeadership;
+  /** With a fleet shown (`new Fleet({ manager })`): its clusters, sorted by name. */
+  readonly clusters?: readonly LiveCluster[];
+}
+
+/** One cluster of a fleet, as `fleet.clusters()` tells it, and while engaged what its own manager runs. */
+export interface LiveCluster {
+  readonly name: string;
+  /** Whether it is engaged: client, cache and controllers running. */
+  readonly engaged: boolean;
+  /** Why it was last engaged or disengaged (`discovered`, `unreachable`, ...). */
+  readonly reason: string;
+  /** Whether its caches have synced and its controllers run. */
+  readonly synced: boolean;
+  /** Informers its cache runs (0 once disengaged: they were stopped and dropped). */
+  readonly informers: number;
+  /** While engaged: its manager's controllers, informers and drift repairs. */
+  readonly manager?: LiveManagerState;
 }
 
 /** Samples of a metric by its label values. */
@@ -188,6 +223,7 @@ export async function liveState(source: LiveSource): Promise<LiveState> {
     drift: drift
       .filter((s) => s.value > 0)
       .map((s) => ({ kind: String(s.labels.kind), culprit: String(s.labels.manager), repairs: s.value })),
+    ...(source.clusters ? { clusters: await source.clusters() } : {}),
   };
 }
 
@@ -256,9 +292,11 @@ function refusal(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
+/** The series of metric `name` that are the manager's own: a fleet's clusters' (labelled `cluster`) are their managers'. */
 async function samples(registry: Registry, name: string): Promise<Samples> {
   const metric = registry.getSingleMetric(name);
-  return metric ? ((await metric.get()).values as Samples) : [];
+  const values = metric ? ((await metric.get()).values as Samples) : [];
+  return values.filter((s) => s.labels[CLUSTER_LABEL] === undefined);
 }
 
 /** The controllers by name, in first-seen order: a sharded manager runs one per held shard. */

@@ -34,14 +34,17 @@ export {
   type Guard,
   LIVE_PATH,
   type Listen,
+  type LiveCluster,
   type LiveController,
   type LiveDrift,
   type LiveInformer,
   type LiveLeadership,
+  type LiveManagerState,
   type LiveReconcile,
   type LiveState,
   MetricsCertificateError,
   type MetricsOptions,
+  type ShownFleet,
   serveEndpoints,
 } from "../endpoints/index.ts";
 export { SHARD_LABEL, type ShardingOptions } from "../shards/index.ts";

@@ -34,6 +34,7 @@ import {
   liveState,
   resolveEndpoints,
   runningInCluster,
+  type ShownFleet,
   startEndpoints,
 } from "../endpoints/index.ts";
 import { EventRecorder, type EventRecorderOptions } from "../events/index.ts";
@@ -96,6 +97,7 @@ export class Manager implements ControllerHost {
   readonly #shards: ShardRunner | undefined;
   /** How the shared cache, and each shard's, makes its informers. */
   readonly #cacheOptions: InformerCacheOptions;
+  #fleet: ShownFleet | undefined;
 
   private constructor(options: ManagerOptions, client: Client, logger: Logger, metrics: ManagerMetrics) {
     this.name = options.name;
@@ -105,10 +107,8 @@ export class Manager implements ControllerHost {
     this.#leaderClient = options.leaderElection ? client.fenced(this.#leading.signal) : client;
     this.logger = logger;
     this.metrics = metrics;
-    this.#declared = new DeclaredKinds(
-      logger,
-      options.permissions?.map((p) => p.type),
-    );
+    const permitted = options.permissions?.map((p) => p.type);
+    this.#declared = new DeclaredKinds(logger, permitted);
     this.#controllerClient = this.#leaderClient.observed((type, verb) =>
       this.#declared.check(type, `client.${verb}`),
     );
@@ -249,15 +249,19 @@ export class Manager implements ControllerHost {
   }
 
   /**
-   * Adds work to run besides the controllers, before {@link Manager.start}: on the replica that
-   * leads (with sharding, the holder of shard 0) unless `runnable.leaderOnly` is false, then on
-   * every replica once the caches synced. Throws {@link DuplicateRunnableError} for a name
-   * already added.
+   * Adds work to run besides the controllers, before {@link Manager.start}: on the replica that leads
+   * (with sharding, the holder of shard 0) unless `runnable.leaderOnly` is false, then on every
+   * replica once the caches synced. Throws {@link DuplicateRunnableError} for a name already added.
    */
   add(runnable: Runnable): void {
     if (this.#runnables.some((r) => r.name === runnable.name))
       throw new DuplicateRunnableError(runnable.name);
     this.#runnables.push(runnable);
+  }
+
+  /** Shows `fleet` before {@link Manager.start}: its readiness on `/readyz`, its clusters on the live page. */
+  showFleet(fleet: ShownFleet): void {
+    this.#fleet = fleet;
   }
 
   /**
@@ -543,7 +547,7 @@ export class Manager implements ControllerHost {
       registry: this.metrics.registry,
       checks: this.#checks(),
       live: () =>
-        liveState(this.#liveSource()).catch((err: unknown) => {
+        liveState(this.liveSource()).catch((err: unknown) => {
           this.logger.error({ err }, "the live page's state could not be read; the page shows the 500");
           throw err;
         }),
@@ -561,8 +565,9 @@ export class Manager implements ControllerHost {
   }
 
   /** What the live page reads of this manager. */
-  #liveSource(): LiveSource {
+  liveSource(): LiveSource {
     return {
+      ...(this.#fleet && { clusters: this.#fleet.liveClusters }),
       name: this.name,
       registry: this.metrics.registry,
       clock: this.#clock,
@@ -585,6 +590,7 @@ export class Manager implements ControllerHost {
       readyz: {
         "informers-synced": informersSynced(source),
         ...(shards ? { shards: () => shards.report() } : {}),
+        ...(this.#fleet && { fleet: this.#fleet.readiness }),
         ...(this.#webhooks ? { webhook: this.#webhooks.listening } : {}),
         ...(this.#webhooks?.injectsCa ? { "webhook-ca": this.#webhooks.trusted } : {}),
       },

@@ -352,6 +352,9 @@ export const METRICS = { ...controllerRuntime, ...clientGo, ...kubeloop } as con
   MetricDefinition
 >;
 
+/** The label a fleet (`kubeloop/multicluster`) adds to the series of each engaged cluster's manager. */
+export const CLUSTER_LABEL = "cluster";
+
 /**
  * prom-client's default process and Node.js metrics that kubeloop's dashboard reads. A manager
  * with a metrics endpoint registers them with `collectDefaultMetrics` (they are not declared here,

@@ -17,6 +17,7 @@
  * ```
  */
 export {
+  CLUSTER_LABEL,
   type LabelOf,
   METRICS,
   type MetricDefinition,

@@ -1,12 +1,17 @@
 /**
  * The fleet: runs its providers, keeps a {@link ClusterSlot} per cluster they offer (engaged
  * while it answers) — with `replicas`, per cluster this replica holds the Lease of
- * ({@link ClusterCoordinator}) — and shows what is engaged, why, and how many informers each runs.
+ * ({@link ClusterCoordinator}) — and shows what is engaged, why, and how many informers each runs;
+ * each engaged cluster's metrics are on its registry, labelled `cluster` ({@link ClusterMetrics}),
+ * and, given a manager, its readiness and clusters are on that manager's `/readyz` and live page.
  */
 import pino, { type Logger } from "pino";
 import { Registry } from "prom-client";
 import type { ClientOptions, ClusterConnection } from "../client/index.ts";
 import { type Clock, systemClock, untilAborted } from "../clock/index.ts";
+import type { LiveCluster } from "../endpoints/index.ts";
+import type { Manager } from "../manager/index.ts";
+import { ClusterMetrics } from "./cluster-metrics.ts";
 import type { FleetSetup } from "./engaged.ts";
 import { FleetMetrics } from "./metrics.ts";
 import type { ClusterProvider, ClusterSink } from "./provider.ts";
@@ -23,7 +28,16 @@ export interface FleetOptions {
   setup: FleetSetup;
   /** Default: pino named after the operator, at `$LOG_LEVEL` (default `info`). */
   logger?: Logger;
-  /** Registry of the fleet's metrics (e.g. a manager's `metrics.registry`). Default: a new one. */
+  /**
+   * A manager of this process (the hub's) whose endpoints show the fleet: its registry gets the
+   * fleet's metrics and each engaged cluster's, its `/readyz` the check `fleet` ({@link
+   * Fleet.readiness}), its live page the clusters. Give it before the manager starts.
+   */
+  manager?: Manager;
+  /**
+   * Registry of the fleet's metrics and of each engaged cluster's (the manager's metrics, labelled
+   * `cluster`). Default: the `manager`'s, else a new one.
+   */
   registry?: Registry;
   /** How engaged clusters are checked. */
   probe?: ProbeOptions;
@@ -64,6 +78,7 @@ export class Fleet {
   readonly #options: FleetOptions;
   readonly #clock: Clock;
   readonly #metrics: FleetMetrics;
+  readonly #clusterMetrics: ClusterMetrics;
   readonly #slots = new Map<string, ClusterSlot>();
   /** Slots dropped and still disengaging: shown by {@link clusters} until they are done. */
   readonly #stopping = new Map<ClusterSlot, Promise<void>>();
@@ -79,12 +94,14 @@ export class Fleet {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.logger = options.logger ?? pino({ name: options.name, level: process.env.LOG_LEVEL ?? "info" });
-    this.registry = options.registry ?? new Registry();
+    this.registry = options.registry ?? options.manager?.metrics.registry ?? new Registry();
     this.#metrics = new FleetMetrics(this.registry, {
       engaged: () => this.clusters().filter((c) => c.engaged).length,
       held: () => this.held().length,
     });
+    this.#clusterMetrics = new ClusterMetrics(this.registry);
     this.#coordinator = options.replicas && this.#coordinatorOf(options.replicas);
+    options.manager?.showFleet(this);
   }
 
   /** The clusters this replica holds (with `replicas`), or every cluster offered, by name. */
@@ -94,16 +111,27 @@ export class Fleet {
 
   /** Every cluster offered now, engaged or not, and those still disengaging, sorted by name. */
   clusters(): ClusterState[] {
-    const slots = [...this.#slots.values(), ...this.#stopping.keys()];
-    return slots.map((s) => s.state()).sort((a, b) => a.name.localeCompare(b.name));
+    return this.#slotsShown().map((s) => s.state());
   }
 
+  /** The slots of every cluster offered now and of those still disengaging, sorted by name. */
+  #slotsShown(): ClusterSlot[] {
+    const slots = [...this.#slots.values(), ...this.#stopping.keys()];
+    return slots.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** What the live page shows of every cluster {@link clusters} lists: its state and, while engaged, what it runs. */
+  readonly liveClusters = (): Promise<LiveCluster[]> => Promise.all(this.#slotsShown().map((s) => s.live()));
+
   /**
-   * `true` while every provider runs, else which ones failed (they are being run again): a `Check`
-   * for `/readyz`, e.g. `serveEndpoints(host, port, { health: { healthz: {}, readyz: { fleet: fleet.readiness } } })`.
+   * `true` while every provider runs, else throws naming those that failed (they are being run
+   * again), so `/readyz` fails with that message: a `Check`, on the `manager`'s `/readyz` when given
+   * one, else e.g. `serveEndpoints(host, port, { health: { healthz: {}, readyz: { fleet: fleet.readiness } } })`.
    */
-  readonly readiness = (): true | string =>
-    this.#failing.size === 0 || `cluster providers failing: ${[...this.#failing].join(", ")}`;
+  readonly readiness = (): true => {
+    if (this.#failing.size === 0) return true;
+    throw new Error(`cluster providers failing: ${[...this.#failing].join(", ")}`);
+  };
 
   /** Runs the providers until `signal` aborts, then disengages every cluster and resolves. */
   async start(signal: AbortSignal): Promise<void> {
@@ -200,6 +228,7 @@ export class Fleet {
       gracefulShutdownMs,
       clientOptions,
       metrics: this.#metrics,
+      clusterMetrics: this.#clusterMetrics,
       probe: { intervalMs: 5000, failureThreshold: 3, timeoutMs: 5000, ...this.#options.probe },
       probeWith: this.#options.probeWith ?? discoveryProbe,
     });

@@ -9,6 +9,8 @@
  * builder (`for` / `owns` / `watches`), on a manager of the cluster's own; {@link inCluster} gives
  * a reconciler `ctx.cluster`. A cluster removed by its provider, or failing its probes (401/403,
  * unreachable), is disengaged: writes fenced, reconciles drained, informers stopped and dropped.
+ * Each engaged cluster's manager metrics are on the fleet's registry labelled `cluster`; given a
+ * manager (`manager` in {@link FleetOptions}), its `/metrics`, `/readyz` and live page show the fleet.
  *
  * With `replicas` ({@link FleetReplicasOptions}), the clusters are spread over the operator's
  * replicas: each runs the providers and engages only the clusters whose Lease (one per cluster, in

@@ -6,6 +6,7 @@
  */
 import type { Logger } from "pino";
 import { Client, type ClusterConnection, ForbiddenError, UnauthorizedError } from "../client/index.ts";
+import type { LiveCluster } from "../endpoints/index.ts";
 import { type EngageDeps, Engagement } from "./engaged.ts";
 import type { FleetMetrics } from "./metrics.ts";
 
@@ -44,18 +45,8 @@ export interface SlotDeps extends EngageDeps {
   metrics: FleetMetrics;
 }
 
-/** What the fleet shows of one cluster. */
-export interface ClusterState {
-  readonly name: string;
-  /** Whether it is engaged: client, cache and controllers running. */
-  readonly engaged: boolean;
-  /** Why it was last engaged or disengaged. */
-  readonly reason: string;
-  /** Whether its caches have synced and its controllers run. */
-  readonly synced: boolean;
-  /** Informers its cache runs (0 once disengaged: they were stopped and dropped). */
-  readonly informers: number;
-}
+/** What the fleet shows of one cluster: its name, whether it is engaged and why, synced, informers. */
+export type ClusterState = Omit<LiveCluster, "manager">;
 
 /** One offered cluster's probe loop and engagement. */
 export class ClusterSlot {
@@ -105,6 +96,12 @@ export class ClusterSlot {
       synced: e?.ready ?? false,
       informers: e?.informers ?? 0,
     };
+  }
+
+  /** What the live page shows of this cluster: its state and, while engaged, what its manager runs. */
+  async live(): Promise<LiveCluster> {
+    const e = this.#engagement;
+    return { ...this.state(), ...(e && { manager: await e.live() }) };
   }
 
   async #run(): Promise<void> {

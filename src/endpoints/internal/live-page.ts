@@ -36,12 +36,12 @@ const ms = (seconds) => (seconds < 1 ? (seconds * 1000).toFixed(1) + " ms" : sec
 const ago = (now, at) => Math.max(0, (now - at) / 1000).toFixed(1) + " s ago";
 const total = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
 
-/** Keeps this poll's counts, and returns the rate (per second) and mean latency (seconds) of each interval. */
-function remember(state, c) {
-  const points = history.get(c.name) || [];
+/** Keeps this poll's counts of controller c (of cluster "where"), and returns the rate (per second) and mean latency (seconds) of each interval. */
+function remember(state, c, where) {
+  const points = history.get(where + "/" + c.name) || [];
   points.push({ time: state.time, count: total(c.reconciles.byResult), seconds: c.reconciles.seconds });
   if (points.length > POINTS + 1) points.shift();
-  history.set(c.name, points);
+  history.set(where + "/" + c.name, points);
   const rate = [];
   const latency = [];
   for (let i = 1; i < points.length; i++) {
@@ -94,8 +94,8 @@ function reconcileRow(state, r) {
   );
 }
 
-function controllerCard(state, c) {
-  const { rate, latency } = remember(state, c);
+function controllerCard(state, c, where) {
+  const { rate, latency } = remember(state, c, where);
   const errors = c.reconciles.byResult.error || 0;
   const summary = el(
     "div",
@@ -137,17 +137,38 @@ function leadershipText(l) {
   return l.mode + ": " + role + (l.identity ? " as " + l.identity : "") + shards;
 }
 
+/** The controllers, informers and drift repairs of one manager (the page's own, or an engaged cluster's, "where"). */
+function managerParts(state, m, where) {
+  const informerHeaders = ["kind", "scope", "state", "objects", "restarts", "relist divergence", "last error"];
+  const drift = m.drift.map((d) => el("tr", {}, el("td", { class: "mono" }, d.kind), el("td", { class: "mono culprit" }, d.culprit), el("td", {}, d.repairs)));
+  return {
+    controllers: el("div", { class: "controllers" }, ...m.controllers.map((c) => controllerCard(state, c, where))),
+    informers: table(informerHeaders, m.informers.map(informerRow)),
+    drift: drift.length ? table(["kind", "changed by", "repairs"], drift) : el("p", { class: "quiet" }, "no drift repaired"),
+  };
+}
+
+function clusterSection(state, c) {
+  const status = c.engaged ? (c.synced ? "engaged" : "engaged, caches syncing") : "not engaged: " + c.reason;
+  const head = el("h2", { class: "cluster-name" }, "Cluster " + c.name, el("small", { class: c.engaged && c.synced ? "good" : "bad" }, status));
+  if (!c.manager) return el("section", { class: "cluster", "data-cluster": c.name }, head);
+  const parts = managerParts(state, c.manager, c.name);
+  return el("section", { class: "cluster", "data-cluster": c.name }, head,
+    el("h3", {}, "Controllers"), parts.controllers, el("h3", {}, "Informers"), parts.informers, el("h3", {}, "Drift repairs"), parts.drift);
+}
+
 function render(state) {
   document.title = state.name + " · kubeloop";
   replace("name", state.name);
   replace("ready", state.ready ? "ready" : "caches syncing");
   $("ready").className = state.ready ? "good" : "bad";
   replace("leadership", leadershipText(state.leadership));
-  replace("controllers", ...state.controllers.map((c) => controllerCard(state, c)));
-  const informerHeaders = ["kind", "scope", "state", "objects", "restarts", "relist divergence", "last error"];
-  replace("informers", table(informerHeaders, state.informers.map(informerRow)));
-  const drift = state.drift.map((d) => el("tr", {}, el("td", { class: "mono" }, d.kind), el("td", { class: "mono culprit" }, d.culprit), el("td", {}, d.repairs)));
-  replace("drift", drift.length ? table(["kind", "changed by", "repairs"], drift) : el("p", { class: "quiet" }, "no drift repaired"));
+  const own = managerParts(state, state, "");
+  replace("controllers", own.controllers);
+  replace("informers", own.informers);
+  replace("drift", own.drift);
+  $("fleet").hidden = !state.clusters;
+  replace("clusters", ...(state.clusters || []).map((c) => clusterSection(state, c)));
 }
 
 let timer = 0;
@@ -185,6 +206,7 @@ header h1 { font-size: 16px; margin: 0; }
 main { padding: 8px 16px; }
 h2 { font-size: 14px; margin: 16px 0 6px; }
 h3 { font-size: 14px; margin: 0 0 6px; } h3 small { font-weight: normal; color: #667; margin-left: 8px; }
+.cluster { border-left: 3px solid #2f6fdb; padding-left: 10px; margin: 12px 0; } .cluster h2 small { font-weight: normal; margin-left: 8px; }
 .card { background: #fff; border: 1px solid #dde; border-radius: 6px; padding: 8px 10px; margin-bottom: 10px; }
 .summary { display: flex; flex-wrap: wrap; gap: 18px; align-items: center; margin-bottom: 6px; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
@@ -218,6 +240,7 @@ export const livePageHtml = `<!doctype html>
 <h2>Controllers</h2><div id="controllers"></div>
 <h2>Informers</h2><div id="informers"></div>
 <h2>Drift repairs</h2><div id="drift"></div>
+<div id="fleet" hidden><h2>Fleet</h2><div id="clusters"></div></div>
 </main>
 <script>${livePageScript}</script>
 </body>

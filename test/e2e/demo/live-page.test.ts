@@ -8,13 +8,11 @@
  * screenshot is written under `.scratch/live-page/` (the path is in the test's log).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { browserExecutable } from "../../preflight.ts";
+import { consoleErrors, openBrowser, shown } from "../fixtures/browser.ts";
 import { eventually } from "../support.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -41,46 +39,6 @@ function startDemo(t: TestContext): { output: () => string; demo: ChildProcess }
     await exited;
   });
   return { output: () => output, demo };
-}
-
-/** The installed Chromium-family browser, headless, with a fresh profile; closed (and the profile removed) when the test ends. */
-async function openBrowser(t: TestContext): Promise<BrowserContext> {
-  const profile = mkdtempSync(join(tmpdir(), "kubeloop-chromium-"));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: browserExecutable(),
-    headless: true,
-    viewport: { width: 1200, height: 760 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  t.after(async () => {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
-  return browser;
-}
-
-/** Every console error and uncaught exception of `page`. */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (err) => errors.push(err.message));
-  return errors;
-}
-
-/** Waits until `selector` matches an element of `page`. */
-function shown(page: Page, selector: string, what: string): Promise<unknown> {
-  return eventually(async () => (await page.locator(selector).count()) > 0, { what });
 }
 
 test("the demo's live page shows its controllers and the reconcile its ConfigMap tampering triggered", async (t) => {

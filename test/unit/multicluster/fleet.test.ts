@@ -111,8 +111,16 @@ describe("Fleet", () => {
 
   it("is not ready while a provider's run failed, runs it again after a backoff, and is ready again once it reports its clusters", async () => {
     const { fleet, provider, clock, stop } = startedFleet({}, [new Error("watch failed")]);
-    await until(() => fleet.readiness() !== true);
-    assert.equal(fleet.readiness(), "cluster providers failing: driven");
+    const failing = () => {
+      try {
+        fleet.readiness();
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await until(failing);
+    assert.throws(() => fleet.readiness(), /^Error: cluster providers failing: driven$/);
     assert.match(
       await fleet.registry.metrics(),
       /kubeloop_fleet_provider_failures_total\{provider="driven"\} 1/,
