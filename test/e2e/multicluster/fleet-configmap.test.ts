@@ -98,8 +98,10 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
     const status = await statusSays({ "member-0": "True Propagated" }, (ready) => ready === "True");
     assert.ok(status);
     assert.deepEqual((await child(0)).metadata.labels, {
-      "fleet.example.com/owner-name": NAME,
-      "fleet.example.com/owner-namespace": namespace,
+      "kubeloop.dev/hub-owner-kind": "FleetConfigMap",
+      "kubeloop.dev/hub-owner-name": NAME,
+      "kubeloop.dev/hub-owner-namespace": namespace,
+      "kubeloop.dev/hub-owner-uid": (await hubObject()).metadata.uid,
     });
     await assert.rejects(child(1), NotFoundError);
   });
