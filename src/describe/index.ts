@@ -25,6 +25,7 @@
  * ```
  */
 export {
+  type ClusterChildren,
   type DescribedObject,
   type DescribeOptions,
   type Description,

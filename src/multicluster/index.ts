@@ -53,7 +53,9 @@ export type { FleetReplicasOptions } from "./replicas.ts";
 export {
   KUBECONFIG_SECRET_LABEL,
   type KubeconfigSecretOptions,
+  kubeconfigSecretClusters,
   kubeconfigSecretProvider,
+  type SecretCluster,
 } from "./secrets.ts";
 export type { ClusterState, Probe, ProbeOptions } from "./slot.ts";
 export { type StaticProviderOptions, staticProvider } from "./static.ts";

@@ -78,9 +78,10 @@ export class MemberChildren<T extends KubeObject> {
    */
   readonly setup: FleetSetup = (manager, cluster) => {
     for (const kind of this.#kinds) manager.cache.informer(kind, this.scope);
+    // Leader-only: it runs with the member's controllers (a member's manager elects no leader),
+    // so that a member manager with no other controller keeps running.
     manager.add({
       name: `hub-owned-${this.#owner.kind.toLowerCase()}`,
-      leaderOnly: false,
       start: ({ signal }) => this.#engaged(cluster, signal),
     });
   };
