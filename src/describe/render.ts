@@ -51,12 +51,7 @@ export function renderDescription(description: Description, options: RenderOptio
     treeSection(style, object, description.clusters ?? []),
     conflictSection(style, object, options.fieldsPerObject ?? 10),
     eventSection(style, description.events, options.events ?? 30),
-    description.skipped.length > 0
-      ? [
-          "Not searched (children of these kinds may be missing):",
-          ...description.skipped.map((s) => escapeTerminal(`  ${s.resource}: ${s.reason}`)),
-        ]
-      : [],
+    skippedSection(description),
   ];
   return `${sections
     .filter((s) => s.length > 0)
@@ -140,15 +135,22 @@ function objectNode(style: Style, node: DescribedObject): TreeNode {
   return { label: `${node.kind}/${node.name}`, cells: nodeStatus(style, node), children };
 }
 
-/** A member cluster: its children, or why it could not be read. */
+/** A member cluster and its children; why one was not read is shown with what was not searched. */
 function clusterNode(style: Style, cluster: ClusterChildren): TreeNode {
-  const note: Cell[] = cluster.error
-    ? [{ text: `not read: ${cluster.error}`, color: "red" }]
-    : cluster.children.length === 0
-      ? [{ text: "no children", color: "gray" }]
-      : [];
+  const note = cluster.error ? " (not read)" : cluster.children.length === 0 ? " (no children)" : "";
   const children = cluster.children.map((child) => objectNode(style, child));
-  return { label: `cluster ${cluster.cluster}`, cells: note, children };
+  return { label: `cluster ${cluster.cluster}${note}`, cells: [], children };
+}
+
+/** What could not be searched: kinds that could not be listed, member clusters that could not be read. */
+function skippedSection(description: Description): string[] {
+  const clusters = (description.clusters ?? []).filter((c) => c.error);
+  const lines = [
+    ...description.skipped.map((s) => `  ${s.resource}: ${s.reason}`),
+    ...clusters.map((c) => `  cluster ${c.cluster}: ${c.error}`),
+  ];
+  if (lines.length === 0) return [];
+  return ["Not searched (children of these kinds may be missing):", ...lines.map(escapeTerminal)];
 }
 
 function nodeStatus(style: Style, node: DescribedObject): Cell[] {
