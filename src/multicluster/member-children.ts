@@ -42,12 +42,13 @@ type FindChildren = (member: FleetCluster, kind: ResourceType) => Promise<readon
  * const children = new MemberChildren({ owner: FleetConfigMap, kinds: [ConfigMap] });
  * controller(hubManager, "fleet-configmap")
  *   .for(FleetConfigMap)
- *   .reconcile((ctx) =>
- *     withFinalizer(ctx.client, FleetConfigMap, ctx.object as FleetConfigMapObject, FINALIZER, async (event) => {
+ *   .reconcile(async (ctx) => {
+ *     if (!ctx.object) return undefined;
+ *     return withFinalizer(ctx.client, FleetConfigMap, ctx.object, FINALIZER, async (event) => {
  *       if (event.type === "cleanup") return void (await children.cleanup(event.object));
  *       return propagate(event.object, children.members());
- *     }),
- *   );
+ *     });
+ *   });
  * children.queueTo(hubManager, "fleet-configmap");
  * const fleet = new Fleet({ name: "fleet-configmap", providers: [provider], setup: children.setup });
  * ```
