@@ -10,7 +10,8 @@ import { Client } from "../client/index.ts";
 import { describeObject, renderDescription } from "../describe/index.ts";
 import { type ClusterFlags, withClusterFlags } from "./project.ts";
 
-interface DescribeFlags extends ClusterFlags {
+/** The flags of `kubeloop describe`. */
+export interface DescribeFlags extends ClusterFlags {
   namespace?: string;
   /** The hub namespace of the members' kubeconfig Secrets; `true` (no value): the object's namespace. */
   fleetNamespace?: string | true;
@@ -23,8 +24,7 @@ async function describe(target: string, opts: DescribeFlags): Promise<void> {
   try {
     const description = await describeObject(client, target, {
       namespace: opts.namespace,
-      fleetNamespace:
-        opts.fleetNamespace === true ? (opts.namespace ?? client.defaultNamespace) : opts.fleetNamespace,
+      fleetNamespace: fleetNamespaceOf(opts, client.defaultNamespace),
     });
     process.stdout.write(
       opts.output === "json"
@@ -34,6 +34,17 @@ async function describe(target: string, opts: DescribeFlags): Promise<void> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The hub namespace of the members' kubeconfig Secrets `--fleet-namespace` names: its value, or
+ * without one the object's namespace (`-n`, else the kubeconfig context's); none without the flag.
+ */
+export function fleetNamespaceOf(
+  opts: Pick<DescribeFlags, "namespace" | "fleetNamespace">,
+  defaultNamespace: string,
+): string | undefined {
+  return opts.fleetNamespace === true ? (opts.namespace ?? defaultNamespace) : opts.fleetNamespace;
 }
 
 /** Colours and symbols on a terminal; `NO_COLOR` (set and not empty) turns colours off. */

@@ -119,10 +119,8 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
 
   it("is described with its children under their member clusters (kubeloop describe --fleet-namespace)", async () => {
     const target = "fleetconfigmaps.fleet.example.com/settings";
-    const description = await describeObject(await testClient(), target, {
-      namespace,
-      fleetNamespace: namespace,
-    });
+    const options = { namespace, fleetNamespace: namespace };
+    const description = await describeObject(await testClient(), target, options);
     const children = (description.clusters ?? []).map((c) => [
       c.cluster,
       c.children.map((child) => `${child.kind}/${child.name} ${child.kstatus.status}`),
