@@ -104,7 +104,8 @@ export class MemberChildren<T extends KubeObject> {
 
   /**
    * Deletes `owner`'s children in every engaged member, found by a list in each (not the cache,
-   * which may not have seen a child just written): the cleanup of the hub's finalizer.
+   * which may not have seen a child just written; across the member, as the children's informers
+   * list): the cleanup of the hub's finalizer.
    */
   cleanup(owner: T): Promise<void> {
     const labelSelector = hubChildrenSelector(owner);
