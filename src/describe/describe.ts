@@ -15,6 +15,7 @@ import {
   type TreeEvent,
   treeEvents,
 } from "./internal/history.ts";
+import { type MemberObjects, memberObjects } from "./internal/members.ts";
 import { parseTarget, resolveResource } from "./internal/resolve.ts";
 import { type ListScope, listOrSkip, ownedObjects, type SkippedResource } from "./internal/tree.ts";
 
@@ -37,6 +38,16 @@ export interface DescribedObject {
   readonly children: readonly DescribedObject[];
 }
 
+/** A hub object's children in one member cluster, found by the labels that stand for owner references there. */
+export interface ClusterChildren {
+  /** The member: its kubeconfig Secret's name in the hub. */
+  readonly cluster: string;
+  /** The objects labelled with the hub object's uid, by kind then name. */
+  readonly children: readonly DescribedObject[];
+  /** Why the member could not be read, when it could not. */
+  readonly error?: string;
+}
+
 /** Everything `kubeloop describe` shows of an object; `-o json` prints it as is. */
 export interface Description {
   /** The object and the tree it owns. */
@@ -49,6 +60,8 @@ export interface Description {
   readonly events: readonly TreeEvent[];
   /** Resources that could not be listed, so that children of theirs may be missing. */
   readonly skipped: readonly SkippedResource[];
+  /** With {@link DescribeOptions.fleetNamespace}: its children in each member cluster, by cluster name. */
+  readonly clusters?: readonly ClusterChildren[];
 }
 
 /** Options of {@link describeObject}. */
@@ -57,6 +70,12 @@ export interface DescribeOptions {
   namespace?: string;
   /** Objects per list request. Default 5000: a tree of that many objects of a kind costs one request. */
   pageSize?: number;
+  /**
+   * Follows the object's children into the member clusters of the kubeconfig Secrets (labelled
+   * `kubeloop.dev/kubeconfig=true`) in this namespace of its cluster, the hub: the objects there
+   * labelled with its uid (`kubeloop.dev/hub-owner-uid`, see `withHubOwner`). Default: none.
+   */
+  fleetNamespace?: string;
   signal?: AbortSignal;
 }
 
@@ -91,9 +110,11 @@ export async function describeObject(
     pageSize,
     signal,
   };
-  const [owned, events] = await Promise.all([
+  const fleetNamespace = options.fleetNamespace;
+  const [owned, events, members] = await Promise.all([
     ownedObjects(client, root, type.namespaced, scope),
     listOrSkip(client, Event, scope),
+    fleetNamespace === undefined ? undefined : memberObjects(client, root, fleetNamespace, scope),
   ]);
   const object = describedObject(root, owned.byOwner);
   const history = treeEvents(Array.isArray(events) ? (events as EventObject[]) : [], uidsOf(object));
@@ -106,8 +127,21 @@ export async function describeObject(
       history.filter((e) => e.regarding.uid === object.uid),
     ),
     events: history,
-    skipped: Array.isArray(events) ? owned.skipped : [...owned.skipped, events],
+    skipped: [...owned.skipped, ...(Array.isArray(events) ? [] : [events]), ...skippedIn(members ?? [])],
+    ...(members ? { clusters: members.map(clusterChildren) } : {}),
   };
+}
+
+function clusterChildren({ cluster, objects, error }: MemberObjects): ClusterChildren {
+  const children = [...objects].sort(byKindAndName).map((obj) => describedObject(obj, new Map()));
+  return { cluster, children, ...(error ? { error } : {}) };
+}
+
+/** What could not be listed in the members, each named with its cluster. */
+function skippedIn(members: readonly MemberObjects[]): SkippedResource[] {
+  return members.flatMap((m) =>
+    m.skipped.map((s) => ({ ...s, resource: `${s.resource} in cluster ${m.cluster}` })),
+  );
 }
 
 function describedObject(

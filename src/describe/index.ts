@@ -10,6 +10,10 @@
  * manager other than its owner's controller, claims in `managedFields`. {@link renderDescription}
  * turns it into text, with colours and symbols for a terminal or plain; JSON is the description
  * itself. The requests do not grow with the tree: one list per kind, never one per object.
+ * Described on a hub with `fleetNamespace`, an object also shows its children in the member
+ * clusters of the hub's kubeconfig Secrets there: the objects labelled with its uid
+ * (`kubeloop.dev/hub-owner-uid`, which `withHubOwner` of `kubeloop/multicluster` stamps), one
+ * label-selected list per kind in each member.
  *
  * Not a watcher and not a cache: it reads the cluster once, when called. Not for automation
  * either: Events are history for humans; scripts read conditions (`kubectl wait`, kstatus).
@@ -25,6 +29,7 @@
  * ```
  */
 export {
+  type ClusterChildren,
   type DescribedObject,
   type DescribeOptions,
   type Description,

@@ -1,11 +1,11 @@
 /**
  * A {@link Description} as text for a person: the object and its kstatus, its conditions'
- * timeline, the tree it owns, the fields in conflict, the tree's recent Events, and what could
- * not be searched. Times are UTC (`2026-11-22 04:25:53`). Text from the cluster is printed
+ * timeline, the tree it owns (and its children in member clusters, under each cluster's name),
+ * the fields in conflict, the tree's recent Events, and what could not be searched. Times are UTC (`2026-11-22 04:25:53`). Text from the cluster is printed
  * escaped (`escapeTerminal`): the only escape sequences in the output are its own colours.
  */
 import type { KStatus } from "../status/index.ts";
-import type { DescribedObject, Description } from "./describe.ts";
+import type { ClusterChildren, DescribedObject, Description } from "./describe.ts";
 import type { TimelineEntry, TreeEvent } from "./internal/history.ts";
 import { type Cell, type Color, escapeTerminal, paint, type Style, table } from "./internal/text.ts";
 
@@ -48,15 +48,10 @@ export function renderDescription(description: Description, options: RenderOptio
   const sections = [
     header(style, object),
     timelineSection(style, description.timeline),
-    treeSection(style, object),
+    treeSection(style, object, description.clusters ?? []),
     conflictSection(style, object, options.fieldsPerObject ?? 10),
     eventSection(style, description.events, options.events ?? 30),
-    description.skipped.length > 0
-      ? [
-          "Not searched (children of these kinds may be missing):",
-          ...description.skipped.map((s) => escapeTerminal(`  ${s.resource}: ${s.reason}`)),
-        ]
-      : [],
+    skippedSection(description),
   ];
   return `${sections
     .filter((s) => s.length > 0)
@@ -105,18 +100,57 @@ function timelineSection(style: Style, timeline: readonly TimelineEntry[]): stri
   return ["Conditions:", ...table(style, rows)];
 }
 
-function treeSection(style: Style, object: DescribedObject): string[] {
-  if (object.children.length === 0) return ["Owned objects: none (no object has an owner reference to it)"];
+/** A row of the tree and the rows below it. */
+interface TreeNode {
+  readonly label: string;
+  readonly cells: readonly Cell[];
+  readonly children: readonly TreeNode[];
+}
+
+/**
+ * The object and what it owns, as a tree; with member clusters (`--fleet-namespace`), each
+ * cluster under the object, its children under it.
+ */
+function treeSection(style: Style, object: DescribedObject, clusters: readonly ClusterChildren[]): string[] {
+  const owned = flatten(object).length - 1 + clusters.flatMap((c) => c.children.flatMap(flatten)).length;
+  if (owned === 0 && clusters.length === 0)
+    return ["Owned objects: none (no object has an owner reference to it)"];
+  const root = objectNode(style, object);
+  const tree = { ...root, children: [...root.children, ...clusters.map((c) => clusterNode(style, c))] };
   const rows: Cell[][] = [];
-  const visit = (node: DescribedObject, prefix: string, branch: string) => {
-    rows.push([`${prefix}${branch}${node.kind}/${node.name}`, ...nodeStatus(style, node)]);
+  const visit = (node: TreeNode, prefix: string, branch: string) => {
+    rows.push([`${prefix}${branch}${node.label}`, ...node.cells]);
     const below = prefix + (branch === "├─ " ? "│  " : branch === "└─ " ? "   " : "");
     node.children.forEach((child, i) => {
       visit(child, below, i === node.children.length - 1 ? "└─ " : "├─ ");
     });
   };
-  visit(object, "", "");
-  return [`Owned objects (${rows.length - 1}):`, ...table(style, rows)];
+  visit(tree, "", "");
+  const where = clusters.length > 0 ? `, in this cluster and ${clusters.length} member cluster(s)` : "";
+  return [`Owned objects (${owned}${where}):`, ...table(style, rows)];
+}
+
+function objectNode(style: Style, node: DescribedObject): TreeNode {
+  const children = node.children.map((child) => objectNode(style, child));
+  return { label: `${node.kind}/${node.name}`, cells: nodeStatus(style, node), children };
+}
+
+/** A member cluster and its children; why one was not read is shown with what was not searched. */
+function clusterNode(style: Style, cluster: ClusterChildren): TreeNode {
+  const note = cluster.error ? " (not read)" : cluster.children.length === 0 ? " (no children)" : "";
+  const children = cluster.children.map((child) => objectNode(style, child));
+  return { label: `cluster ${cluster.cluster}${note}`, cells: [], children };
+}
+
+/** What could not be searched: kinds that could not be listed, member clusters that could not be read. */
+function skippedSection(description: Description): string[] {
+  const clusters = (description.clusters ?? []).filter((c) => c.error);
+  const lines = [
+    ...description.skipped.map((s) => `  ${s.resource}: ${s.reason}`),
+    ...clusters.map((c) => `  cluster ${c.cluster}: ${c.error}`),
+  ];
+  if (lines.length === 0) return [];
+  return ["Not searched (children of these kinds may be missing):", ...lines.map(escapeTerminal)];
 }
 
 function nodeStatus(style: Style, node: DescribedObject): Cell[] {

@@ -15,8 +15,13 @@
  * With `replicas` ({@link FleetReplicasOptions}), the clusters are spread over the operator's
  * replicas: each runs the providers and engages only the clusters whose Lease (one per cluster, in
  * the hub) it holds, its fair share; a replica that stops or dies has its clusters taken over, and
- * no cluster is engaged by two replicas at once. Not yet: owner references across clusters (they
- * cannot cross: use labels and a finalizer in the hub).
+ * no cluster is engaged by two replicas at once.
+ *
+ * Owner references cannot cross clusters: a child a hub object's controller writes in a member
+ * carries labels naming its owner instead ({@link HUB_OWNER_LABELS}, {@link withHubOwner}), and
+ * {@link MemberChildren} does the rest — a watch on each member queueing a changed child's owner
+ * on the hub's controller (drift repair), and the deletion of an owner's children in every engaged
+ * member for the hub's finalizer, or in the members it no longer selects.
  *
  * @example
  * ```ts
@@ -35,6 +40,14 @@
 export { type CapiClusterObject, type ClusterApiOptions, clusterApiProvider } from "./cluster-api.ts";
 export type { FleetCluster, FleetSetup } from "./engaged.ts";
 export { Fleet, type FleetOptions } from "./fleet.ts";
+export {
+  HUB_OWNER_LABELS,
+  hubChildrenSelector,
+  hubOwnerKey,
+  hubOwnerLabels,
+  withHubOwner,
+} from "./hub-owner.ts";
+export { MemberChildren, type MemberChildrenOptions } from "./member-children.ts";
 export { FLEET_METRICS } from "./metrics.ts";
 export type { ClusterProvider, ClusterSink } from "./provider.ts";
 export { type FleetReconcileContext, type FleetReconciler, inCluster } from "./reconciler.ts";
@@ -42,7 +55,9 @@ export type { FleetReplicasOptions } from "./replicas.ts";
 export {
   KUBECONFIG_SECRET_LABEL,
   type KubeconfigSecretOptions,
+  kubeconfigSecretClusters,
   kubeconfigSecretProvider,
+  type SecretCluster,
 } from "./secrets.ts";
 export type { ClusterState, Probe, ProbeOptions } from "./slot.ts";
 export { type StaticProviderOptions, staticProvider } from "./static.ts";

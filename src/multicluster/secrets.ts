@@ -6,8 +6,8 @@
 import type { Logger } from "pino";
 import pino from "pino";
 import { Secret, type SecretObject } from "../api/index.ts";
-import type { Client } from "../client/index.ts";
-import { KubeconfigTexts } from "./kubeconfig.ts";
+import type { Client, ClusterConnection } from "../client/index.ts";
+import { connectionFromKubeconfig, KubeconfigTexts } from "./kubeconfig.ts";
 import type { ClusterProvider, ClusterSink } from "./provider.ts";
 import { watchObjects } from "./watched.ts";
 
@@ -44,14 +44,10 @@ export function kubeconfigSecretProvider(options: KubeconfigSecretOptions): Clus
     run(sink: ClusterSink, signal: AbortSignal) {
       const texts = new KubeconfigTexts(sink, logger);
       const follow = (secret: SecretObject) => texts.track(follows(texts, secret, key));
-      const scope = {
-        namespace: options.namespace,
-        labelSelector: options.labelSelector ?? `${KUBECONFIG_SECRET_LABEL}=true`,
-      };
       return watchObjects(
         options.client,
         Secret,
-        scope,
+        scopeOf(options),
         {
           onAdd: follow,
           onUpdate: (_old, secret) => follow(secret),
@@ -63,13 +59,59 @@ export function kubeconfigSecretProvider(options: KubeconfigSecretOptions): Clus
   };
 }
 
+/** One cluster of a kubeconfig Secret, read once: its connection, or why there is none. */
+export type SecretCluster =
+  | { readonly name: string; readonly connection: ClusterConnection }
+  | { readonly name: string; readonly error: string };
+
+/**
+ * The clusters of the kubeconfig Secrets as they are now, read once (what the provider would
+ * engage, without watching): for tools such as `kubeloop describe --fleet-namespace`.
+ *
+ * @example
+ * ```ts
+ * for (const cluster of await kubeconfigSecretClusters({ client: hub, namespace: "fleet" }))
+ *   console.log(cluster.name, "connection" in cluster ? cluster.connection.server : cluster.error);
+ * ```
+ */
+export async function kubeconfigSecretClusters(
+  options: Omit<KubeconfigSecretOptions, "logger">,
+): Promise<SecretCluster[]> {
+  const { items } = await options.client.list(Secret, scopeOf(options));
+  const key = options.key ?? "kubeconfig";
+  const clusters = items.map(async (secret): Promise<SecretCluster> => {
+    const name = secret.metadata.name ?? "";
+    const text = kubeconfigOf(secret, key);
+    if (text === undefined) return { name, error: `kubeconfig Secret has no key "${key}"` };
+    return connectionFromKubeconfig(text).then(
+      (connection) => ({ name, connection }),
+      (err: unknown) => ({ name, error: `invalid kubeconfig: ${(err as Error).message}` }),
+    );
+  });
+  return (await Promise.all(clusters)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Where the Secrets are: the namespace, and the label selector (default `kubeloop.dev/kubeconfig=true`). */
+function scopeOf(options: Pick<KubeconfigSecretOptions, "namespace" | "labelSelector">) {
+  return {
+    namespace: options.namespace,
+    labelSelector: options.labelSelector ?? `${KUBECONFIG_SECRET_LABEL}=true`,
+  };
+}
+
+/** The kubeconfig text under `key` of `secret`, if it has the key. */
+function kubeconfigOf(secret: SecretObject, key: string): string | undefined {
+  const data = secret.data?.[key];
+  return data === undefined ? undefined : Buffer.from(data, "base64").toString("utf8");
+}
+
 /** Follows `secret`'s kubeconfig, or disengages its cluster when the key is missing. */
 function follows(texts: KubeconfigTexts, secret: SecretObject, key: string): Promise<void> {
   const name = secret.metadata.name ?? "";
-  const data = secret.data?.[key];
-  if (data === undefined) {
+  const text = kubeconfigOf(secret, key);
+  if (text === undefined) {
     texts.delete(name, `kubeconfig Secret has no key "${key}"`);
     return Promise.resolve();
   }
-  return texts.set(name, Buffer.from(data, "base64").toString("utf8"));
+  return texts.set(name, text);
 }

@@ -1,20 +1,32 @@
 /**
- * The hub side of the fleet example: a FleetConfigMap in the hub is propagated to every member
+ * The fleet example's controller, in the hub: a FleetConfigMap is propagated to every member
  * cluster its `clusterSelector` selects (matched against the labels of the members' kubeconfig
- * Secrets), its children removed from members no longer selected and, through a finalizer, from
- * every engaged member before it goes; status says, per selected member, whether it holds the data.
+ * Secrets) as a ConfigMap labelled with its hub owner; `MemberChildren` watches those children in
+ * each member (drift repair), removes them from members no longer selected and, through a
+ * finalizer, from every engaged member before the owner goes. Status says, per selected member,
+ * whether it holds the data.
  */
+import { isDeepStrictEqual } from "node:util";
 import {
   type Action,
+  ConfigMap,
+  type ConfigMapObject,
   controller,
   keyOf,
   type Manager,
+  Namespace,
   type ReconcileContext,
   Secret,
   withFinalizer,
   writeStatus,
 } from "kubeloop";
-import { KUBECONFIG_SECRET_LABEL } from "kubeloop/multicluster";
+import {
+  type FleetCluster,
+  KUBECONFIG_SECRET_LABEL,
+  MemberChildren,
+  withHubOwner,
+} from "kubeloop/multicluster";
+import { metadataMatches } from "kubeloop/ownership";
 import type { ConditionReport } from "kubeloop/status";
 import {
   type ClusterStatus,
@@ -22,8 +34,6 @@ import {
   FleetConfigMapConditions,
   type FleetConfigMapObject,
 } from "./api.ts";
-import { cachedChild, ensureCopy, removeCopy } from "./children.ts";
-import { EngagedMembers } from "./members.ts";
 
 const FINALIZER = "fleet.example.com/delete-children";
 const NAME = "fleet-configmap";
@@ -40,21 +50,17 @@ export interface FleetConfigMapsOptions {
 
 /**
  * The example operator: {@link setupHub} builds its controller on a manager of the hub, and
- * `members.setup` is the fleet's `setup` for each member cluster.
+ * `children.setup` is the fleet's `setup` for each member cluster.
  */
 export class FleetConfigMaps {
-  /** The members engaged now; its `setup` goes to the `Fleet`. */
-  readonly members: EngagedMembers;
+  /** The FleetConfigMaps' ConfigMaps in the members, and the members engaged now. */
+  readonly children = new MemberChildren({ owner: FleetConfigMap, kinds: [ConfigMap] });
   readonly #options: FleetConfigMapsOptions;
   readonly #secrets: { namespace: string; labelSelector: string };
-  #hub: Manager["controllers"][number] | undefined;
 
   constructor(options: FleetConfigMapsOptions) {
     this.#options = options;
     this.#secrets = { namespace: options.fleetNamespace, labelSelector: `${KUBECONFIG_SECRET_LABEL}=true` };
-    this.members = new EngagedMembers((key, reason) =>
-      key === undefined ? this.#hub?.enqueueAll(reason) : this.#hub?.enqueue(key, reason),
-    );
   }
 
   /** Builds the FleetConfigMap controller on `manager`, a manager of the hub; a Secret's change requeues every one. */
@@ -64,7 +70,7 @@ export class FleetConfigMaps {
       .for(FleetConfigMap)
       .watches(Secret, () => fleetConfigMaps.store.list().map(keyOf), { scope: this.#secrets })
       .reconcile((ctx) => this.#reconcile(ctx));
-    this.#hub = manager.controllers.find((c) => c.name === NAME);
+    this.children.queueTo(manager, NAME);
   }
 
   #reconcile(ctx: Context): Promise<Action | undefined> {
@@ -72,8 +78,7 @@ export class FleetConfigMaps {
     if (!fcm) return Promise.resolve(undefined);
     return withFinalizer(ctx.client, FleetConfigMap, fcm, FINALIZER, async (event) => {
       if (event.type === "apply") return this.#converge(ctx, event.object);
-      await Promise.all(this.members.all().map((member) => removeCopy(member, event.object)));
-      return undefined;
+      return void (await this.children.cleanup(event.object));
     });
   }
 
@@ -84,8 +89,7 @@ export class FleetConfigMaps {
       .map((secret) => secret.metadata.name ?? "")
       .sort();
     const clusters = await Promise.all(selected.map((name) => this.#propagate(name, fcm)));
-    const deselected = this.members.all().filter((m) => !selected.includes(m.name) && cachedChild(m, fcm));
-    await Promise.all(deselected.map((member) => removeCopy(member, fcm)));
+    await this.children.prune(fcm, selected);
     await writeStatus(ctx, FleetConfigMap, fcm, FleetConfigMapConditions, (draft) => {
       draft.set("Propagated", propagated(clusters));
       return { clusters };
@@ -95,17 +99,34 @@ export class FleetConfigMaps {
 
   /** Propagates `fcm` to member `name`: what the hub says of it. */
   async #propagate(name: string, fcm: FleetConfigMapObject): Promise<ClusterStatus> {
-    const member = this.members.get(name);
+    const member = this.children.member(name);
     if (!member) {
       const why = this.#options.whyNotEngaged?.(name) ?? "not discovered yet";
       return { name, status: "Unknown", reason: "ClusterNotEngaged", message: `not engaged: ${why}` };
     }
     try {
-      await ensureCopy(member, fcm);
+      await this.#ensureCopy(member, fcm);
       return { name, status: "True", reason: "Propagated", message: `ConfigMap ${keyOf(fcm)} as desired` };
     } catch (err) {
       return { name, status: "False", reason: "PropagationFailed", message: (err as Error).message };
     }
+  }
+
+  /** Writes `fcm`'s child to `member` unless its cached copy is as desired (its namespace first when it has none). */
+  async #ensureCopy(member: FleetCluster, fcm: FleetConfigMapObject): Promise<void> {
+    const { name, namespace = "" } = fcm.metadata;
+    const child: ConfigMapObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace } };
+    const desired = withHubOwner(fcm, { ...child, data: fcm.spec.data });
+    const [current] = this.children.cached(member, ConfigMap, fcm);
+    if (current && isDeepStrictEqual(current.data ?? {}, desired.data) && metadataMatches(desired, current))
+      return;
+    if (!current)
+      await member.client.apply(Namespace, {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name: namespace },
+      });
+    await member.client.apply(ConfigMap, desired, { force: true });
   }
 }
 

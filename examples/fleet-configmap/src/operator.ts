@@ -1,6 +1,6 @@
 /**
  * Runs the fleet example: a manager of the hub for the FleetConfigMaps, and a `Fleet` engaging the
- * member clusters of the hub's kubeconfig Secrets, each with the children's controller.
+ * member clusters of the hub's kubeconfig Secrets, each watching the FleetConfigMaps' children there.
  */
 import { type Client, Manager } from "kubeloop";
 import { Fleet, type FleetOptions, kubeconfigSecretProvider } from "kubeloop/multicluster";
@@ -50,7 +50,7 @@ export async function startFleetConfigMaps(run: FleetConfigMapsRun): Promise<Run
   const fleet: Fleet = new Fleet({
     name,
     providers: [provider],
-    setup: operator.members.setup,
+    setup: operator.children.setup,
     ...run.fleet,
   });
   const stopped = Promise.all([manager.start(run.signal), fleet.start(run.signal)]).then(() => undefined);

@@ -44,10 +44,10 @@ export function paint(style: Style, text: string, color: Color | undefined): str
 /** Rows with columns padded to their widest cell, two spaces apart, trailing blanks dropped. */
 export function table(style: Style, rows: readonly (readonly Cell[])[], indent = "  "): string[] {
   const texts = rows.map((row) => row.map(textOf));
-  const widths = texts.reduce<number[]>(
-    (w, row) => row.map((text, i) => Math.max(w[i] ?? 0, text.length)),
-    [],
-  );
+  // A row's last cell is not padded, so it widens no column (a row may have fewer cells than others).
+  const widths: number[] = [];
+  for (const row of texts)
+    for (const [i, text] of row.slice(0, -1).entries()) widths[i] = Math.max(widths[i] ?? 0, text.length);
   return rows.map((row, r) => {
     const cells = row.map((cell, i) => {
       const text = texts[r]?.[i] ?? "";

@@ -1,7 +1,8 @@
 /**
  * The objects an object owns, found as `kubectl tree` finds them: list every kind that could hold
  * a dependent and follow owner references (any reference, not only the controller's) down from
- * the root.
+ * the root. The same lists with a label selector, across a cluster, find the children a hub object
+ * has in a member cluster ({@link selectedObjects}): those labelled with its uid.
  *
  * Which kinds: every resource discovery serves with the `list` verb (one version per group and
  * resource, the preferred one), in the root's namespace when the root is namespaced (a namespaced
@@ -31,6 +32,8 @@ export interface SkippedResource {
 export interface ListScope {
   /** The namespace to list in; undefined lists across the cluster. */
   readonly namespace: string | undefined;
+  /** Only the objects with these labels; undefined lists all. */
+  readonly labelSelector?: string;
   readonly pageSize: number;
   readonly signal?: AbortSignal;
 }
@@ -48,9 +51,9 @@ export async function listOrSkip(
   scope: ListScope,
   metadataOnly = false,
 ): Promise<KubeObject[] | SkippedResource> {
-  const { namespace, pageSize: limit, signal } = scope;
+  const { namespace, labelSelector, pageSize: limit, signal } = scope;
   try {
-    return (await client.list(type, { namespace, limit, metadataOnly, signal })).items;
+    return (await client.list(type, { namespace, labelSelector, limit, metadataOnly, signal })).items;
   } catch (err) {
     if (!(err instanceof KubeloopError)) throw err;
     return { resource: resourceOf(type), reason: err.message };
@@ -83,6 +86,26 @@ export async function ownedObjects(
     byOwner: byOwnerUid(full.objects, (obj) => obj),
     skipped: [...lists.flatMap((l) => l.skipped), ...full.skipped],
   };
+}
+
+/**
+ * Every object of any listable kind that `scope` selects (by its label selector, across the
+ * cluster when it names no namespace), fully read: the same two passes as {@link ownedObjects}.
+ */
+export async function selectedObjects(
+  client: Client,
+  scope: ListScope,
+): Promise<{ objects: KubeObject[]; skipped: SkippedResource[] }> {
+  const candidates = candidateTypes(await client.discovery.resources(), scope.namespace !== undefined);
+  const lists = await Promise.all(
+    candidates.map(async (type) => listed(type, await listOrSkip(client, type, scope, true))),
+  );
+  const full = await fullObjects(
+    client,
+    lists.flatMap((l) => l.found),
+    scope,
+  );
+  return { objects: full.objects, skipped: [...lists.flatMap((l) => l.skipped), ...full.skipped] };
 }
 
 function listed(

@@ -4,7 +4,8 @@
  * Secrets' labels. Propagation reaches the selected members only, a member added later within
  * 10 s; drift in a member is repaired; status says per member whether it holds the data, and a
  * member whose apiserver stops is not Ready there while the others stay Ready; deleting the hub
- * object deletes its children in every member first (the finalizer).
+ * object deletes its children in every member first (the finalizer). `kubeloop describe
+ * --fleet-namespace` shows the hub object's children under their member clusters.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -17,6 +18,7 @@ import {
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
 import { type MemberCluster, type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
+import { describeObject, renderDescription } from "../../../src/describe/index.ts";
 import { installCrds } from "../../../src/operator/index.ts";
 import { testNamespace } from "../../../src/testing/index.ts";
 import { eventually, testClient, testLogger } from "../support.ts";
@@ -98,8 +100,10 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
     const status = await statusSays({ "member-0": "True Propagated" }, (ready) => ready === "True");
     assert.ok(status);
     assert.deepEqual((await child(0)).metadata.labels, {
-      "fleet.example.com/owner-name": NAME,
-      "fleet.example.com/owner-namespace": namespace,
+      "kubeloop.dev/hub-owner-kind": "FleetConfigMap",
+      "kubeloop.dev/hub-owner-name": NAME,
+      "kubeloop.dev/hub-owner-namespace": namespace,
+      "kubeloop.dev/hub-owner-uid": (await hubObject()).metadata.uid,
     });
     await assert.rejects(child(1), NotFoundError);
   });
@@ -111,6 +115,29 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
     assert.ok(performance.now() - started < 10_000);
     await statusSays({ "member-0": "True Propagated", "member-2": "True Propagated" }, (r) => r === "True");
     await assert.rejects(child(1), NotFoundError);
+  });
+
+  it("is described with its children under their member clusters (kubeloop describe --fleet-namespace)", async () => {
+    const target = "fleetconfigmaps.fleet.example.com/settings";
+    const options = { namespace, fleetNamespace: namespace };
+    const description = await describeObject(await testClient(), target, options);
+    const children = (description.clusters ?? []).map((c) => [
+      c.cluster,
+      c.children.map((child) => `${child.kind}/${child.name} ${child.kstatus.status}`),
+    ]);
+    assert.deepEqual(children, [
+      ["member-0", ["ConfigMap/settings Current"]],
+      ["member-1", []],
+      ["member-2", ["ConfigMap/settings Current"]],
+    ]);
+    const text = renderDescription(description);
+    assert.match(
+      text,
+      /Owned objects \(2, in this cluster and 3 member cluster\(s\)\):\n {2}FleetConfigMap\/settings /,
+    );
+    assert.match(text, /\n {2}├─ cluster member-0\n {2}│ {2}└─ ConfigMap\/settings +Current +Ready -\n/);
+    assert.match(text, /\n {2}├─ cluster member-1 \(no children\)\n/);
+    assert.match(text, /\n {2}└─ cluster member-2\n {5}└─ ConfigMap\/settings +Current +Ready -\n/);
   });
 
   it("restores a child deleted or edited in a member", async () => {

@@ -217,4 +217,36 @@ Events: none
 `,
     );
   });
+  it("shows a hub object's children in member clusters under each cluster's name, and a cluster not read", () => {
+    const fleetConfigMap = node("FleetConfigMap", "settings", { apiVersion: "fleet.example.com/v1alpha1" });
+    const text = renderDescription({
+      object: fleetConfigMap,
+      conditions: [],
+      timeline: [],
+      events: [],
+      skipped: [],
+      clusters: [
+        { cluster: "member-0", children: [node("ConfigMap", "settings")] },
+        { cluster: "member-1", children: [] },
+        { cluster: "member-2", children: [pod("web", "False")] },
+        { cluster: "member-3", children: [], error: "cannot reach the API server" },
+      ],
+    });
+    const section = (title: string) => text.split("\n\n").find((s) => s.startsWith(title));
+    assert.equal(
+      section("Owned objects"),
+      `Owned objects (2, in this cluster and 4 member cluster(s)):
+  FleetConfigMap/settings   Current     Ready -
+  ├─ cluster member-0
+  │  └─ ConfigMap/settings  Current     Ready -
+  ├─ cluster member-1 (no children)
+  ├─ cluster member-2
+  │  └─ Pod/web             InProgress  Ready False  ContainersNotReady
+  └─ cluster member-3 (not read)`,
+    );
+    assert.equal(
+      section("Not searched"),
+      "Not searched (children of these kinds may be missing):\n  cluster member-3: cannot reach the API server\n",
+    );
+  });
 });

@@ -10,6 +10,7 @@ import {
   type CapiClusterObject,
   clusterApiProvider,
   KUBECONFIG_SECRET_LABEL,
+  kubeconfigSecretClusters,
   kubeconfigSecretProvider,
   staticProvider,
 } from "../../../src/multicluster/index.ts";
@@ -62,6 +63,35 @@ describe("kubeconfigSecretProvider", () => {
       "disengage broken: invalid kubeconfig",
       'disengage east: kubeconfig Secret has no key "kubeconfig"',
     ]);
+  });
+});
+
+describe("kubeconfigSecretClusters", () => {
+  it("reads the labelled Secrets' clusters once, by name, each with its connection or why there is none", async () => {
+    const asked: unknown[] = [];
+    const items = [
+      secret("west", { kubeconfig: b64(kubeconfigText("https://west:6443")) }, "1"),
+      secret("east", { kubeconfig: b64(kubeconfigText("https://east:6443")) }, "1"),
+      secret("empty", {}, "1"),
+      secret("garbled", { kubeconfig: b64("{not yaml") }, "1"),
+    ];
+    const client = {
+      list: async (_type: unknown, opts: unknown) => {
+        asked.push(opts);
+        return { items };
+      },
+    };
+    const clusters = await kubeconfigSecretClusters({
+      client: client as unknown as Client,
+      namespace: "fleet",
+    });
+    assert.deepEqual(asked, [{ namespace: "fleet", labelSelector: "kubeloop.dev/kubeconfig=true" }]);
+    const shown = clusters.map((c) => `${c.name} ${"connection" in c ? c.connection.server : c.error}`);
+    assert.deepEqual(
+      [shown[0], shown[1], shown[3]],
+      ["east https://east:6443", 'empty kubeconfig Secret has no key "kubeconfig"', "west https://west:6443"],
+    );
+    assert.match(shown[2] ?? "", /^garbled invalid kubeconfig: /);
   });
 });
 
