@@ -7,12 +7,15 @@
  *   a child deleted or edited in a member is repaired at once (drift repair), and every owner is
  *   queued when a member is engaged or disengaged;
  * - {@link MemberChildren.cleanup}, for the hub's finalizer, deletes an owner's children in every
- *   engaged member, and {@link MemberChildren.prune} those in members it no longer selects.
- * A member that is not engaged when its owner goes keeps its children: nothing reaches it then.
+ *   engaged member, and {@link MemberChildren.prune} those in members it no longer selects;
+ * - a member engaged collects its orphans, as the garbage collector does by owner uid: children
+ *   whose owner the hub no longer has (deleted, or created again under another uid) while the
+ *   member was not engaged, so that no finalizer could reach it.
  */
-import type { KubeObject, ResourceType } from "../api/index.ts";
+import type { Logger } from "pino";
+import { type KubeObject, parseKey, type ResourceType } from "../api/index.ts";
 import type { InformerHandler, InformerScope } from "../cache/index.ts";
-import { NotFoundError } from "../client/index.ts";
+import { type Client, NotFoundError } from "../client/index.ts";
 import { untilAborted } from "../clock/index.ts";
 import type { HostedController } from "../controller/index.ts";
 import type { Manager } from "../manager/index.ts";
@@ -29,6 +32,9 @@ export interface MemberChildrenOptions<T extends KubeObject> {
 
 /** Where owners are queued: the hub's controller of the owner kind. */
 type HubQueue = Pick<HostedController, "enqueue" | "enqueueAll">;
+
+/** What of the hub's manager the children need: its controllers to queue on, its client to read owners. */
+type HubManager = Pick<Manager, "controllers" | "client">;
 
 /** Finds a member's children of one kind. */
 type FindChildren = (member: FleetCluster, kind: ResourceType) => Promise<readonly KubeObject[]>;
@@ -60,6 +66,7 @@ export class MemberChildren<T extends KubeObject> {
   readonly #kinds: readonly ResourceType[];
   readonly #members = new Map<string, FleetCluster>();
   #hub: () => HubQueue | undefined = () => undefined;
+  #hubClient: Client | undefined;
 
   constructor(options: MemberChildrenOptions<T>) {
     this.#owner = options.owner;
@@ -67,9 +74,13 @@ export class MemberChildren<T extends KubeObject> {
     this.scope = { labelSelector: `${HUB_OWNER_LABELS.kind}=${options.owner.kind}` };
   }
 
-  /** Queues owners on the controller named `controller` of `manager`, a manager of the hub. */
-  queueTo(manager: Pick<Manager, "controllers">, controller: string): void {
+  /**
+   * Queues owners on the controller named `controller` of `manager`, a manager of the hub, whose
+   * client reads the owners when a member engaged collects its orphans.
+   */
+  queueTo(manager: HubManager, controller: string): void {
     this.#hub = () => manager.controllers.find((c) => c.name === controller);
+    this.#hubClient = manager.client;
   }
 
   /**
@@ -83,7 +94,7 @@ export class MemberChildren<T extends KubeObject> {
     // so that a member manager with no other controller keeps running.
     manager.add({
       name: `hub-owned-${this.#owner.kind.toLowerCase()}`,
-      start: ({ signal }) => this.#engaged(cluster, signal),
+      start: ({ signal, logger }) => this.#engaged(cluster, signal, logger),
     });
   };
 
@@ -130,17 +141,58 @@ export class MemberChildren<T extends KubeObject> {
     await Promise.all(removals);
   }
 
-  async #engaged(cluster: FleetCluster, signal: AbortSignal): Promise<void> {
+  async #engaged(cluster: FleetCluster, signal: AbortSignal, logger: Logger): Promise<void> {
     const stops = this.#kinds.map((kind) =>
       cluster.cache.informer(kind, this.scope).addHandler(this.#requeue(cluster.name), { replay: false }),
     );
     this.#members.set(cluster.name, cluster);
     this.#hub()?.enqueueAll(`member ${cluster.name} engaged`);
+    await this.#collectOrphans(cluster, logger);
     await untilAborted(signal);
     for (const stop of stops) stop();
     // A member engaged again (its connection changed) may have replaced this engagement already.
     if (this.#members.get(cluster.name) === cluster) this.#members.delete(cluster.name);
     this.#hub()?.enqueueAll(`member ${cluster.name} disengaged`);
+  }
+
+  /**
+   * Deletes the children in `member` whose owner the hub no longer has under their uid (a live
+   * read of each owner, as the garbage collector checks before it deletes). A failure is logged
+   * and left for the member's next engagement: the member's work goes on.
+   */
+  async #collectOrphans(member: FleetCluster, logger: Logger): Promise<void> {
+    const hub = this.#hubClient;
+    if (!hub) return;
+    for (const kind of this.#kinds) {
+      for (const [uid, owned] of byOwnerUid(member.cache.informer(kind, this.scope).store.list())) {
+        const key = hubOwnerKey(owned[0] as KubeObject, this.#owner.kind);
+        if (!key || (await this.#ownerLives(hub, key, uid))) continue;
+        await Promise.all(owned.map((child) => deleteChild(member, kind, child)))
+          .then(() =>
+            logger.info(
+              { owner: key, uid, kind: kind.kind, count: owned.length },
+              "orphaned children collected",
+            ),
+          )
+          .catch((err: unknown) =>
+            logger.warn(
+              { err, owner: key, uid },
+              "orphaned children not collected; retried when the member is engaged again",
+            ),
+          );
+      }
+    }
+  }
+
+  /** Whether the hub holds the owner `key` with `uid`; an error reading it counts as alive (nothing is deleted on doubt). */
+  async #ownerLives(hub: Client, key: string, uid: string): Promise<boolean> {
+    const { namespace, name } = parseKey(key);
+    try {
+      const owner = await hub.get(this.#owner, name, { namespace });
+      return owner.metadata.uid === uid;
+    } catch (err) {
+      return !(err instanceof NotFoundError);
+    }
   }
 
   /** Queues the owners of the children that change in member `cluster`, with a reason naming it. */
@@ -157,6 +209,16 @@ export class MemberChildren<T extends KubeObject> {
       onDelete: (child) => queue("delete", child),
     };
   }
+}
+
+/** `children` grouped by the uid of the owner their labels name. */
+function byOwnerUid(children: readonly KubeObject[]): Map<string, KubeObject[]> {
+  const groups = new Map<string, KubeObject[]>();
+  for (const child of children) {
+    const uid = child.metadata.labels?.[HUB_OWNER_LABELS.uid] ?? "";
+    groups.set(uid, [...(groups.get(uid) ?? []), child]);
+  }
+  return groups;
 }
 
 /** Deletes `child` of `kind` from `member`; one already gone is fine. */

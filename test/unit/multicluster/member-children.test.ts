@@ -13,7 +13,7 @@ import {
   type ResourceType,
 } from "../../../src/api/index.ts";
 import { createStore, type InformerHandler } from "../../../src/cache/index.ts";
-import { NotFoundError } from "../../../src/client/index.ts";
+import { NotFoundError, ServerError } from "../../../src/client/index.ts";
 import type { Runnable } from "../../../src/manager/index.ts";
 import {
   type FleetCluster,
@@ -81,16 +81,33 @@ function fakeMember(name: string, cached: ConfigMapObject[] = [], live = cached)
   return { cluster, handlers, scopes, deleted, lists };
 }
 
-/** `children` with a hub controller recording what it is asked to queue, and member `east` engaged. */
-async function engaged(members: ReturnType<typeof fakeMember>[]) {
+/** A hub client reading the owners `hub` holds, by key; `fail` makes every read a 500. */
+function hubClient(hub: readonly KubeObject[], fail = false) {
+  return {
+    get: async (_type: ResourceType, name: string, opts: { namespace?: string }) => {
+      if (fail) throw apiError(ServerError, 500, "InternalError");
+      const found = hub.find((o) => o.metadata.name === name && o.metadata.namespace === opts.namespace);
+      if (!found) throw apiError(NotFoundError, 404, "NotFound");
+      return found;
+    },
+  };
+}
+
+/** `children` with a hub controller recording what it is asked to queue, and `members` engaged. */
+async function engaged(members: ReturnType<typeof fakeMember>[], client = hubClient([owner])) {
   const children = new MemberChildren({ owner: Widget, kinds: [ConfigMap] });
   const queued: string[] = [];
+  const logged: string[] = [];
+  const logger = {
+    info: (_: unknown, msg: string) => logged.push(msg),
+    warn: (_: unknown, msg: string) => logged.push(msg),
+  };
   const hub = {
     name: "widgets",
     enqueue: (key: string, reason: string) => queued.push(`${key} ${reason}`),
     enqueueAll: (reason: string) => queued.push(`all ${reason}`),
   };
-  children.queueTo({ controllers: [hub] } as never, "widgets");
+  children.queueTo({ controllers: [hub], client } as never, "widgets");
   const stops = members.map((member) => {
     const runnables: Runnable[] = [];
     children.setup(
@@ -98,13 +115,13 @@ async function engaged(members: ReturnType<typeof fakeMember>[]) {
       member.cluster,
     );
     const stop = new AbortController();
-    const running = runnables[0]?.start({ signal: stop.signal } as never);
+    const running = runnables[0]?.start({ signal: stop.signal, logger } as never);
     return async () => {
       stop.abort();
       await running;
     };
   });
-  return { children, queued, stop: () => Promise.all(stops.map((s) => s())) };
+  return { children, queued, logged, stop: () => Promise.all(stops.map((s) => s())) };
 }
 
 describe("hub-owner labels", () => {
@@ -140,7 +157,7 @@ describe("MemberChildren", () => {
   it("watches the children of owners of its kind in each member, and records the member while engaged", async () => {
     const east = fakeMember("east");
     const { children, queued, stop } = await engaged([east]);
-    assert.deepEqual(east.scopes, [children.scope, children.scope]);
+    assert.ok(east.scopes.length > 0 && east.scopes.every((scope) => scope === children.scope));
     assert.deepEqual(
       children.members().map((m) => m.name),
       ["east"],
@@ -183,7 +200,7 @@ describe("MemberChildren", () => {
     const other = { ...owner, metadata: { ...owner.metadata, name: "v", uid: "uid-9" } };
     const east = fakeMember("east", [child("a")]);
     const west = fakeMember("west", [child("b"), child("c", other)]);
-    const { children, stop } = await engaged([east, west]);
+    const { children, stop } = await engaged([east, west], hubClient([owner, other]));
     assert.deepEqual(
       children.cached(west.cluster, ConfigMap, owner as never).map((c) => c.metadata.name),
       ["b"],
@@ -193,5 +210,24 @@ describe("MemberChildren", () => {
     assert.deepEqual(east.deleted, []);
     assert.deepEqual(west.deleted, ["apps/b"]);
     assert.deepEqual(west.lists, []);
+  });
+
+  it("collects, once a member is engaged, the children whose owner the hub no longer has under their uid", async () => {
+    const removed = { ...owner, metadata: { ...owner.metadata, name: "v", uid: "uid-9" } };
+    const replaced = { ...owner, metadata: { ...owner.metadata, uid: "uid-0" } };
+    const east = fakeMember("east", [child("kept"), child("orphan", removed), child("old", replaced)]);
+    const { logged, stop } = await engaged([east]);
+    await stop();
+    assert.deepEqual(east.deleted.sort(), ["apps/old", "apps/orphan"]);
+    assert.deepEqual(logged, ["orphaned children collected", "orphaned children collected"]);
+  });
+
+  it("deletes nothing when the hub cannot be read", async () => {
+    const removed = { ...owner, metadata: { ...owner.metadata, name: "v", uid: "uid-9" } };
+    const east = fakeMember("east", [child("orphan", removed)]);
+    const { children, stop } = await engaged([east], hubClient([], true));
+    assert.equal(children.member("east"), east.cluster, "the member is engaged all the same");
+    await stop();
+    assert.deepEqual(east.deleted, []);
   });
 });
