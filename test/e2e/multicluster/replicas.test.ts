@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it, type TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ConfigMap, Lease, Secret } from "../../../src/api/index.ts";
+import { ConfigMap, Lease, type LeaseObject, Secret } from "../../../src/api/index.ts";
 import { Client, loadKubeconfig } from "../../../src/client/index.ts";
 import { type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
 import { readLeaseRecord } from "../../../src/election/index.ts";
@@ -237,10 +237,8 @@ describe("a fleet's clusters spread over three replicas", () => {
   /** Whether replica `identity` holds its membership Lease in the hub. */
   const isMember = async (identity: string): Promise<boolean> => {
     const { items } = await (await testClient()).list(Lease, { namespace });
-    const name = (lease: (typeof items)[number]) => lease.metadata.name ?? "";
-    return items.some(
-      (l) => name(l).includes("-fleet-member-") && readLeaseRecord(l).holderIdentity === identity,
-    );
+    const member = (l: LeaseObject) => l.metadata.name?.includes("-fleet-member-") ?? false;
+    return items.some((l) => member(l) && readLeaseRecord(l).holderIdentity === identity);
   };
 
   it("rolls three replicas over one at a time with SIGTERM under changes: clean exits, every change reconciled, never two at once", async (t) => {
@@ -284,7 +282,7 @@ describe("a fleet's clusters spread over three replicas", () => {
       what: "every change reconciled",
       timeoutMs: 60_000,
     });
-    const sorted = latencies.sort((a, b) => a - b);
+    const sorted = latencies.map(Math.round).sort((a, b) => a - b);
     const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
     t.diagnostic(
       `${writer.changes.length} changes, reconciled after p50 ${sorted[sorted.length >> 1]} ms, p99 ${p99} ms, max ${sorted.at(-1)} ms; ` +
