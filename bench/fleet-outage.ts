@@ -8,7 +8,8 @@
  * Windows of `WINDOW_S` seconds alternate, `rounds` times: a baseline with the three members up,
  * then an outage, member-2's apiserver killed (SIGKILL) at the window's start and started again
  * after it, once the fleet disengaged it (the next baseline waits until it is engaged again). It reports each window's
- * p50 and p99 of member-0's and member-1's changes, the ratio p99(outage) / p99(baseline) per
+ * p50 and p99 of member-0's and member-1's changes (an outage's also over the changes sent while
+ * member-2 was down but not yet disengaged, and when it was disengaged), the ratio p99(outage) / p99(baseline) per
  * round and pooled, and the spread of the baselines' p99s as the noise to judge that ratio by.
  *
  * Usage: `npx tsx --conditions=kubeloop-source bench/fleet-outage.ts [rounds]` (default 3; env
@@ -85,6 +86,8 @@ interface Window {
   p99: number;
   /** Outage only: when member-2 was disengaged, from the window's start (ms). */
   disengagedMs?: number;
+  /** Outage only: the p99 of the changes sent while member-2 was down but still engaged. */
+  p99Engaged?: number;
 }
 
 /** The `q` quantile of sorted `xs` (nearest rank). */
@@ -167,10 +170,11 @@ await systemClock.sleep(Math.min(windowMs, 10_000));
  */
 async function measure(kind: Window["kind"]): Promise<Window> {
   const start = performance.now();
-  if (kind === "outage") await down.stop();
+  const disengaged = kind === "outage" ? stopDown() : Promise.resolve(start);
   await systemClock.sleep(windowMs);
   const end = performance.now();
-  const disengagedMs = kind === "outage" ? await restartDown(start) : undefined;
+  const disengagedMs = kind === "outage" ? (await disengaged) - start : undefined;
+  if (kind === "outage") await startDown();
   await eventually(() => latencies.settledBefore(end), { what: "the window's changes reconciled" });
   const ms = latencies.between(start, end);
   const result = {
@@ -181,21 +185,26 @@ async function measure(kind: Window["kind"]): Promise<Window> {
     p50: quantile(ms, 0.5),
     p99: quantile(ms, 0.99),
     disengagedMs,
+    p99Engaged: disengagedMs && quantile(latencies.between(start, start + disengagedMs), 0.99),
   };
   console.error(`${kind}: ${JSON.stringify(result, (_, v) => (typeof v === "number" ? Math.round(v) : v))}`);
   return result;
 }
 
-/** Waits until the fleet disengaged member-2 (stopped at `stoppedAt`), starts it and waits until it is engaged again; returns when it was disengaged, from `stoppedAt` (ms). */
-async function restartDown(stoppedAt: number): Promise<number> {
-  const disengagedAt = await eventually(() => !engaged(down.name) && performance.now(), {
+/** Kills member-2's apiserver; resolves when the fleet disengaged it (on `performance.now()`). */
+async function stopDown(): Promise<number> {
+  await down.stop();
+  return eventually(() => !engaged(down.name) && performance.now(), {
     what: `${down.name} disengaged`,
     timeoutMs: 120_000,
-    intervalMs: 100,
+    intervalMs: 50,
   });
+}
+
+/** Starts member-2's apiserver again and waits until the fleet engaged it. */
+async function startDown(): Promise<void> {
   await down.start();
   await eventually(() => engaged(down.name), { what: `${down.name} engaged again`, timeoutMs: 120_000 });
-  return disengagedAt - stoppedAt;
 }
 
 const windows: Window[] = [];
@@ -220,6 +229,7 @@ const rows = of("baseline").map((b, i) => {
     `${i + 1}`,
     `${ms(b.p50)} / ${ms(b.p99)} (${b.changes})`,
     `${ms(o.p50)} / ${ms(o.p99)} (${o.changes})`,
+    ms(o.p99Engaged ?? Number.NaN),
     fmt(o.p99 / b.p99, 2),
     `${fmt((o.disengagedMs ?? Number.NaN) / 1000, 1)} s`,
   ];
@@ -238,6 +248,7 @@ console.log(
       "round",
       "baseline p50 / p99 (changes)",
       "outage p50 / p99 (changes)",
+      "outage p99 while still engaged",
       "p99 ratio",
       "member-2 disengaged after",
     ],
