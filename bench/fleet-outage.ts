@@ -7,10 +7,11 @@
  * its write was sent to the first reconcile that saw it (or a later change of the same object).
  * Windows of `WINDOW_S` seconds alternate, `rounds` times: a baseline with the three members up,
  * then an outage, member-2's apiserver killed (SIGKILL) at the window's start and started again
- * after it, once the fleet disengaged it (the next baseline waits until it is engaged again). It reports each window's
- * p50 and p99 of member-0's and member-1's changes (an outage's also over the changes sent while
- * member-2 was down but not yet disengaged, and when it was disengaged), the ratio p99(outage) / p99(baseline) per
- * round and pooled, and the spread of the baselines' p99s as the noise to judge that ratio by.
+ * after it, once the fleet disengaged it (the next baseline waits until it is engaged again). It
+ * reports each window's p50 and p99 of member-0's and member-1's changes (an outage's also over
+ * the changes sent while member-2 was down but not yet disengaged, and when it was disengaged),
+ * the ratio p99(outage) / p99(baseline) per round and pooled, and the spread of the baselines'
+ * p99s as the noise to judge that ratio by.
  *
  * Usage: `npx tsx --conditions=kubeloop-source bench/fleet-outage.ts [rounds]` (default 3; env
  * `WINDOW_S`, default 30, and `RATE`, default 20); writes `bench/results/fleet-outage.json`
