@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { type Client, ConfigMap, type InputOf, type Manager, type Operator } from "kubeloop";
 import type { Cluster } from "kubeloop/cluster";
+import { Fleet, type FleetSetup, kubeconfigSecretProvider } from "kubeloop/multicluster";
 import {
   CONVERSION_HOST_ENV,
   eventually,
@@ -10,6 +11,7 @@ import {
   queryProblems,
   serveConversions,
   startOperator,
+  testFleet,
   testNamespace,
   whileServingConversions,
 } from "kubeloop/testing";
@@ -20,6 +22,8 @@ import { metricReferences } from "../../src/testing/internal/promql.ts";
 import { Greeting } from "../readme-greeting.ts";
 
 declare const client: Client;
+declare const hub: Client;
+declare const setup: FleetSetup;
 declare const operator: Operator;
 declare const spec: ConformanceSpec;
 declare const kubeconfig: string;
@@ -76,6 +80,21 @@ test("a Greeting gets its ConfigMap", async (t) => {
   const namespace = await testNamespace(running.client, t);
   await running.client.create(Greeting, greeting("hello", namespace));
   await eventually(() => running.client.get(ConfigMap, "hello", { namespace }));
+});
+// #endregion
+
+// #region testFleet
+test("a member joining gets the ConfigMap", async (t) => {
+  const fleet = await testFleet(hub, t, { members: 2 }); // stopped when the test ends
+  const providers = [kubeconfigSecretProvider({ client: hub, namespace: fleet.namespace })];
+  const stop = new AbortController();
+  const running = new Fleet({ name: "settings", providers, setup }).start(stop.signal);
+  t.after(async () => {
+    stop.abort();
+    await running;
+  });
+  await fleet.join("member-0", { env: "prod" }); // its kubeconfig Secret, labelled
+  await eventually(() => fleet.member(0).client.get(ConfigMap, "settings", { namespace: "default" }));
 });
 // #endregion
 

@@ -1,20 +1,16 @@
 /**
  * A fleet's clusters spread over its replicas, end to end: the hub (the run's cluster) holds the
- * kubeconfig Secrets of three member clusters (`startMemberClusters`), and three fleet replicas,
+ * kubeconfig Secrets of three member clusters (`testFleet`), and three fleet replicas,
  * processes of their own (fixtures/fleet-replica.ts), share them with a Lease per cluster in the
  * hub. Every cluster is engaged by exactly one replica; a replica killed with SIGKILL has its
  * clusters reconciled by another within the Lease duration + 2 s; and the replicas' printed
  * reconcile intervals show no key (`<cluster>/<namespace>/<name>`) reconciled by two at once.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { after, before, describe, it, type TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ConfigMap, Secret } from "../../../src/api/index.ts";
-import { Client, loadKubeconfig } from "../../../src/client/index.ts";
-import { type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
-import { KUBECONFIG_SECRET_LABEL } from "../../../src/multicluster/index.ts";
-import { testNamespace } from "../../../src/testing/index.ts";
+import { ConfigMap } from "../../../src/api/index.ts";
+import { type TestFleet, testFleet } from "../../../src/testing/index.ts";
 import {
   assertNoKeyTogether,
   killAtEnd,
@@ -47,34 +43,22 @@ function sharedOnce(replicas: OperatorProcess[], clusters: string[], most: numbe
 }
 
 describe("a fleet's clusters spread over three replicas", () => {
-  let members: MemberClusters;
-  let namespace = "";
+  let members: TestFleet;
   const cleanups: (() => unknown)[] = [];
 
   before(async () => {
-    members = await startMemberClusters({ count: 3 });
     const scope = { name: "multicluster replicas", after: (fn: () => unknown) => cleanups.push(fn) };
-    const hub = await testClient();
-    namespace = await testNamespace(hub, scope);
+    members = await testFleet(await testClient(), scope, { members: 3, join: true });
     for (const m of members.members) {
-      await hub.create(Secret, {
-        apiVersion: "v1",
-        kind: "Secret",
-        metadata: { name: m.name, namespace, labels: { [KUBECONFIG_SECRET_LABEL]: "true" } },
-        data: { kubeconfig: Buffer.from(readFileSync(m.kubeconfigPath)).toString("base64") },
-      });
-      const client = new Client(await loadKubeconfig({ kubeconfig: m.kubeconfigPath }));
-      await client.create(ConfigMap, {
+      await m.client.create(ConfigMap, {
         apiVersion: "v1",
         kind: "ConfigMap",
         metadata: { name: "work", namespace: "default", labels: { [WORK_LABEL]: "true" } },
       });
-      await client.close();
     }
   });
 
   after(async () => {
-    await members?.stop();
     for (const cleanup of cleanups) await cleanup();
   });
 
@@ -82,7 +66,7 @@ describe("a fleet's clusters spread over three replicas", () => {
   const replica = (t: TestContext, identity: string): OperatorProcess => {
     const env = {
       OPERATOR_IDENTITY: identity,
-      HUB_NAMESPACE: namespace,
+      HUB_NAMESPACE: members.namespace,
       OPERATOR_LEASE_MS: String(LEASE_MS),
       WORK_LABEL,
     };
