@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { InformerCache } from "../cache/index.ts";
 import { Client, type ClientOptions, type ClusterConnection } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
-import { Manager } from "../manager/index.ts";
+import { Manager, type ManagerOptions } from "../manager/index.ts";
 
 /** A cluster as the fleet's controllers see it: `ctx.cluster` in a reconcile. */
 export interface FleetCluster {
@@ -34,6 +34,8 @@ export interface EngageDeps {
   logger: Logger;
   clock: Clock;
   clientOptions?: ClientOptions;
+  /** Tuning of the cluster's informer cache. */
+  cache?: ManagerOptions["cache"];
   gracefulShutdownMs: number;
 }
 
@@ -74,6 +76,7 @@ export class Engagement {
       livePage: false,
       leaderElection: false,
       gracefulShutdownMs: deps.gracefulShutdownMs,
+      cache: deps.cache,
       logger: deps.logger.child({ cluster: name }),
       clock: deps.clock,
     });
