@@ -15,7 +15,14 @@ import {
   testNamespace,
   whileServingConversions,
 } from "kubeloop/testing";
-import { type ConformanceSpec, formatReport, runConformance } from "kubeloop/testing/conformance";
+import {
+  type ConformanceSpec,
+  formatReport,
+  idempotent,
+  openFleetSession,
+  runCheck,
+  runConformance,
+} from "kubeloop/testing/conformance";
 import { startProxy } from "kubeloop/testing/proxy";
 // Not on a door: the PromQL reader is kubeloop's own tests' (src/testing/internal).
 import { metricReferences } from "../../src/testing/internal/promql.ts";
@@ -38,6 +45,15 @@ declare function runTests(env: NodeJS.ProcessEnv): Promise<number>;
 const report = await runConformance(spec, { checks: ["idempotent", "outputs-watched"] });
 console.log(formatReport(report));
 assert.ok(report.ok);
+// #endregion
+
+// #region openFleetSession
+const fleet = await openFleetSession(spec, [
+  { name: "member-0", kubeconfig: "member-0.kubeconfig" },
+  { name: "member-1", kubeconfig: "member-1.kubeconfig" },
+]);
+for (const member of fleet.members) console.log((await runCheck(member, idempotent)).outcome);
+await fleet.close();
 // #endregion
 
 // #region serveConversions
