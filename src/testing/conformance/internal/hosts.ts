@@ -66,7 +66,8 @@ export async function hostInManager(
 /**
  * The operator's controllers in a fleet engaging each of `members` (a manager of its own each, as
  * a fleet operator's `setup` runs on each cluster); ready once every member is engaged and synced.
- * The kit serves no admission webhooks for a fleet.
+ * The kit serves no admission webhooks for a fleet, and each member's manager watches every
+ * namespace, as a fleet's do (the operator's `watchNamespace` is not applied).
  */
 export async function hostInFleet(
   operator: Operator,
