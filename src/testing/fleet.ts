@@ -46,8 +46,8 @@ export interface TestFleet {
 }
 
 /**
- * Starts `options.members` member clusters on the run's etcd-backed local control plane (one
- * kube-apiserver each) and creates a test namespace in the hub for their kubeconfig Secrets; when
+ * Starts `options.members` member clusters (`startMemberClusters`: a kube-apiserver each, on one
+ * etcd started for them) and creates a test namespace in the hub for their kubeconfig Secrets; when
  * the test (`t`) ends, closes the member clients, stops the members and deletes the namespace.
  * Point a `kubeconfigSecretProvider` at `fleet.namespace`, and `join` / `leave` to add and remove
  * members.
