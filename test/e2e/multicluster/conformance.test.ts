@@ -54,7 +54,7 @@ test("the conformance checks run on each member of a fleet, and fail on the memb
   const fleet = await testFleet(await testClient(), t, { members: 2 });
   await refuseRepairs(fleet.member(1).client);
   const report = await runConformance(
-    parcelSpec("parcels", { timings: { repairMs: 20_000, convergeMs: 60_000 } }),
+    parcelSpec("parcels", { timings: { repairMs: 10_000, convergeMs: 60_000 } }),
     {
       fleet: fleet.members.map((m) => ({ name: m.name, kubeconfig: m.cluster.kubeconfigPath })),
       checks: ["idempotent", "outputs-watched"],
