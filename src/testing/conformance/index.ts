@@ -69,21 +69,14 @@ export {
   formatExploreReport,
   runExploration,
 } from "./explore/index.ts";
+export { type ConformanceMember, type FleetSession, openFleetSession } from "./fleet-session.ts";
 export { notReconcileWrites } from "./internal/requests.ts";
 export { loadConformanceSpec } from "./load.ts";
 export { formatFailure, formatReport, formatTable } from "./report.ts";
 export type { CheckFailure, CheckName, CheckOutcome, CheckResult, ConformanceReport } from "./result.ts";
 export { CheckFailed } from "./result.ts";
 export { type RunConformanceOptions, runCheck, runConformance, selectChecks } from "./run.ts";
-export {
-  type ConformanceMember,
-  type ConformanceSession,
-  type FleetSession,
-  KIT_FIELD_MANAGER,
-  openFleetSession,
-  openSession,
-  type SessionOptions,
-} from "./session.ts";
+export { type ConformanceSession, KIT_FIELD_MANAGER, openSession, type SessionOptions } from "./session.ts";
 export {
   type ConformanceSpec,
   type ConformanceTimings,

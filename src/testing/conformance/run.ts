@@ -3,16 +3,11 @@ import { KubeloopError } from "../../errors/index.ts";
 import type { ConformanceCheck } from "./check.ts";
 import { checkNames, conformanceChecks } from "./checks/index.ts";
 import { ConformanceError } from "./errors.ts";
+import { type ConformanceMember, openFleetSession } from "./fleet-session.ts";
 import { now } from "./internal/poll.ts";
 import { discard } from "./internal/world.ts";
 import { CheckFailed, type CheckName, type CheckResult, type ConformanceReport } from "./result.ts";
-import {
-  type ConformanceMember,
-  type ConformanceSession,
-  openFleetSession,
-  openSession,
-  type SessionOptions,
-} from "./session.ts";
+import { type ConformanceSession, openSession, type SessionOptions } from "./session.ts";
 import type { ConformanceSpec } from "./spec.ts";
 
 /** Options of {@link runConformance}. */
