@@ -27,7 +27,7 @@ import type { ConformanceSpec } from "./spec.ts";
 
 /** A member cluster of a fleet the operator runs in ({@link openFleetSession}). */
 export interface ConformanceMember {
-  /** Its name in the fleet (what `ctx.cluster.name` says) and in the report. */
+  /** Its name in the fleet and in the report. */
   name: string;
   /** Its kubeconfig (the current context authenticating with a client certificate). */
   kubeconfig: string;
