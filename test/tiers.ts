@@ -16,11 +16,12 @@ export type Tier = (typeof tiers)[number];
 
 /**
  * Calls that start a control plane of the calling file's own: the cluster package's, the e2e
- * fixtures' (`ownCluster`, `clusterOfItsOwn`, `auditedCluster`, `kitCluster`), the conformance
- * kit's (`runConformance`, `openSession`), and `kubeloop verify` run as a command.
+ * fixtures' (`ownCluster`, `clusterOfItsOwn`, `auditedCluster`, `kitCluster`), the testing kit's
+ * member clusters (`testFleet`), the conformance kit's (`runConformance`, `openSession`), and
+ * `kubeloop verify` run as a command.
  */
 const ownControlPlane =
-  /\b(startCluster|startMemberClusters|ownCluster|clusterOfItsOwn|auditedCluster|kitCluster|runConformance|openSession)\(|"kubeloop", "verify"/;
+  /\b(startCluster|startMemberClusters|ownCluster|clusterOfItsOwn|auditedCluster|kitCluster|testFleet|runConformance|openSession)\(|"kubeloop", "verify"/;
 
 /** The tier of an end-to-end file, from its text: `system` when it starts a control plane of its own. */
 export function e2eTierOf(text: string): Exclude<Tier, "unit"> {

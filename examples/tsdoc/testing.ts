@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { type Client, ConfigMap, type InputOf, type Manager, type Operator } from "kubeloop";
 import type { Cluster } from "kubeloop/cluster";
+import { Fleet, type FleetSetup, kubeconfigSecretProvider } from "kubeloop/multicluster";
 import {
   CONVERSION_HOST_ENV,
   eventually,
@@ -10,16 +11,26 @@ import {
   queryProblems,
   serveConversions,
   startOperator,
+  testFleet,
   testNamespace,
   whileServingConversions,
 } from "kubeloop/testing";
-import { type ConformanceSpec, formatReport, runConformance } from "kubeloop/testing/conformance";
+import {
+  type ConformanceSpec,
+  formatReport,
+  idempotent,
+  openFleetSession,
+  runCheck,
+  runConformance,
+} from "kubeloop/testing/conformance";
 import { startProxy } from "kubeloop/testing/proxy";
 // Not on a door: the PromQL reader is kubeloop's own tests' (src/testing/internal).
 import { metricReferences } from "../../src/testing/internal/promql.ts";
 import { Greeting } from "../readme-greeting.ts";
 
 declare const client: Client;
+declare const hub: Client;
+declare const setup: FleetSetup;
 declare const operator: Operator;
 declare const spec: ConformanceSpec;
 declare const kubeconfig: string;
@@ -34,6 +45,15 @@ declare function runTests(env: NodeJS.ProcessEnv): Promise<number>;
 const report = await runConformance(spec, { checks: ["idempotent", "outputs-watched"] });
 console.log(formatReport(report));
 assert.ok(report.ok);
+// #endregion
+
+// #region openFleetSession
+const fleet = await openFleetSession(spec, [
+  { name: "member-0", kubeconfig: "member-0.kubeconfig" },
+  { name: "member-1", kubeconfig: "member-1.kubeconfig" },
+]);
+for (const member of fleet.members) console.log((await runCheck(member, idempotent)).outcome);
+await fleet.close();
 // #endregion
 
 // #region serveConversions
@@ -76,6 +96,21 @@ test("a Greeting gets its ConfigMap", async (t) => {
   const namespace = await testNamespace(running.client, t);
   await running.client.create(Greeting, greeting("hello", namespace));
   await eventually(() => running.client.get(ConfigMap, "hello", { namespace }));
+});
+// #endregion
+
+// #region testFleet
+test("a member joining gets the ConfigMap", async (t) => {
+  const fleet = await testFleet(hub, t, { members: 2 }); // stopped when the test ends
+  const providers = [kubeconfigSecretProvider({ client: hub, namespace: fleet.namespace })];
+  const stop = new AbortController();
+  const running = new Fleet({ name: "settings", providers, setup }).start(stop.signal);
+  t.after(async () => {
+    stop.abort();
+    await running;
+  });
+  await fleet.join("member-0", { env: "prod" }); // its kubeconfig Secret, labelled
+  await eventually(() => fleet.member(0).client.get(ConfigMap, "settings", { namespace: "default" }));
 });
 // #endregion
 

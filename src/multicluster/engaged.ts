@@ -18,7 +18,7 @@ import {
 } from "../client/index.ts";
 import type { Clock } from "../clock/index.ts";
 import { type LiveManagerState, liveState } from "../endpoints/index.ts";
-import { Manager } from "../manager/index.ts";
+import { Manager, type ManagerOptions } from "../manager/index.ts";
 import type { ClusterMetrics } from "./cluster-metrics.ts";
 
 /** A cluster as the fleet's controllers see it: `ctx.cluster` in a reconcile. */
@@ -45,6 +45,8 @@ export interface EngageDeps {
   logger: Logger;
   clock: Clock;
   clientOptions?: ClientOptions;
+  /** Tuning of the cluster's informer cache. */
+  cache?: ManagerOptions["cache"];
   gracefulShutdownMs: number;
   /** Where each engaged cluster's metrics are shown. */
   clusterMetrics: ClusterMetrics;
@@ -98,6 +100,7 @@ export class Engagement {
       livePage: false,
       leaderElection: false,
       gracefulShutdownMs: deps.gracefulShutdownMs,
+      cache: deps.cache,
       logger: deps.logger.child({ cluster: name }),
       clock: deps.clock,
     });

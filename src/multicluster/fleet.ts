@@ -10,7 +10,7 @@ import { Registry } from "prom-client";
 import type { ClientOptions, ClusterConnection } from "../client/index.ts";
 import { type Clock, systemClock, untilAborted } from "../clock/index.ts";
 import type { LiveCluster } from "../endpoints/index.ts";
-import type { Manager } from "../manager/index.ts";
+import type { Manager, ManagerOptions } from "../manager/index.ts";
 import { ClusterMetrics } from "./cluster-metrics.ts";
 import type { FleetSetup } from "./engaged.ts";
 import { FleetMetrics } from "./metrics.ts";
@@ -47,6 +47,8 @@ export interface FleetOptions {
   gracefulShutdownMs?: number;
   /** Tuning of each cluster's client. */
   clientOptions?: ClientOptions;
+  /** Tuning of each cluster's informer cache (watch inactivity, relists, budgets), as a manager's. */
+  cache?: ManagerOptions["cache"];
   /**
    * Spreads the clusters over the operator's replicas, a Lease per cluster in the hub: every
    * replica runs the providers and engages only the clusters it holds. Default: this process
@@ -219,7 +221,7 @@ export class Fleet {
   #engage(name: string, connection: ClusterConnection): void {
     const previous = this.#slots.get(name);
     if (previous) void this.#drop(previous, "connection changed");
-    const { name: operator, setup, gracefulShutdownMs = 5000, clientOptions } = this.#options;
+    const { name: operator, setup, gracefulShutdownMs = 5000, clientOptions, cache } = this.#options;
     const slot = new ClusterSlot(name, connection, {
       name: operator,
       setup,
@@ -227,6 +229,7 @@ export class Fleet {
       clock: this.#clock,
       gracefulShutdownMs,
       clientOptions,
+      cache,
       metrics: this.#metrics,
       clusterMetrics: this.#clusterMetrics,
       probe: { intervalMs: 5000, failureThreshold: 3, timeoutMs: 5000, ...this.#options.probe },

@@ -4,7 +4,8 @@
  * The end-to-end kit for an operator's tests, against a real cluster: {@link startOperator} runs
  * the operator in the test process (its CRDs installed, its webhooks and conversions served, and
  * its `stop()` failing on a kind it used without declaring it), {@link testNamespace} gives each
- * test a namespace of its own, {@link eventually} waits by polling with a deadline; and
+ * test a namespace of its own, {@link testFleet} a fleet of member clusters with their kubeconfig
+ * Secrets in the hub, {@link eventually} waits by polling with a deadline; and
  * {@link queryProblems}, whether a dashboard's or an alert's PromQL reads only what an operator's
  * `/metrics` exposes ({@link exposition}). `kubeloop test` starts the cluster they run against.
  *
@@ -45,6 +46,7 @@ export {
 } from "./conversions.ts";
 export { PromqlSyntaxError, UndeclaredKindsError } from "./errors.ts";
 export { type EventuallyOptions, eventually, eventuallyWhile } from "./eventually.ts";
+export { type TestFleet, type TestFleetMember, type TestFleetOptions, testFleet } from "./fleet.ts";
 export { type ExposedSeries, exposition, queryProblems } from "./metrics.ts";
 export { TEST_SESSION_LABEL, type TestScope, testNamespace, testSession } from "./namespace.ts";
 export {

@@ -14,7 +14,9 @@
  * restart lose nothing (`transient-failures`); `observedGeneration` never runs ahead of the work
  * (`generation-honesty`); a leader whose Lease was taken sends nothing after its renew deadline and
  * exits (`leadership-fenced`). Each failure says what was expected, what was seen, and which of the
- * operator's requests were involved. `kubeloop verify` runs it on a project.
+ * operator's requests were involved. `kubeloop verify` runs it on a project. An operator running in
+ * a fleet is checked per member cluster: `runConformance(spec, { fleet })` ({@link openFleetSession})
+ * runs its controllers in a `Fleet` of the members and every check on each member in turn.
  *
  * Not a unit-test helper: a run starts a control plane and takes minutes. Not for production clusters
  * either: it deletes, tampers with and breaks things on purpose.
@@ -67,6 +69,7 @@ export {
   formatExploreReport,
   runExploration,
 } from "./explore/index.ts";
+export { type ConformanceMember, type FleetSession, openFleetSession } from "./fleet-session.ts";
 export { notReconcileWrites } from "./internal/requests.ts";
 export { loadConformanceSpec } from "./load.ts";
 export { formatFailure, formatReport, formatTable } from "./report.ts";

@@ -15,16 +15,18 @@ function pad(cells: string[], widths: number[]): string {
     .trimEnd();
 }
 
-/** The table: one row per check. */
+/** The table: one row per check (and member cluster, in a fleet). */
 export function formatTable(results: readonly CheckResult[]): string {
+  const fleet = results.some((r) => r.cluster !== undefined);
   const rows = results.map((r) => [
+    ...(fleet ? [r.cluster ?? ""] : []),
     r.name,
     marks[r.outcome],
     seconds(r.timeMs),
     seconds(r.wallMs),
     r.summary,
   ]);
-  const header = ["check", "result", "time", "took", "details"];
+  const header = [...(fleet ? ["cluster"] : []), "check", "result", "time", "took", "details"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
   return [pad(header, widths), ...rows.map((row) => pad(row, widths))].join("\n");
 }
@@ -34,7 +36,7 @@ export function formatFailure(result: CheckResult): string {
   const failure = result.failure;
   if (!failure) return "";
   const lines = [
-    `✗ ${result.name} (${result.title})`,
+    `✗ ${result.name}${result.cluster ? ` on ${result.cluster}` : ""} (${result.title})`,
     `  expected: ${failure.expected}`,
     `  seen:     ${failure.seen}`,
   ];

@@ -32,6 +32,8 @@ export interface CheckFailure {
 /** The result of one check. */
 export interface CheckResult {
   name: CheckName;
+  /** The member cluster it ran on, when the operator runs in a fleet. */
+  cluster?: string;
   /** The principle the check proves, in a few words. */
   title: string;
   outcome: "passed" | "failed" | "skipped";

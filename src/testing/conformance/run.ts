@@ -3,6 +3,7 @@ import { KubeloopError } from "../../errors/index.ts";
 import type { ConformanceCheck } from "./check.ts";
 import { checkNames, conformanceChecks } from "./checks/index.ts";
 import { ConformanceError } from "./errors.ts";
+import { type ConformanceMember, openFleetSession } from "./fleet-session.ts";
 import { now } from "./internal/poll.ts";
 import { discard } from "./internal/world.ts";
 import { CheckFailed, type CheckName, type CheckResult, type ConformanceReport } from "./result.ts";
@@ -13,6 +14,11 @@ import type { ConformanceSpec } from "./spec.ts";
 export interface RunConformanceOptions extends SessionOptions {
   /** The checks to run, by name. Default: all, in order. */
   checks?: readonly CheckName[];
+  /**
+   * Check the operator running in a fleet of these member clusters ({@link openFleetSession}):
+   * every check runs on each member in turn, its results naming the member (`cluster`).
+   */
+  fleet?: readonly ConformanceMember[];
 }
 
 /** The checks `names` selects, in run order; throws {@link ConformanceError} on an unknown name. */
@@ -47,7 +53,11 @@ export async function runCheck(session: ConformanceSession, check: ConformanceCh
   const before = new Set(session.liveNamespaces());
   const ours = () => session.liveNamespaces().filter((n) => !before.has(n));
   const start = now();
-  const base = { name: check.name, title: check.title };
+  const base = {
+    name: check.name,
+    title: check.title,
+    ...(session.member ? { cluster: session.member } : {}),
+  };
   session.log(`${check.name}: ${check.title}`);
   let result: CheckResult;
   try {
@@ -84,9 +94,23 @@ export async function runCheck(session: ConformanceSession, check: ConformanceCh
   return result;
 }
 
+/** The sessions of a run: one, or one per member of a fleet; and how to close them. */
+async function openSessions(
+  spec: ConformanceSpec,
+  options: RunConformanceOptions,
+): Promise<{ sessions: readonly ConformanceSession[]; close(): Promise<void> }> {
+  if (options.fleet) {
+    const fleet = await openFleetSession(spec, options.fleet, options);
+    return { sessions: fleet.members, close: fleet.close };
+  }
+  const session = await openSession(spec, options);
+  return { sessions: [session], close: session.close };
+}
+
 /**
  * Runs the conformance checks on an operator: starts a local control plane (or uses the one
  * given), the fault proxy and the operator as a process of its own, runs each check, and reports.
+ * With `fleet`, the operator runs in a fleet of the members given and each check runs on each.
  * Never throws for a failing check; throws {@link ConformanceError} when the run cannot start.
  *
  * @example
@@ -102,15 +126,15 @@ export async function runConformance(
 ): Promise<ConformanceReport> {
   const checks = selectChecks(options.checks);
   const start = now();
-  const session = await openSession(spec, options);
+  const { sessions, close } = await openSessions(spec, options);
   const results: CheckResult[] = [];
   try {
-    for (const check of checks) results.push(await runCheck(session, check));
+    for (const session of sessions) for (const check of checks) results.push(await runCheck(session, check));
   } finally {
-    await session.close();
+    await close();
   }
   return {
-    operator: session.subject.operator.name,
+    operator: sessions[0]?.subject.operator.name ?? "",
     results,
     ok: results.every((r) => r.outcome !== "failed"),
     wallMs: now() - start,

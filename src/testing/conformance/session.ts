@@ -75,6 +75,8 @@ export interface ConformanceSession {
   readonly operator: OperatorUnderTest;
   /** Whether the operator runs sharded across replicas ({@link SessionOptions.sharding}). */
   readonly sharded: boolean;
+  /** The member cluster the checks run on, when the operator runs in a fleet (`openFleetSession`). */
+  readonly member: string | undefined;
   /** The local cluster, when the kit can restart its apiserver and compact its etcd. */
   readonly cluster: Cluster | undefined;
   /**
@@ -167,26 +169,85 @@ export async function openSession(
     ? replicas(settings, spec.nodeArgs, leases, options.sharding ?? {}, launch)
     : new OperatorProcess(settings, spec.nodeArgs, { forkAhead: true, launch });
   let conversions: ConversionHost | undefined;
-  const namespaces = new Set<string>();
-  const dropped = new Set<string>();
-  const session: ConformanceSession = {
-    subject,
-    client,
-    proxy: link.proxy,
-    operator,
-    sharded: leases !== undefined,
-    cluster: link.cluster,
+  const target = { client, proxy: link.proxy, cluster: link.cluster, member: undefined };
+  const shared = { spec, subject, id, report, operator, sharded: leases !== undefined };
+  const session = sessionOn(target, shared, {
     replica: (changes, direct = false) =>
       new OperatorProcess(
         { ...settings, ...(direct ? { kubeconfig: link.kubeconfig } : {}), ...changes },
         spec.nodeArgs,
         { launch },
       ),
-    random: seededRandom(spec.seed ?? 1),
-    log: report,
+    async close() {
+      // Not on a cluster of the kit's own, stopped below with everything in it.
+      if (!link.owned) await session.discardAll();
+      await operator.stop();
+      await deleteWebhookConfigurations(client, webhooks.configurationName);
+      await conversions?.stop();
+      if (leases) await client.delete(Namespace, leases).catch(() => {});
+      await link.proxy.stop();
+      await client.close();
+      if (link.owned) await link.cluster?.stop();
+    },
+  });
+  try {
+    await installCrds(client, subject.operator.kinds);
+    if (link.owned || !process.env[CONVERSION_HOST_ENV])
+      conversions = await serveConversions(client, [subject.operator]);
+    await operator.start();
+  } catch (err) {
+    await session.close();
+    throw err;
+  }
+  return session;
+}
+
+/** What a session's checks run against: a cluster (or a fleet's member), the kit's client of it, the operator's proxy to it. */
+export interface Target {
+  client: Client;
+  proxy: FaultProxy;
+  cluster: Cluster | undefined;
+  member: string | undefined;
+}
+
+/** What the sessions of one operator process share. */
+export interface Shared {
+  spec: ConformanceSpec;
+  subject: Subject;
+  /** The id in the label of the session's namespaces. */
+  id: string;
+  report: (line: string) => void;
+  operator: OperatorUnderTest;
+  sharded: boolean;
+}
+
+/**
+ * A session on `target`, with `discardAll`: deletes the namespaces left, while the operator still
+ * runs so that its finalizers let them go, and waits until they are gone.
+ */
+export function sessionOn(
+  target: Target,
+  shared: Shared,
+  own: Pick<ConformanceSession, "replica" | "close">,
+): ConformanceSession & { discardAll(): Promise<void> } {
+  const { client, proxy } = target;
+  const { subject, operator } = shared;
+  const namespaces = new Set<string>();
+  const dropped = new Set<string>();
+  const session: ConformanceSession & { discardAll(): Promise<void> } = {
+    ...own,
+    subject,
+    client,
+    proxy,
+    operator,
+    sharded: shared.sharded,
+    cluster: target.cluster,
+    member: target.member,
+    random: seededRandom(shared.spec.seed ?? 1),
+    log: (line) => shared.report(target.member ? `${target.member}: ${line}` : line),
     async namespace(label) {
       const name = `kl-${label}-${randomBytes(3).toString("hex")}`.slice(0, 63);
-      const metadata = { name, labels: { [SESSION_LABEL]: id } };
+      const metadata = { name, labels: { [SESSION_LABEL]: shared.id } };
       await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata });
       namespaces.add(name);
       return name;
@@ -211,34 +272,14 @@ export async function openSession(
         return dropped.size === 0 || undefined;
       }, subject.timings.repairMs);
     },
-    marker: () => link.proxy.lastRequestId(),
-    requestsSince: (marker) => link.proxy.requests(marker),
-    async close() {
-      link.proxy.clear();
-      // Delete the namespaces while the operator still runs, so that its finalizers let them go;
-      // not on a cluster of the kit's own, stopped below with everything in it.
-      if (!link.owned) {
-        for (const name of namespaces) await discard(session, name).catch(() => {});
-        if (operator.running) await session.quiesce();
-      }
-      await operator.stop();
-      await deleteWebhookConfigurations(client, webhooks.configurationName);
-      await conversions?.stop();
-      if (leases) await client.delete(Namespace, leases).catch(() => {});
-      await link.proxy.stop();
-      await client.close();
-      if (link.owned) await link.cluster?.stop();
+    marker: () => proxy.lastRequestId(),
+    requestsSince: (marker) => proxy.requests(marker),
+    async discardAll() {
+      proxy.clear();
+      for (const name of namespaces) await discard(session, name).catch(() => {});
+      if (operator.running) await session.quiesce();
     },
   };
-  try {
-    await installCrds(client, subject.operator.kinds);
-    if (link.owned || !process.env[CONVERSION_HOST_ENV])
-      conversions = await serveConversions(client, [subject.operator]);
-    await operator.start();
-  } catch (err) {
-    await session.close();
-    throw err;
-  }
   return session;
 }
 

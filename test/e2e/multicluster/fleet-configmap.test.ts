@@ -1,6 +1,6 @@
 /**
  * The FleetConfigMap example (examples/fleet-configmap) end to end: the hub (the run's cluster)
- * and three member clusters (`startMemberClusters`), members selected by their kubeconfig
+ * and three member clusters (`testFleet`), members selected by their kubeconfig
  * Secrets' labels. Propagation reaches the selected members only, a member added later within
  * 10 s; drift in a member is repaired; status says per member whether it holds the data, and a
  * member whose apiserver stops is not Ready there while the others stay Ready; deleting the hub
@@ -16,31 +16,30 @@ import {
   startFleetConfigMaps,
 } from "../../../examples/fleet-configmap/src/operator.ts";
 import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
-import { Client, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
-import { type MemberCluster, type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
+import { NotFoundError } from "../../../src/client/index.ts";
 import { describeObject, renderDescription } from "../../../src/describe/index.ts";
 import { installCrds } from "../../../src/operator/index.ts";
-import { testNamespace } from "../../../src/testing/index.ts";
+import { type TestFleet, testFleet } from "../../../src/testing/index.ts";
 import { eventually, testClient, testLogger } from "../support.ts";
-import { addMemberSecret } from "./secrets.ts";
 
 const NAME = "settings";
 
 describe("the FleetConfigMap example on a hub and three member clusters", () => {
-  let members: MemberClusters;
-  const clients = new Map<string, Client>();
+  let members: TestFleet;
   let namespace = "";
   const stop = new AbortController();
   let running: RunningFleetConfigMaps;
   const cleanups: (() => unknown)[] = [];
 
   before(async () => {
-    members = await startMemberClusters({ count: 3 });
-    for (const m of members.members)
-      clients.set(m.name, new Client(await loadKubeconfig({ kubeconfig: m.kubeconfigPath })));
     const hub = await testClient();
     await installCrds(hub, [FleetConfigMap]);
-    namespace = await testNamespace(hub, { name: "fleet-configmap", after: (fn) => cleanups.push(fn) });
+    members = await testFleet(
+      hub,
+      { name: "fleet-configmap", after: (fn) => cleanups.push(fn) },
+      { members: 3 },
+    );
+    namespace = members.namespace;
     running = await startFleetConfigMaps({
       hub,
       fleetNamespace: namespace,
@@ -51,20 +50,17 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
         logger: testLogger(),
       },
     });
-    await addMemberSecret(namespace, member(0), { env: "prod" });
-    await addMemberSecret(namespace, member(1), { env: "dev" });
+    await members.join(0, { env: "prod" });
+    await members.join(1, { env: "dev" });
   });
 
   after(async () => {
     stop.abort();
     await running?.stopped;
-    for (const client of clients.values()) await client.close();
-    await members?.stop();
     for (const cleanup of cleanups) await cleanup();
   });
 
-  const member = (i: number): MemberCluster => members.members[i] as MemberCluster;
-  const client = (i: number): Client => clients.get(member(i).name) as Client;
+  const client = (i: number) => members.member(i).client;
   const child = (i: number): Promise<ConfigMapObject> => client(i).get(ConfigMap, NAME, { namespace });
   const hubObject = async (): Promise<FleetConfigMapObject> =>
     (await testClient()).get(FleetConfigMap, NAME, { namespace });
@@ -110,7 +106,7 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
 
   it("gives a member added later the ConfigMap within 10 s", async () => {
     const started = performance.now();
-    await addMemberSecret(namespace, member(2), { env: "prod" });
+    await members.join(2, { env: "prod" });
     await colourIn(2, "blue", 10_000);
     assert.ok(performance.now() - started < 10_000);
     await statusSays({ "member-0": "True Propagated", "member-2": "True Propagated" }, (r) => r === "True");
@@ -154,7 +150,7 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
   });
 
   it("shows a member whose apiserver stopped as not Ready, while the others stay Ready", async () => {
-    await member(2).stop();
+    await members.member(2).cluster.stop();
     const down = await statusSays(
       { "member-0": "True Propagated", "member-2": "Unknown ClusterNotEngaged" },
       (ready) => ready !== "True",
@@ -171,7 +167,7 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
       { force: true },
     );
     await colourIn(0, "green");
-    await member(2).start();
+    await members.member(2).cluster.start();
     await colourIn(2, "green");
     await statusSays({ "member-0": "True Propagated", "member-2": "True Propagated" }, (r) => r === "True");
   });

@@ -9,14 +9,12 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ConfigMap, Secret } from "../../../src/api/index.ts";
-import { Client, loadKubeconfig } from "../../../src/client/index.ts";
-import { type MemberCluster, type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
+import { ConfigMap } from "../../../src/api/index.ts";
+import type { Client } from "../../../src/client/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import { Fleet, kubeconfigSecretProvider } from "../../../src/multicluster/index.ts";
-import { testNamespace } from "../../../src/testing/index.ts";
+import { type TestFleet, type TestFleetMember, testFleet } from "../../../src/testing/index.ts";
 import { eventually, testClient, testLogger } from "../support.ts";
-import { addMemberSecret } from "./secrets.ts";
 
 const CONFIGMAPS = 3000;
 
@@ -30,24 +28,22 @@ function heapMiB(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-let members: MemberClusters;
-let namespace = "";
+let members: TestFleet;
 const stop = new AbortController();
 const cleanups: (() => unknown)[] = [];
 let running: Promise<void> = Promise.resolve();
 
 before(async () => {
-  members = await startMemberClusters({ count: 1 });
-  namespace = await testNamespace(await testClient(), {
-    name: "fleet heap",
-    after: (fn) => cleanups.push(fn),
-  });
+  members = await testFleet(
+    await testClient(),
+    { name: "fleet heap", after: (fn) => cleanups.push(fn) },
+    { members: 1 },
+  );
 });
 
 after(async () => {
   stop.abort();
   await running;
-  await members?.stop();
   for (const cleanup of cleanups) await cleanup();
 });
 
@@ -80,11 +76,11 @@ interface Cycle {
  * Engages the member through its Secret, measures once its cache synced, deletes the Secret and
  * measures until the heap is within 10 % of `before` (up to 30 s).
  */
-async function cycle(fleet: Fleet, member: MemberCluster, before: number): Promise<Cycle> {
-  await addMemberSecret(namespace, member);
+async function cycle(fleet: Fleet, member: TestFleetMember, before: number): Promise<Cycle> {
+  await members.join(member.name);
   await eventually(() => fleet.clusters()[0]?.synced, { timeoutMs: 60_000, what: "the member synced" });
   const engaged = heapMiB();
-  await (await testClient()).delete(Secret, member.name, { namespace });
+  await members.leave(member.name);
   const started = performance.now();
   const removed = await eventually(
     () => {
@@ -97,13 +93,11 @@ async function cycle(fleet: Fleet, member: MemberCluster, before: number): Promi
 }
 
 it("gives a removed member's heap back within 10 % in 30 s", async () => {
-  const member = members.members[0] as MemberCluster;
-  const client = new Client(await loadKubeconfig({ kubeconfig: member.kubeconfigPath }));
-  await fill(client);
-  await client.close();
+  const member = members.member(0);
+  await fill(member.client);
   const fleet = new Fleet({
     name: "fleet-heap",
-    providers: [kubeconfigSecretProvider({ client: await testClient(), namespace })],
+    providers: [kubeconfigSecretProvider({ client: await testClient(), namespace: members.namespace })],
     setup: (manager) =>
       controller(manager)
         .for(ConfigMap)

@@ -1,15 +1,14 @@
 /**
  * A fleet end to end: a hub (the run's cluster) holding kubeconfig Secrets, and three member
- * clusters (a kube-apiserver each, `startMemberClusters`). A controller copies each labelled
+ * clusters (a kube-apiserver each: `testFleet`). A controller copies each labelled
  * ConfigMap of a member into a `<name>-status` ConfigMap naming the member. A member whose Secret
  * is created is reconciled within 10 s; one whose Secret is deleted has its informers stopped and
  * is reconciled no more; one whose apiserver stops is disengaged while the others go on.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ConfigMap, type ConfigMapObject, Secret } from "../../../src/api/index.ts";
-import { Client, loadKubeconfig, NotFoundError } from "../../../src/client/index.ts";
-import { type MemberCluster, type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
+import { ConfigMap, type ConfigMapObject } from "../../../src/api/index.ts";
+import { NotFoundError } from "../../../src/client/index.ts";
 import { controller } from "../../../src/controller/index.ts";
 import {
   type ClusterState,
@@ -19,9 +18,8 @@ import {
   inCluster,
   kubeconfigSecretProvider,
 } from "../../../src/multicluster/index.ts";
-import { testNamespace } from "../../../src/testing/index.ts";
+import { type TestFleet, type TestFleetMember, testFleet } from "../../../src/testing/index.ts";
 import { eventually, testClient, testLogger } from "../support.ts";
-import { addMemberSecret } from "./secrets.ts";
 
 const COPY_LABEL = "fleet.kubeloop.dev/copy";
 
@@ -43,9 +41,7 @@ async function copy(ctx: FleetReconcileContext<ConfigMapObject>): Promise<void> 
 }
 
 describe("a fleet of a hub and three member clusters", () => {
-  let members: MemberClusters;
-  const clients = new Map<string, Client>();
-  let hubNamespace = "";
+  let members: TestFleet;
   const stop = new AbortController();
   let fleet: Fleet;
   let running: Promise<void>;
@@ -53,14 +49,11 @@ describe("a fleet of a hub and three member clusters", () => {
   const cleanups: (() => unknown)[] = [];
 
   before(async () => {
-    members = await startMemberClusters({ count: 3 });
-    for (const member of members.members)
-      clients.set(member.name, new Client(await loadKubeconfig({ kubeconfig: member.kubeconfigPath })));
     const scope = { name: "multicluster fleet", after: (fn: () => unknown) => cleanups.push(fn) };
-    hubNamespace = await testNamespace(await testClient(), scope);
+    members = await testFleet(await testClient(), scope, { members: 3 });
     fleet = new Fleet({
       name: "fleet-copier",
-      providers: [kubeconfigSecretProvider({ client: await testClient(), namespace: hubNamespace })],
+      providers: [kubeconfigSecretProvider({ client: await testClient(), namespace: members.namespace })],
       setup: (manager, cluster) => {
         engaged.set(cluster.name, cluster);
         return controller(manager).for(ConfigMap).reconcile(inCluster(cluster, copy));
@@ -75,20 +68,18 @@ describe("a fleet of a hub and three member clusters", () => {
   after(async () => {
     stop.abort();
     await running;
-    for (const client of clients.values()) await client.close();
-    await members?.stop();
     for (const cleanup of cleanups) await cleanup();
   });
 
-  const member = (i: number): MemberCluster => members.members[i] as MemberCluster;
+  const member = (i: number): TestFleetMember => members.member(i);
   const state = (name: string): ClusterState | undefined => fleet.clusters().find((c) => c.name === name);
 
   it("reconciles a member within 10 s of its kubeconfig Secret being created in the hub", async () => {
     for (const m of members.members) {
-      await addMemberSecret(hubNamespace, m);
+      await members.join(m.name);
       const started = performance.now();
-      await labelled(clients, m.name, "first", { colour: "blue" });
-      const status = await statusOf(clients, m.name, "first", 10_000);
+      await labelled(m, "first", { colour: "blue" });
+      const status = await statusOf(m, "first", 10_000);
       assert.equal(status.data?.cluster, m.name);
       assert.equal(status.data?.colour, "blue");
       assert.ok(performance.now() - started < 10_000);
@@ -103,19 +94,19 @@ describe("a fleet of a hub and three member clusters", () => {
     const removed = member(2);
     const view = engaged.get(removed.name) as FleetCluster;
     assert.ok(view.cache.informers().length > 0);
-    await (await testClient()).delete(Secret, removed.name, { namespace: hubNamespace });
+    await members.leave(removed.name);
     await eventually(() => state(removed.name) === undefined, { what: "member-2 dropped by the fleet" });
     assert.deepEqual(
       view.cache.informers().map((i) => i.health().state),
       view.cache.informers().map(() => "stopped"),
     );
     const before = reconciles.get(removed.name);
-    await labelled(clients, removed.name, "after-removal", {});
-    await labelled(clients, member(0).name, "barrier", {});
-    await statusOf(clients, member(0).name, "barrier", 10_000);
+    await labelled(removed, "after-removal", {});
+    await labelled(member(0), "barrier", {});
+    await statusOf(member(0), "barrier", 10_000);
     assert.equal(reconciles.get(removed.name), before);
     await assert.rejects(
-      (clients.get(removed.name) as Client).get(ConfigMap, "after-removal-status", { namespace: "default" }),
+      removed.client.get(ConfigMap, "after-removal-status", { namespace: "default" }),
       NotFoundError,
     );
     const metrics = await fleet.registry.metrics();
@@ -125,30 +116,25 @@ describe("a fleet of a hub and three member clusters", () => {
 
   it("disengages a member whose apiserver stops, while the others go on reconciling", async () => {
     const down = member(1);
-    await down.stop();
-    await labelled(clients, member(0).name, "while-down", { n: "1" });
-    await statusOf(clients, member(0).name, "while-down", 10_000);
+    await down.cluster.stop();
+    await labelled(member(0), "while-down", { n: "1" });
+    await statusOf(member(0), "while-down", 10_000);
     await eventually(() => state(down.name)?.engaged === false, { what: "member-1 disengaged" });
     assert.equal(state(down.name)?.reason, "unreachable");
     assert.equal(state(down.name)?.informers, 0);
-    await labelled(clients, member(0).name, "after-down", { n: "2" });
-    await statusOf(clients, member(0).name, "after-down", 10_000);
-    await down.start();
+    await labelled(member(0), "after-down", { n: "2" });
+    await statusOf(member(0), "after-down", 10_000);
+    await down.cluster.start();
     await eventually(() => state(down.name)?.engaged, { what: "member-1 engaged again" });
     assert.equal(state(down.name)?.reason, "recovered");
-    await labelled(clients, down.name, "back", {});
-    await statusOf(clients, down.name, "back", 10_000);
+    await labelled(down, "back", {});
+    await statusOf(down, "back", 10_000);
   });
 });
 
-/** Creates a labelled ConfigMap `name` in member `cluster`'s `default` namespace. */
-async function labelled(
-  clients: Map<string, Client>,
-  cluster: string,
-  name: string,
-  data: Record<string, string>,
-): Promise<void> {
-  await (clients.get(cluster) as Client).create(ConfigMap, {
+/** Creates a labelled ConfigMap `name` in `member`'s `default` namespace. */
+async function labelled(member: TestFleetMember, name: string, data: Record<string, string>): Promise<void> {
+  await member.client.create(ConfigMap, {
     apiVersion: "v1",
     kind: "ConfigMap",
     metadata: { name, namespace: "default", labels: { [COPY_LABEL]: "true" } },
@@ -156,16 +142,10 @@ async function labelled(
   });
 }
 
-/** Waits up to `timeoutMs` for `<name>-status` in member `cluster`. */
-function statusOf(
-  clients: Map<string, Client>,
-  cluster: string,
-  name: string,
-  timeoutMs: number,
-): Promise<ConfigMapObject> {
-  const client = clients.get(cluster) as Client;
-  return eventually(() => client.get(ConfigMap, `${name}-status`, { namespace: "default" }), {
+/** Waits up to `timeoutMs` for `<name>-status` in `member`. */
+function statusOf(member: TestFleetMember, name: string, timeoutMs: number): Promise<ConfigMapObject> {
+  return eventually(() => member.client.get(ConfigMap, `${name}-status`, { namespace: "default" }), {
     timeoutMs,
-    what: `${name}-status in ${cluster}`,
+    what: `${name}-status in ${member.name}`,
   });
 }

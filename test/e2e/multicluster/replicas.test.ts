@@ -1,6 +1,6 @@
 /**
  * A fleet's clusters spread over its replicas, end to end: the hub (the run's cluster) holds the
- * kubeconfig Secrets of three member clusters (`startMemberClusters`), and three fleet replicas,
+ * kubeconfig Secrets of three member clusters (`testFleet`), and three fleet replicas,
  * processes of their own (fixtures/fleet-replica.ts), share them with a Lease per cluster in the
  * hub. Every cluster is engaged by exactly one replica; a replica killed with SIGKILL has its
  * clusters reconciled by another within the Lease duration + 2 s; and the replicas' printed
@@ -12,15 +12,12 @@
  * a cluster each, and no key was reconciled by two replicas at once.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { after, before, describe, it, type TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ConfigMap, Lease, type LeaseObject, Secret } from "../../../src/api/index.ts";
-import { Client, loadKubeconfig } from "../../../src/client/index.ts";
-import { type MemberClusters, startMemberClusters } from "../../../src/cluster/index.ts";
+import { ConfigMap, Lease, type LeaseObject } from "../../../src/api/index.ts";
+import type { Client } from "../../../src/client/index.ts";
 import { readLeaseRecord } from "../../../src/election/index.ts";
-import { KUBECONFIG_SECRET_LABEL } from "../../../src/multicluster/index.ts";
-import { testNamespace } from "../../../src/testing/index.ts";
+import { type TestFleet, testFleet } from "../../../src/testing/index.ts";
 import {
   assertNoKeyTogether,
   killAtEnd,
@@ -149,27 +146,17 @@ function releaseFaults(
 }
 
 describe("a fleet's clusters spread over three replicas", () => {
-  let members: MemberClusters;
-  let namespace = "";
+  let members: TestFleet;
   /** A client of each member, by its name. */
   const clients = new Map<string, Client>();
   const cleanups: (() => unknown)[] = [];
 
   before(async () => {
-    members = await startMemberClusters({ count: 3 });
     const scope = { name: "multicluster replicas", after: (fn: () => unknown) => cleanups.push(fn) };
-    const hub = await testClient();
-    namespace = await testNamespace(hub, scope);
+    members = await testFleet(await testClient(), scope, { members: 3, join: true });
     for (const m of members.members) {
-      await hub.create(Secret, {
-        apiVersion: "v1",
-        kind: "Secret",
-        metadata: { name: m.name, namespace, labels: { [KUBECONFIG_SECRET_LABEL]: "true" } },
-        data: { kubeconfig: Buffer.from(readFileSync(m.kubeconfigPath)).toString("base64") },
-      });
-      const client = new Client(await loadKubeconfig({ kubeconfig: m.kubeconfigPath }));
-      clients.set(m.name, client);
-      await client.create(ConfigMap, {
+      clients.set(m.name, m.client);
+      await m.client.create(ConfigMap, {
         apiVersion: "v1",
         kind: "ConfigMap",
         metadata: { ...WORK, labels: { [WORK_LABEL]: "true" } },
@@ -178,8 +165,6 @@ describe("a fleet's clusters spread over three replicas", () => {
   });
 
   after(async () => {
-    for (const client of clients.values()) await client.close();
-    await members?.stop();
     for (const cleanup of cleanups) await cleanup();
   });
 
@@ -187,7 +172,7 @@ describe("a fleet's clusters spread over three replicas", () => {
   const replica = (t: TestContext, identity: string): OperatorProcess => {
     const env = {
       OPERATOR_IDENTITY: identity,
-      HUB_NAMESPACE: namespace,
+      HUB_NAMESPACE: members.namespace,
       OPERATOR_LEASE_MS: String(LEASE_MS),
       WORK_LABEL,
     };
@@ -236,7 +221,7 @@ describe("a fleet's clusters spread over three replicas", () => {
 
   /** Whether replica `identity` holds its membership Lease in the hub. */
   const isMember = async (identity: string): Promise<boolean> => {
-    const { items } = await (await testClient()).list(Lease, { namespace });
+    const { items } = await (await testClient()).list(Lease, { namespace: members.namespace });
     const member = (l: LeaseObject) => l.metadata.name?.includes("-fleet-member-") ?? false;
     return items.some((l) => member(l) && readLeaseRecord(l).holderIdentity === identity);
   };

@@ -28,6 +28,7 @@ describe("e2eTierOf", () => {
       "test/e2e/election/rolling-update.test.ts",
       "test/e2e/webhooks/admission.test.ts",
       "test/e2e/cluster/restart.test.ts",
+      "test/e2e/multicluster/fleet.test.ts",
     ]) {
       assert.equal(tierOfFile(system), "system", system);
     }

@@ -74,6 +74,17 @@ export interface RunnerSettings {
   sharding?: RunnerSharding;
   /** How the operator's declared webhooks are served, when it declares any. */
   webhooks: RunnerWebhooks;
+  /**
+   * Run the operator in a fleet instead (`kubeloop/multicluster`'s `Fleet`): its controllers on
+   * each of these member clusters, each through its kubeconfig (its proxy's); `kubeconfig` unused.
+   */
+  fleet?: RunnerMember[];
+}
+
+/** A member cluster of a fleet run: its name in the fleet and the kubeconfig the operator reaches it with. */
+export interface RunnerMember {
+  name: string;
+  kubeconfig: string;
 }
 
 /**

@@ -1,17 +1,17 @@
 /**
  * The body of an operator process of the conformance kit (see `operator-process.ts`): loads the
  * operator, runs its controllers in a manager against the kubeconfig it is given (the fault
- * proxy's), serves metrics and the operator's webhooks (with a certificate of its own, applying the
+ * proxy's), or in a fleet on each member cluster it is given (`hosts.ts`), serves metrics and the operator's webhooks (with a certificate of its own, applying the
  * session's configurations) on free loopback ports, and answers the kit over Node's IPC channel:
  * force a reconcile of every object, report whether it is idle and its last reconciles, stop. It
  * loads the operator and waits for the kit's `start` (so the kit can fork the next process ahead). Run by the bundle the
  * kit builds (`runner-bundle.ts`, the operator imported statically) or by `operator-main.ts`.
  */
 import pino from "pino";
-import { Manager } from "../../../manager/index.ts";
+import type { Manager } from "../../../manager/index.ts";
 import { METRICS, type MetricDefinition } from "../../../metrics/index.ts";
 import type { Operator } from "../../../operator/index.ts";
-import { admissionsOf } from "../../../webhook/index.ts";
+import { hostInFleet, hostInManager, type OperatorHost } from "./hosts.ts";
 import {
   type ReconcileOutcome,
   RUNNER_ENV,
@@ -29,40 +29,47 @@ function settings(): RunnerSettings {
   return JSON.parse(raw) as RunnerSettings;
 }
 
-/** Sums the values of a metric of the manager's registry. */
-async function total(manager: Manager, metric: MetricDefinition): Promise<number> {
-  const registered = manager.metrics.registry.getSingleMetric(metric.name);
-  if (!registered) return 0;
-  const { values } = await registered.get();
-  return values.reduce((sum, v) => sum + v.value, 0);
+/** Sums the values of a metric of the managers' registries. */
+async function total(managers: readonly Manager[], metric: MetricDefinition): Promise<number> {
+  let sum = 0;
+  for (const manager of managers) {
+    const registered = manager.metrics.registry.getSingleMetric(metric.name);
+    const values = registered ? (await registered.get()).values : [];
+    sum += values.reduce((s, v) => s + v.value, 0);
+  }
+  return sum;
 }
 
-async function state(manager: Manager): Promise<RunnerState> {
-  const queued = await total(manager, METRICS.queueDepth);
-  const active = await total(manager, METRICS.activeWorkers);
-  const reconciles = await total(manager, METRICS.reconcileTotal);
-  const idle = manager.ready && queued === 0 && active === 0;
-  return { idle, queued, active, reconciles, shards: manager.shardsHeld() };
+async function state(host: OperatorHost): Promise<RunnerState> {
+  const managers = host.managers();
+  const queued = await total(managers, METRICS.queueDepth);
+  const active = await total(managers, METRICS.activeWorkers);
+  const reconciles = await total(managers, METRICS.reconcileTotal);
+  const idle = host.ready() && queued === 0 && active === 0;
+  return { idle, queued, active, reconciles, shards: managers.flatMap((m) => m.shardsHeld()) };
 }
 
-function reconcileAll(manager: Manager): number {
-  return manager.controllers.reduce((sum, controller) => sum + controller.enqueueAll("conformance"), 0);
+function reconcileAll(managers: readonly Manager[]): number {
+  const controllers = managers.flatMap((m) => m.controllers);
+  return controllers.reduce((sum, controller) => sum + controller.enqueueAll("conformance"), 0);
 }
 
 /** Every controller's last reconciles, oldest first. */
-function reconciles(manager: Manager): ReconcileOutcome[] {
-  const outcomes = manager.controllers.flatMap((controller) =>
-    controller.recentReconciles().map(
-      ({ item, seconds, result, error }): ReconcileOutcome => ({
-        apiVersion: controller.primary.apiVersion,
-        kind: controller.primary.kind,
-        key: item.key,
-        result,
-        ...(error === undefined ? {} : { error: error instanceof Error ? error.message : String(error) }),
-        endedAt: item.startedAt + seconds * 1000,
-      }),
-    ),
-  );
+function reconciles(managers: readonly Manager[]): ReconcileOutcome[] {
+  const outcomes = managers
+    .flatMap((m) => m.controllers)
+    .flatMap((controller) =>
+      controller.recentReconciles().map(
+        ({ item, seconds, result, error }): ReconcileOutcome => ({
+          apiVersion: controller.primary.apiVersion,
+          kind: controller.primary.kind,
+          key: item.key,
+          result,
+          ...(error === undefined ? {} : { error: error instanceof Error ? error.message : String(error) }),
+          endedAt: item.startedAt + seconds * 1000,
+        }),
+      ),
+    );
   return outcomes.sort((a, b) => a.endedAt - b.endedAt);
 }
 
@@ -88,40 +95,26 @@ async function main(load: (path: string) => Promise<Operator>): Promise<void> {
   const operator = await load(config.operator);
   send({ type: "loaded" });
   await go;
-  const manager = await Manager.create({
-    name: operator.name,
-    config: { kubeconfig: config.kubeconfig },
-    namespace: operator.definition.watchNamespace,
-    leaderElection: config.leaderElection ?? false,
-    sharding: config.sharding ?? false,
-    metrics: { host: "127.0.0.1", port: 0 },
-    health: { host: "127.0.0.1", port: 0 },
-    cache: {
-      informer: { watch: { inactivityMs: config.watchInactivityMs }, relist: { periodMs: config.relistMs } },
-    },
-    logger: pino({ name: operator.name, level: config.logLevel }, pino.destination(2)),
-    // Conversions are served by the kit's own process (one host for the cluster, up while this one crashes).
-    webhooks: admissionsOf(operator.definition.webhooks),
-    webhookServer: { port: 0, ...config.webhooks },
-  });
-  await manager.setup(operator.setup);
+  const logger = pino({ name: operator.name, level: config.logLevel }, pino.destination(2));
   const stop = new AbortController();
-  const running = manager.start(stop.signal);
+  const host = config.fleet
+    ? await hostInFleet(operator, config, config.fleet, logger, stop.signal)
+    : await hostInManager(operator, config, logger, stop.signal);
   process.on("message", (raw) => {
     const request = raw as RunnerRequest;
     if (request.type === "reconcile-all")
-      send({ type: "reply", id: request.id, enqueued: reconcileAll(manager) });
+      send({ type: "reply", id: request.id, enqueued: reconcileAll(host.managers()) });
     if (request.type === "state")
-      void state(manager).then((s) => send({ type: "reply", id: request.id, state: s }));
+      void state(host).then((s) => send({ type: "reply", id: request.id, state: s }));
     if (request.type === "reconciles")
-      send({ type: "reply", id: request.id, reconciles: reconciles(manager) });
+      send({ type: "reply", id: request.id, reconciles: reconciles(host.managers()) });
     if (request.type === "stop") stop.abort();
   });
   // The kit went away: stop too, rather than run on unsupervised.
   process.on("disconnect", () => stop.abort());
-  while (!manager.ready && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 50));
-  send({ type: "ready", metricsPort: manager.ports.metrics ?? 0 });
-  await running;
+  while (!host.ready() && !stop.signal.aborted) await new Promise((r) => setTimeout(r, 50));
+  send({ type: "ready", metricsPort: host.metricsPort() });
+  await host.running;
 }
 
 /**
