@@ -5,7 +5,8 @@
  * 10 s; drift in a member is repaired; status says per member whether it holds the data, and a
  * member whose apiserver stops is not Ready there while the others stay Ready; deleting the hub
  * object deletes its children in every member first (the finalizer). `kubeloop describe
- * --fleet-namespace` shows the hub object's children under their member clusters.
+ * --fleet-namespace` shows the hub object's children under their member clusters; a member away
+ * when an owner went keeps its child until engaged again, then collects it (an orphan).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -185,5 +186,48 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
       },
     );
     for (const i of [0, 2]) await assert.rejects(child(i), NotFoundError);
+  });
+
+  it("collects, in a member engaged again, the children whose owner went while it was away", async () => {
+    const hub = await testClient();
+    await hub.create(FleetConfigMap, {
+      ...typeMeta,
+      metadata: { name: NAME, namespace },
+      spec: { clusterSelector: "env=prod", data: { colour: "violet" } },
+    });
+    await colourIn(0, "violet");
+    await colourIn(2, "violet");
+    await members.leave(2);
+    await eventually(() => !running.fleet.clusters().some((c) => c.name === "member-2"), {
+      what: "member-2 disengaged",
+    });
+    await hub.delete(FleetConfigMap, NAME, { namespace });
+    await eventually(
+      () =>
+        hubObject().then(
+          () => false,
+          (err) => err instanceof NotFoundError,
+        ),
+      {
+        what: "the FleetConfigMap gone",
+      },
+    );
+    await assert.rejects(child(0), NotFoundError);
+    assert.equal(
+      (await child(2)).data?.colour,
+      "violet",
+      "a member away when its owner went keeps the child",
+    );
+    await members.join(2, { env: "prod" });
+    await eventually(
+      () =>
+        child(2).then(
+          () => false,
+          (err) => err instanceof NotFoundError,
+        ),
+      {
+        what: "the orphan collected in member-2 once engaged again",
+      },
+    );
   });
 });
