@@ -65,6 +65,18 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
   const child = (i: number): Promise<ConfigMapObject> => client(i).get(ConfigMap, NAME, { namespace });
   const hubObject = async (): Promise<FleetConfigMapObject> =>
     (await testClient()).get(FleetConfigMap, NAME, { namespace });
+  /** Waits until the hub object is gone (its finalizer done). */
+  const hubObjectGone = () =>
+    eventually(
+      () =>
+        hubObject().then(
+          () => false,
+          (err) => err instanceof NotFoundError,
+        ),
+      {
+        what: "the FleetConfigMap gone",
+      },
+    );
   /** Waits for member `i`'s child to hold `colour`. */
   const colourIn = (i: number, colour: string, timeoutMs?: number) =>
     eventually(async () => (await child(i)).data?.colour === colour, {
@@ -175,16 +187,7 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
 
   it("deletes the children in every member before the hub object goes", async () => {
     await (await testClient()).delete(FleetConfigMap, NAME, { namespace });
-    await eventually(
-      () =>
-        hubObject().then(
-          () => false,
-          (err) => err instanceof NotFoundError,
-        ),
-      {
-        what: "the FleetConfigMap gone",
-      },
-    );
+    await hubObjectGone();
     for (const i of [0, 2]) await assert.rejects(child(i), NotFoundError);
   });
 
@@ -202,16 +205,7 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
       what: "member-2 disengaged",
     });
     await hub.delete(FleetConfigMap, NAME, { namespace });
-    await eventually(
-      () =>
-        hubObject().then(
-          () => false,
-          (err) => err instanceof NotFoundError,
-        ),
-      {
-        what: "the FleetConfigMap gone",
-      },
-    );
+    await hubObjectGone();
     await assert.rejects(child(0), NotFoundError);
     assert.equal(
       (await child(2)).data?.colour,

@@ -1,14 +1,13 @@
 /**
  * Where an operator process of the conformance kit runs the operator's controllers: in one manager
  * on the kubeconfig of the run (the proxy's), or in a fleet (`kubeloop/multicluster`), a manager
- * per member cluster, each reached through its own proxy, with the managers' metrics served
- * together on one `/metrics`.
+ * per member cluster, each reached through its own proxy, with the members' metrics on the fleet's
+ * registry (labelled `cluster`) served on one `/metrics`.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { loadKubeconfig } from "../../../client/index.ts";
 import { untilAborted } from "../../../clock/index.ts";
+import { serveEndpoints } from "../../../endpoints/index.ts";
 import { Manager, type ManagerOptions } from "../../../manager/index.ts";
 import { type ClusterProvider, Fleet } from "../../../multicluster/index.ts";
 import type { Operator } from "../../../operator/index.ts";
@@ -94,15 +93,15 @@ export async function hostInFleet(
     cache: runnerCache(config),
     logger,
   });
-  const metrics = await serveMetrics(() => [...managers.values()]);
-  const running = fleet.start(signal).finally(() => metrics.close());
+  const metrics = await serveEndpoints("127.0.0.1", 0, { metrics: fleet.registry });
+  const running = fleet.start(signal).finally(() => metrics.server.close());
   return {
     managers: () => [...managers.values()],
     ready: () => {
       const states = fleet.clusters();
       return members.every((m) => states.some((s) => s.name === m.name && s.engaged && s.synced));
     },
-    metricsPort: () => (metrics.address() as AddressInfo).port,
+    metricsPort: () => metrics.port,
     running,
   };
 }
@@ -117,16 +116,4 @@ function membersProvider(members: readonly RunnerMember[]): ClusterProvider {
       await untilAborted(signal);
     },
   };
-}
-
-/** Serves `/metrics` on a free loopback port: the exposition of every manager, one after the other. */
-async function serveMetrics(managers: () => Manager[]) {
-  const server = createServer((_request, response) => {
-    Promise.all(managers().map((m) => m.metrics.registry.metrics())).then(
-      (texts) => response.end(texts.join("\n")),
-      (err: unknown) => response.writeHead(500).end(String(err)),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
 }
