@@ -46,6 +46,8 @@ describe("the FleetConfigMap example on a hub and three member clusters", () => 
       fleetNamespace: namespace,
       signal: stop.signal,
       fleet: {
+        // Probes faster than the default (every 5 s, 3 failures) only to keep the file short: a stopped
+        // apiserver is disengaged here in ~1 s rather than ~15 s. bench/fleet-outage.ts runs the defaults.
         probe: { intervalMs: 500, failureThreshold: 2, timeoutMs: 1000 },
         gracefulShutdownMs: 1000,
         logger: testLogger(),

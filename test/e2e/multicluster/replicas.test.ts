@@ -28,6 +28,11 @@ import {
 } from "../fixtures/process.ts";
 import { eventually, testClient } from "../support.ts";
 
+/**
+ * Shorter than the default Lease (15 s) only to keep the takeover and the rollouts quick; the
+ * timings are derived as client-go derives them (renew deadline 2/3, retry 1/12 of the Lease), and
+ * the election at its defaults is what the sharded rolling-update e2e runs.
+ */
 const LEASE_MS = 6000;
 /** The label of the member ConfigMaps the replicas reconcile. */
 const WORK_LABEL = "fleet.kubeloop.dev/work";
