@@ -1,6 +1,6 @@
 /**
- * The fleet's metrics: clusters engaged, engagements and disengagements with their reason, and
- * provider failures. Declared here, as the catalogue (`kubeloop/metrics`) declares a manager's,
+ * The fleet's metrics: clusters engaged, engagements (and those that failed) and disengagements
+ * with their reason, and provider failures. Declared here, as the catalogue (`kubeloop/metrics`) declares a manager's,
  * and registered on the registry the fleet is given.
  */
 import { Counter, Gauge, type Registry } from "prom-client";
@@ -26,6 +26,12 @@ export const FLEET_METRICS = {
     help: "Clusters engaged, per reason (discovered, recovered)",
     labelNames: ["reason"],
   },
+  engagementFailures: {
+    name: "kubeloop_fleet_engagement_failures_total",
+    type: "counter",
+    help: "Engagements of a cluster that failed, per reason (setup failed: the fleet's setup threw; tried again at the next answered probe)",
+    labelNames: ["reason"],
+  },
   disengagements: {
     name: "kubeloop_fleet_disengagements_total",
     type: "counter",
@@ -43,6 +49,7 @@ export const FLEET_METRICS = {
 /** The fleet's counters and gauge on one registry. */
 export class FleetMetrics {
   readonly #engagements: Counter<"reason">;
+  readonly #engagementFailures: Counter<"reason">;
   readonly #disengagements: Counter<"reason">;
   readonly #providerFailures: Counter<"provider">;
 
@@ -51,6 +58,7 @@ export class FleetMetrics {
     readGauge(FLEET_METRICS.clustersEngaged, registry, counts.engaged);
     readGauge(FLEET_METRICS.clustersHeld, registry, counts.held);
     this.#engagements = new Counter(promClientConfig(FLEET_METRICS.engagements, registry));
+    this.#engagementFailures = new Counter(promClientConfig(FLEET_METRICS.engagementFailures, registry));
     this.#disengagements = new Counter(promClientConfig(FLEET_METRICS.disengagements, registry));
     this.#providerFailures = new Counter(promClientConfig(FLEET_METRICS.providerFailures, registry));
   }
@@ -58,6 +66,11 @@ export class FleetMetrics {
   /** A cluster was engaged. */
   engaged(reason: string): void {
     this.#engagements.inc({ reason });
+  }
+
+  /** A cluster could not be engaged. */
+  engagementFailed(reason: string): void {
+    this.#engagementFailures.inc({ reason });
   }
 
   /** A cluster was disengaged. */

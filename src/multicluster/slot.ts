@@ -154,6 +154,7 @@ export class ClusterSlot {
     } catch (err) {
       this.#logger.error({ err }, "cluster not engaged: its controllers could not be set up");
       this.#reason = "setup failed";
+      this.#deps.metrics.engagementFailed(this.#reason);
       return;
     }
     if (this.#fenced !== undefined) this.#engagement.fence(this.#fenced);

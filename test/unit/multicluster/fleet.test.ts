@@ -47,6 +47,27 @@ describe("Fleet", () => {
     await stop();
   });
 
+  it("counts a cluster whose setup throws as not engaged (setup failed), with a metric, and tries again", async () => {
+    let attempts = 0;
+    const setup = () => {
+      attempts++;
+      throw new Error("no such kind");
+    };
+    const { fleet, provider, clock, stop } = startedFleet({ setup });
+    await until(() => provider.sink !== undefined);
+    provider.sink?.engage("east", refusedConnection());
+    await tickUntil(clock, () => attempts >= 2);
+    assert.deepEqual(
+      fleet.clusters().map((c) => [c.name, c.engaged, c.reason]),
+      [["east", false, "setup failed"]],
+    );
+    assert.match(
+      await fleet.registry.metrics(),
+      /kubeloop_fleet_engagement_failures_total\{reason="setup failed"\} [2-9]/,
+    );
+    await stop();
+  });
+
   it("re-engages a cluster whose connection changed, fencing the old engagement", async () => {
     const { fleet, provider, setups, stop } = startedFleet();
     await until(() => provider.sink !== undefined);
