@@ -37,8 +37,11 @@ test("a host manager's metrics, /readyz and live page show each cluster of its f
     health: local,
     livePage: true,
   });
+  // Scoped to the test's namespace: the live page keeps a controller's last 50 reconciles, and the
+  // run cluster's other ConfigMaps would push the probe's out of them.
+  const scope = { namespace };
   controller(host)
-    .for(ConfigMap)
+    .for(ConfigMap, { scope })
     .reconcile(async () => undefined);
   const provider: ClusterProvider = {
     name: "run-cluster",
@@ -55,7 +58,7 @@ test("a host manager's metrics, /readyz and live page show each cluster of its f
     providers: [provider],
     setup: (manager, cluster) =>
       controller(manager)
-        .for(ConfigMap)
+        .for(ConfigMap, { scope })
         .reconcile(inCluster(cluster, async () => undefined)),
     // Probes faster than the default (every 5 s, 3 failures) only to keep the file short: a stopped
     // apiserver is disengaged here in ~1 s rather than ~15 s. bench/fleet-outage.ts runs the defaults.

@@ -4,7 +4,7 @@ import { Event, type EventObject } from "../../../src/api/index.ts";
 import type { Client } from "../../../src/client/index.ts";
 import { findCondition } from "../../../src/status/index.ts";
 import { eventually, kubectl, managerMetric, testClient, testNamespace } from "../support.ts";
-import { Gizmo, GizmoConditions, type GizmoObject, gizmo, installGizmoCrd } from "./gizmo.ts";
+import { Gizmo, GizmoConditions, type GizmoObject, gizmo, gizmoResource, installGizmoCrd } from "./gizmo.ts";
 import { FIELD_MANAGER } from "./gizmo-controller.ts";
 import { observedCurrent, settledReady, startGizmoManager } from "./harness.ts";
 
@@ -93,6 +93,6 @@ test("condition transitions go out as events and metrics, not as status history"
   assert.ok((await transitions({ condition: "Ready", status: "True" })) >= 1, "Ready went True");
   assert.equal(await transitions({ condition: "Reconciling" }), 0, "Reconciling is not counted");
 
-  const shown = await kubectl(["events", "--for", "gizmo/g", "-n", ns]);
+  const shown = await kubectl(["events", "--for", gizmoResource("g"), "-n", ns]);
   assert.match(shown.stdout, /Warning\s+ScaledToZero\s+gizmo\/g\s+Ready: True → False/i);
 });

@@ -41,6 +41,14 @@ export async function installGizmoCrd(): Promise<void> {
   await installKinds([Gizmo]);
 }
 
+/**
+ * How kubectl names gizmo `name` unambiguously: other tests of the run serve a kind Gizmo in other
+ * groups at the same time, and a bare `gizmo/…` may resolve to theirs.
+ */
+export function gizmoResource(name: string): string {
+  return `${Gizmo.plural}.${Gizmo.group}/${name}`;
+}
+
 /** A Gizmo manifest. */
 export function gizmo(namespace: string, name: string, spec: GizmoSpec): GizmoObject {
   return { apiVersion: Gizmo.apiVersion, kind: Gizmo.kind, metadata: { name, namespace }, spec };

@@ -3,12 +3,19 @@ import { test } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
 import { findCondition, kstatus } from "../../../src/status/index.ts";
 import { eventually, kubectl, testClient, testNamespace } from "../support.ts";
-import { configMapName, Gizmo, gizmo, installGizmoCrd } from "./gizmo.ts";
+import { configMapName, Gizmo, gizmo, gizmoResource, installGizmoCrd } from "./gizmo.ts";
 import { HOLD } from "./gizmo-controller.ts";
 import { startGizmoManager } from "./harness.ts";
 
 function waitReady(namespace: string, name: string, timeout: string) {
-  const args = ["wait", "--for=condition=Ready", `gizmo/${name}`, "-n", namespace, `--timeout=${timeout}`];
+  const args = [
+    "wait",
+    "--for=condition=Ready",
+    gizmoResource(name),
+    "-n",
+    namespace,
+    `--timeout=${timeout}`,
+  ];
   return kubectl(args, { allowFail: true });
 }
 
