@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { type TestContext, test } from "node:test";
 import { ConfigMap } from "../../../src/api/index.ts";
 import { deploy, type Replica } from "../fixtures/deployed.ts";
+import { wallClockMs } from "../fixtures/emit.ts";
 import { stealLease } from "../fixtures/leases.ts";
 import { assertNeverTogether, reconcileIntervals, runnableIntervals } from "../fixtures/process.ts";
 import { mirrorOf, Sprocket, type SprocketObject, sprocketsModule } from "../fixtures/sprockets.ts";
@@ -19,7 +20,7 @@ import { longestFailoverMs } from "./support.ts";
 // The generated Deployment's defaults (controller-runtime's): the test waits them out.
 const leaseDurationMs = 15_000;
 const retryPeriodMs = 2_000;
-const now = () => performance.timeOrigin + performance.now();
+const now = wallClockMs;
 
 /** Creates a Sprocket every 150 ms until stopped; returns those created. */
 function createContinuously(namespace: string): { stop(): Promise<SprocketObject[]> } {

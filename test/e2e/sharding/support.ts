@@ -19,6 +19,7 @@ import {
 import { watch } from "../../../src/watch/index.ts";
 import { longestFailoverMs } from "../election/support.ts";
 import { type DeployedOperator, deploy, ownCluster, type Replica } from "../fixtures/deployed.ts";
+import { wallClockMs } from "../fixtures/emit.ts";
 import {
   assertNeverTogether,
   assertNoKeyTogether,
@@ -32,7 +33,7 @@ import { eventually, onCleanup } from "../support.ts";
 export const shards = 16;
 /** The shards' default Lease timings, which the generated Deployment keeps. */
 const timings = { leaseDurationMs: 15_000, retryPeriodMs: 2_000 };
-const now = () => performance.timeOrigin + performance.now();
+const now = wallClockMs;
 
 /** Where the replicas run: a cluster's kubeconfig, an admin client of it, a namespace there. */
 export interface ReplicaCluster {
