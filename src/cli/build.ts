@@ -20,7 +20,7 @@ async function build(opts: { entry: string; outfile: string }): Promise<void> {
 export function buildCommand(): Command {
   return new Command("build")
     .description(
-      `bundle the operator's entry point and every package it imports into one ESM file (esbuild, ${BUNDLE_TARGET}) with its source map: what the generated Dockerfile runs`,
+      `bundle the operator's entry point and every package it imports into one ESM file (esbuild, ${BUNDLE_TARGET}) with its source map, what only import() loads into chunks beside it: what the generated Dockerfile runs`,
     )
     .option("--entry <file>", "the file that starts the operator", DEFAULT_ENTRY)
     .option("--outfile <file>", "the bundle to write (its source map beside it)", DEFAULT_BUNDLE)

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
@@ -96,6 +104,37 @@ describe("kubeloop build", () => {
     assert.equal(await origin(["test-source"]), "source");
     // Without conditions (the `kubeloop build` CLI), the package's default export as before.
     assert.equal(await origin(), "built");
+  });
+
+  it("writes ASCII, imports Node's modules with require, and puts what only import() loads in chunks", async (t) => {
+    const cwd = project(t, {
+      "src/main.ts":
+        'import { createServer } from "node:http";\n' +
+        "export class Documented {\n" +
+        "  /** A doc comment esbuild keeps, with a dash \u2014 and an arrow \u2192. */\n" +
+        "  method() {\n    return typeof createServer;\n  }\n}\n" +
+        'export const later = () => import("./later.ts");\n',
+      "src/later.ts": 'export const word = "caf\u00e9 \u2014 later";\n',
+    });
+    const stale = join(cwd, "dist/operator.chunks/stale.mjs");
+    mkdirSync(join(stale, ".."), { recursive: true });
+    writeFileSync(stale, "");
+    const bundle = await bundleOperator({ cwd });
+    const text = readFileSync(bundle.outfile, "utf8");
+    assert.match(text, /^[\0-\x7f]*$/, "every character ASCII, comments' too");
+    assert.match(text, /with a dash \\u2014 and an arrow \\u2192/);
+    assert.doesNotMatch(text, /^import .*"node:http"/m, "node:http is not an ES import");
+    assert.doesNotMatch(text, /caf/, "the module only import() loads is not in the bundle");
+    assert.equal(existsSync(stale), false, "the chunk directory is written anew");
+    const loaded = (await import(pathToFileURL(bundle.outfile).href)) as {
+      Documented: new () => { method(): string };
+      later: () => Promise<{ word: string }>;
+    };
+    assert.equal(new loaded.Documented().method(), "function");
+    assert.equal((await loaded.later()).word, "caf\u00e9 \u2014 later");
+    assert.ok(
+      readdirSync(bundle.chunks).some((f) => readFileSync(join(bundle.chunks, f), "utf8").includes("later")),
+    );
   });
 
   it("names the missing entry point and the flag that sets it", async (t) => {
