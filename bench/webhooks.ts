@@ -4,8 +4,8 @@
  * `data.port` that is no port number is denied with a field cause), each as its own process over
  * HTTPS on 127.0.0.1 with a certificate from kubeloop's `writeSelfManagedCertificates`.
  *
- * - kubeloop runs as deployed: from its built dist/, the server compiled ahead of time with
- *   esbuild, on the Node.js LTS of the generated Dockerfile (`--node current`: the runner's Node).
+ * - kubeloop runs as deployed: the server bundled by `kubeloop build` (bundleOperator), run with
+ *   the generated Dockerfile's node flags on its Node.js LTS (`--node current`: the runner's Node).
  *   controller-runtime (the version bench/peers/controller-runtime pins) is
  *   bench/peers/controller-runtime/webhook/main.go, built once into the kubeloop cache.
  * - The load (bench/webhooks/load.ts): AdmissionReview v1 POSTs as the apiserver sends them for
@@ -32,10 +32,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../src/cluster/ports.ts";
 import { OPERATOR_NODE_FLAGS } from "../src/generate/index.ts";
+import { bundleOperator } from "../src/operator/index.ts";
 import { CA_FILE, writeSelfManagedCertificates } from "../src/webhook/index.ts";
-import { buildKubeloop, compileEntry } from "./peers/harness/build.ts";
+import { builtDir } from "./peers/harness/build.ts";
 import { goModVersion, kubeloopRevision } from "./peers/harness/machine.ts";
-import { resultsDir } from "./peers/harness/paths.ts";
+import { repoRoot, resultsDir } from "./peers/harness/paths.ts";
 import { BenchProcess } from "./peers/harness/process.ts";
 import { ensureGoBinary, goVersion, nodeForContenders, nodeVersion } from "./peers/harness/setup.ts";
 import { loadLine, machineLine, writeResult } from "./support/report.ts";
@@ -64,11 +65,11 @@ const log = (line: string) => console.log(line);
 const logDir = mkdtempSync(join(tmpdir(), "kubeloop-webhook-bench-"));
 log(`logs: ${logDir}`);
 
-buildKubeloop(log);
-const entry = await compileEntry(
-  join(import.meta.dirname, "webhooks", "kubeloop-server.ts"),
-  "webhook-kubeloop",
-);
+const { outfile: entry } = await bundleOperator({
+  cwd: repoRoot,
+  entry: "bench/webhooks/kubeloop-server.ts",
+  outfile: join(builtDir, "webhook-kubeloop.mjs"),
+});
 const goBinary = ensureGoBinary("webhook", "webhook", log);
 const node = nodeForContenders(values.node, log);
 const certDir = join(logDir, "certs");
@@ -143,7 +144,7 @@ const report = markdown(rounds, {
     `${settings.concurrency} keep-alive HTTP/1.1 connections; ${placement}.`,
   machine: [machineLine(), loadLine()],
   versions: {
-    kubeloop: `${kubeloopRevision()}, WebhookServer from its built dist/ on plain node ${nodeVersion(node)}`,
+    kubeloop: `${kubeloopRevision()}, WebhookServer bundled by kubeloop build, on node ${nodeVersion(node)} ${OPERATOR_NODE_FLAGS.join(" ")}`,
     "controller-runtime": `sigs.k8s.io/controller-runtime ${goModVersion("sigs.k8s.io/controller-runtime")} (k8s.io/api ${goModVersion("k8s.io/api")}) webhook.Server + admission.WithValidator, ${goVersion()}`,
   },
 });
