@@ -71,9 +71,10 @@ const BUILTIN_NAMESPACE = "kubeloop-builtin";
 /**
  * Node's built-in modules loaded with the bundle's `require` instead of `import`. On Node 24 an ES
  * import of `node:http` reads every export of the module, among them the lazy `WebSocket`, which
- * loads Node's own copy of undici and the web streams (+13 MiB of RSS in a bare process,
- * `import { createServer } from "node:http"` against `require`); through `require` an export is
- * read where the code reads it. The module object is the same either way.
+ * loads Node's own copy of undici and the web streams: +13 MiB of RSS in a process that loads
+ * nothing else (`import { createServer } from "node:http"` against `require`), 2 MiB in the bench's
+ * operator, which loads the web streams anyway. Through `require` an export is read where the code
+ * reads it; the module object is the same either way.
  */
 const builtinsByRequire: Plugin = {
   name: "kubeloop-builtins-by-require",
