@@ -1,7 +1,7 @@
 /**
  * The fleet's metrics: clusters engaged, engagements (and those that failed) and disengagements
- * with their reason, and provider failures. Declared here, as the catalogue (`kubeloop/metrics`) declares a manager's,
- * and registered on the registry the fleet is given.
+ * with their reason, and provider failures. Declared here, as the catalogue (`kubeloop/metrics`)
+ * declares a manager's, and registered on the registry the fleet is given.
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 import { type MetricDefinition, promClientConfig } from "../metrics/index.ts";

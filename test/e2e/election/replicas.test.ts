@@ -20,7 +20,6 @@ import { longestFailoverMs } from "./support.ts";
 // The generated Deployment's defaults (controller-runtime's): the test waits them out.
 const leaseDurationMs = 15_000;
 const retryPeriodMs = 2_000;
-const now = wallClockMs;
 
 /** Creates a Sprocket every 150 ms until stopped; returns those created. */
 function createContinuously(namespace: string): { stop(): Promise<SprocketObject[]> } {
@@ -120,7 +119,7 @@ test("a SIGKILLed leader is replaced once its lease expired, within two jittered
   const { operator, a, b, creator } = await leaderAndFollower(t);
 
   // SIGKILL: a crash, which nothing releases the Lease after (SIGTERM is the next test's, and the rolling update's).
-  const killedAt = now();
+  const killedAt = wallClockMs();
   await operator.stop(a, "SIGKILL");
   const takeover = await b.waitFor(
     (e) => e.event === "reconcile-start",
@@ -148,7 +147,7 @@ test("a SIGKILLed leader is replaced once its lease expired, within two jittered
 test("a leader stopped with SIGTERM releases the Lease once its work drained: the follower takes over at once, never overlapping", async (t) => {
   const { operator, a, b, creator } = await leaderAndFollower(t);
 
-  const terminatedAt = now();
+  const terminatedAt = wallClockMs();
   const exited = operator.stop(a);
   const takeover = await b.waitFor((e) => e.event === "reconcile-start", "take over", leaseDurationMs);
   const handoverMs = Math.round(takeover.at - terminatedAt);
@@ -174,7 +173,7 @@ test("a leader whose Lease is taken exits with code 1 at once, and the new holde
 
   const stolenAt = await stealLease(operator.client, operator.name, operator.namespace, b.holderIdentity);
   assert.equal(await a.exited, 1, "a exited with code 1");
-  const exitMs = Math.round(now() - stolenAt);
+  const exitMs = Math.round(wallClockMs() - stolenAt);
   const takeover = await b.waitFor((e) => e.event === "reconcile-start", "take over", leaseDurationMs);
   t.diagnostic(
     `a exited ${exitMs} ms after the steal; b reconciled ${Math.round(takeover.at - stolenAt)} ms after it`,

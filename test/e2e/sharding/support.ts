@@ -33,7 +33,6 @@ import { eventually, onCleanup } from "../support.ts";
 export const shards = 16;
 /** The shards' default Lease timings, which the generated Deployment keeps. */
 const timings = { leaseDurationMs: 15_000, retryPeriodMs: 2_000 };
-const now = wallClockMs;
 
 /** Where the replicas run: a cluster's kubeconfig, an admin client of it, a namespace there. */
 export interface ReplicaCluster {
@@ -340,7 +339,7 @@ export async function shareObjects(
   }
 
   const [victim, ...survivors] = replicas as [Replica, ...Replica[]];
-  const killedAt = now();
+  const killedAt = wallClockMs();
   // The keys the victim held when killed: those it was the last to begin reconciling. A key it
   // reconciled while holding a shard that moved to a survivor before the kill (replicas still even
   // out their shares after the first balance) is the survivor's, reconciled by it when it took the shard.
